@@ -1,0 +1,3 @@
+export * from './cadre-error.js';
+export * from './validation-error.js';
+export * from './model-error.js';

@@ -1,0 +1,89 @@
+import type { JsonSchema, Message } from '../model/types.js';
+
+/** The spec's input argument (000 §3 inputConfig). */
+export interface InputArgument {
+  description?: string;
+  /** 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'number[]' | 'object' | 'array'. */
+  type: string;
+  required?: boolean;
+}
+
+export interface InputConfig {
+  /** The spec's named map... */
+  inputs?: Record<string, InputArgument>;
+  /** ...or a JSON Schema of the inputs object. Exactly one is set. */
+  inputSchema?: JsonSchema;
+}
+
+/** A Zod-like schema: anything with safeParse (checked structurally so `zod` stays optional here). */
+export interface ZodLike {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
+}
+
+export type OutputSchema =
+  | { kind: 'json_schema'; schema: JsonSchema; origin?: string }
+  | { kind: 'zod'; schema: ZodLike; origin?: string };
+
+export interface OutputConfig {
+  /** Argument name of complete_task (000). */
+  outputName?: string;
+  description?: string;
+  schema?: OutputSchema;
+  /** Named outputs to emit with emit_value (003): name → description. */
+  outputs?: Record<string, string>;
+}
+
+export interface PromptConfig {
+  /** First user message; `${name}` placeholders are filled from inputs. */
+  query?: string;
+  systemPrompt?: string;
+  initialMessages?: Message[];
+}
+
+export interface ModelConfig {
+  /** Model id, optionally provider-prefixed (`openai:gpt-4.1`); absent or `inherit` = the run's default. */
+  model?: string;
+  temp?: number;
+  top_p?: number;
+  thinkingBudget?: number;
+}
+
+export interface RunConfig {
+  max_time_minutes?: number;
+  max_turns?: number;
+}
+
+export type DefinitionFormat = 'yaml' | 'json' | 'markdown' | 'module' | 'object';
+
+/** Where a definition came from, for error messages and `cadre agents`. */
+export interface DefinitionSource {
+  file?: string;
+  format: DefinitionFormat;
+  /** Claude Code / Gemini CLI / ADK files: unknown tools warn instead of failing. */
+  foreign?: 'claude-code' | 'gemini-cli' | 'adk';
+}
+
+/**
+ * A loaded, validated, normalised agent definition: every spelling the
+ * loaders accept (camelCase, snake_case, Markdown frontmatter, ADK) becomes
+ * this one shape. Plain data apart from `processOutput` and Zod schemas.
+ */
+export interface AgentDefinition<TOutput = unknown> {
+  name: string;
+  displayName?: string;
+  description: string;
+  inputConfig?: InputConfig;
+  outputConfig?: OutputConfig;
+  processOutput?: (output: TOutput) => string;
+  promptConfig: PromptConfig;
+  modelConfig?: ModelConfig;
+  /** Granted tool names (already mapped to Cadre names); empty = no tools. */
+  toolConfig: { tools: string[] };
+  runConfig?: RunConfig;
+  /** What a rejected approval does: tell the model (default) or fail the run. */
+  onReject?: 'continue' | 'fail';
+  source?: DefinitionSource;
+}
+
+export const DEFAULT_MAX_TURNS = 30;
+export const DEFAULT_MAX_TIME_MINUTES = 10;

@@ -1,0 +1,38 @@
+import type { EventSink, ExecutionContext } from '../events/types.js';
+import type { JsonSchema } from '../model/types.js';
+
+/** What every tool call receives from the loop that runs it. */
+export interface ToolContext {
+  runId: string;
+  /** The caller's place in the agent tree. */
+  execution: ExecutionContext;
+  signal: AbortSignal;
+  /** Root directory file tools are confined to (absolute, real path). */
+  workspace: string;
+  emit: EventSink;
+}
+
+export type ApprovalDefault = 'auto' | 'require';
+
+export interface Tool<Args = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object; the registry validates calls against it. */
+  inputSchema: JsonSchema;
+  /** True when the tool changes the world (files, mail, calendars); false means read-only. */
+  sideEffect: boolean;
+  /** Approval default for side effects; `auto` only where the policy allows. */
+  defaultApproval?: ApprovalDefault;
+  /** One line a person reads on an approval card or in progress output. */
+  preview?(args: Args): string;
+  /** Returns JSON-serialisable output; throws `ToolExecutionError` with a safe message on failure. */
+  execute(args: Args, ctx: ToolContext): Promise<unknown>;
+}
+
+/**
+ * Types a tool's arguments for its author and erases them for registries.
+ * Arguments are validated against `inputSchema` before `execute` runs.
+ */
+export function defineTool<Args>(tool: Tool<Args>): Tool {
+  return tool as unknown as Tool;
+}
