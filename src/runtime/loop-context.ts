@@ -1,0 +1,30 @@
+import type { EventSink } from '../events/types.js';
+import type { GenerationConfig, ModelClient, ToolDeclaration } from '../model/types.js';
+import type { AgentDefinition } from '../spec/types.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolContext } from '../tools/types.js';
+import type { CompletionProtocol } from './completion.js';
+import type { ConfirmationHandler } from './confirmation.js';
+import type { Deadline } from './deadline.js';
+import type { RunState } from './run-state.js';
+import type { SchemaValidator } from './schema-validator.js';
+
+/** Everything one execution's turns share. Lives for the run; `state` is the only part persisted. */
+export interface LoopContext {
+  definition: AgentDefinition;
+  state: RunState;
+  protocol: CompletionProtocol;
+  registry: ToolRegistry;
+  /** All declarations offered on a normal turn (granted tools + completion tools). */
+  declarations: ToolDeclaration[];
+  client: ModelClient;
+  generation: GenerationConfig;
+  validator: SchemaValidator;
+  confirm: ConfirmationHandler;
+  emit: EventSink;
+  deadline: Deadline;
+  /** The caller's signal alone (the deadline is separate so TIMEOUT and ABORTED stay distinct). */
+  callerSignal: AbortSignal;
+  toolContext: Omit<ToolContext, 'signal'>;
+  maxTurns: number;
+}

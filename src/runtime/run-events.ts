@@ -1,0 +1,42 @@
+import type { CadreEvent, EventSink, ExecutionContext } from '../events/types.js';
+
+/**
+ * Stamps events of one run (and its subagents) with ids, time and one
+ * sequence, and hands them to the listener. Listener errors never break a run.
+ */
+export class RunEvents {
+  private seq = 0;
+
+  constructor(
+    readonly runId: string,
+    private readonly listener?: (event: CadreEvent) => void,
+  ) {}
+
+  sinkFor(execution: ExecutionContext): EventSink {
+    const listener = this.listener;
+    if (!listener) return () => {};
+    return (input) => {
+      const event: CadreEvent = {
+        type: input.type,
+        message: input.message,
+        timestamp: new Date().toISOString(),
+        data: input.data ?? {},
+        runId: this.runId,
+        executionId: execution.executionId,
+        ...(execution.parentId ? { parentExecutionId: execution.parentId } : {}),
+        depth: execution.depth,
+        path: execution.path,
+        seq: ++this.seq,
+      };
+      try {
+        listener(event);
+      } catch {
+        // A faulty observer must not change how the agent runs.
+      }
+    };
+  }
+}
+
+export function rootExecution(runId: string, agent: string): ExecutionContext {
+  return { executionId: runId, depth: 0, path: [agent] };
+}
