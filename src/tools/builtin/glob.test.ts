@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CancelledError } from '../../errors/index.js';
+import { globTool } from './glob.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from './test-support.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+  await ws.write({
+    'src/b.ts': '',
+    'src/a.ts': '',
+    'src/deep/c.ts': '',
+    'src/readme.md': '',
+    '.github/ci.ts': '',
+    'node_modules/pkg/index.ts': '',
+    '.git/hooks/x.ts': '',
+  });
+});
+afterEach(() => ws.cleanup());
+
+describe('glob', () => {
+  it('returns sorted workspace-relative matches, skipping node_modules and .git', async () => {
+    expect(await globTool.execute({ pattern: '**/*.ts' }, ws.ctx)).toBe(
+      ['.github/ci.ts', 'src/a.ts', 'src/b.ts', 'src/deep/c.ts'].join('\n'),
+    );
+  });
+
+  it('searches from path but reports paths relative to the workspace root', async () => {
+    expect(await globTool.execute({ pattern: '*.ts', path: 'src' }, ws.ctx)).toBe(
+      'src/a.ts\nsrc/b.ts',
+    );
+  });
+
+  it('supports brace alternatives', async () => {
+    expect(await globTool.execute({ pattern: 'src/{a.ts,readme.md}' }, ws.ctx)).toBe(
+      'src/a.ts\nsrc/readme.md',
+    );
+  });
+
+  it('says when nothing matches', async () => {
+    expect(await globTool.execute({ pattern: '**/*.py' }, ws.ctx)).toBe(
+      'No files match **/*.py in the workspace root.',
+    );
+  });
+
+  it('caps long results with a note', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 530; i += 1) files[`many/f${String(i).padStart(3, '0')}.txt`] = '';
+    await ws.write(files);
+    const lines = String(await globTool.execute({ pattern: 'many/*.txt' }, ws.ctx)).split('\n');
+    expect(lines).toHaveLength(501);
+    expect(lines[0]).toBe('many/f000.txt');
+    expect(lines.at(-1)).toBe(
+      '[truncated: showing 500 of 530 files; use a more specific pattern or path]',
+    );
+  });
+
+  it.each(['/etc/*', '../*', 'src/../../*', '{..,src}/*'])(
+    'refuses the escaping pattern %s',
+    async (pattern) => {
+      await expect(globTool.execute({ pattern }, ws.ctx)).rejects.toThrow(
+        /could reach outside the workspace root/,
+      );
+    },
+  );
+
+  it('stops when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      globTool.execute({ pattern: '**/*' }, contextFor(ws.root, controller.signal)),
+    ).rejects.toThrow(CancelledError);
+  });
+
+  it('previews the pattern and path', () => {
+    expect(globTool.preview?.({ pattern: '**/*.ts', path: 'src' })).toBe(
+      'Find files matching **/*.ts in src',
+    );
+  });
+});

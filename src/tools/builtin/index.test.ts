@@ -1,0 +1,74 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { builtinToolNames, builtinTools } from './index.js';
+
+describe('builtinTools', () => {
+  it('registers the six file tools under unique names', () => {
+    expect(builtinToolNames()).toEqual([
+      'ls',
+      'read_file',
+      'glob',
+      'grep',
+      'write_file',
+      'edit_file',
+    ]);
+  });
+
+  it('marks only the writing tools as side effects needing approval', () => {
+    const effects = Object.fromEntries(
+      builtinTools.map((tool) => [tool.name, [tool.sideEffect, tool.defaultApproval]]),
+    );
+    expect(effects).toEqual({
+      ls: [false, undefined],
+      read_file: [false, undefined],
+      glob: [false, undefined],
+      grep: [false, undefined],
+      write_file: [true, 'require'],
+      edit_file: [true, 'require'],
+    });
+  });
+
+  it.each(builtinTools.map((tool) => [tool.name, tool] as const))(
+    '%s has a strict, documented object schema',
+    (_name, tool) => {
+      const schema = tool.inputSchema as {
+        type: string;
+        additionalProperties: boolean;
+        properties: Record<string, { description?: string }>;
+      };
+      expect(schema.type).toBe('object');
+      expect(schema.additionalProperties).toBe(false);
+      for (const property of Object.values(schema.properties)) {
+        expect(property.description?.length).toBeGreaterThan(10);
+      }
+      expect(tool.description.length).toBeGreaterThan(40);
+
+      const validate = new Ajv({ strict: true }).compile(tool.inputSchema);
+      expect(validate({ unexpected: 1 })).toBe(false);
+    },
+  );
+
+  it('validates typical calls with the schemas', () => {
+    const ajv = new Ajv();
+    const calls: Record<string, [valid: unknown, invalid: unknown]> = {
+      ls: [{ path: 'src' }, { path: 3 }],
+      read_file: [
+        { path: 'a.ts', start_line: 1, end_line: 5 },
+        { path: 'a.ts', start_line: 0 },
+      ],
+      glob: [{ pattern: '**/*.ts' }, {}],
+      grep: [{ pattern: 'x', case_insensitive: true }, { pattern: '' }],
+      write_file: [{ path: 'a', content: '' }, { path: 'a' }],
+      edit_file: [
+        { path: 'a', old_string: 'x', new_string: '' },
+        { path: 'a', old_string: '', new_string: 'y' },
+      ],
+    };
+    for (const tool of builtinTools) {
+      const validate = ajv.compile(tool.inputSchema);
+      const [valid, invalid] = calls[tool.name] ?? [];
+      expect(validate(valid), tool.name).toBe(true);
+      expect(validate(invalid), tool.name).toBe(false);
+    }
+  });
+});
