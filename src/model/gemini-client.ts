@@ -1,0 +1,80 @@
+/**
+ * Gemini through `@google/genai`. The SDK is imported on first use so that
+ * importing Cadre stays cheap; its own retries stay off (we retry in
+ * `withRetries`, where we know whether output was already streamed).
+ */
+import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
+import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
+import { createCallIdSource } from './call-id.js';
+import { chunksOf, toGeminiParams, usageOf } from './gemini-mapping.js';
+import { FailedResponseError } from './provider-failure.js';
+import { withRetries } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+
+export interface GeminiClientOptions {
+  apiKey: string;
+  /** Sent as `httpOptions.baseUrl`, e.g. a proxy or a fake server in tests. */
+  baseUrl?: string;
+  retry?: RetryPolicy;
+}
+
+export class GeminiClient implements ModelClient {
+  readonly provider = 'gemini';
+  readonly #options: GeminiClientOptions;
+  #sdk: Promise<GoogleGenAI> | undefined;
+
+  constructor(options: GeminiClientOptions) {
+    this.#options = options;
+  }
+
+  generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+    return withRetries(() => this.#attempt(request, signal), {
+      ...this.#options.retry,
+      signal,
+      label: 'Gemini',
+    });
+  }
+
+  async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
+    const sdk = await this.#client();
+    const params = toGeminiParams(request, signal);
+    // The SDK's ApiError drops response headers; keep them for Retry-After.
+    // (With a custom fetch the SDK skips its no-timeout undici dispatcher, so
+    // Node's default 300 s header/idle timeouts apply; they surface as network errors.)
+    let failedHeaders: Headers | undefined;
+    const fetchKeepingHeaders: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!response.ok) failedHeaders = response.headers;
+      return response;
+    };
+    params.config = { ...params.config, httpOptions: { fetch: fetchKeepingHeaders } };
+    const nextCallId = createCallIdSource();
+    try {
+      const stream = await sdk.models.generateContentStream(params);
+      let usage: GenerateContentResponseUsageMetadata | undefined;
+      for await (const response of stream) {
+        if (response.usageMetadata) usage = response.usageMetadata;
+        yield* chunksOf(response, nextCallId);
+      }
+      signal.throwIfAborted();
+      yield { type: 'usage', usage: usageOf(usage) };
+    } catch (error) {
+      throw failedHeaders && !signal.aborted
+        ? new FailedResponseError(error, failedHeaders)
+        : error;
+    }
+  }
+
+  #client(): Promise<GoogleGenAI> {
+    this.#sdk ??= import('@google/genai').then(
+      ({ GoogleGenAI: Sdk }) =>
+        new Sdk({
+          apiKey: this.#options.apiKey,
+          // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
+          vertexai: false,
+          ...(this.#options.baseUrl ? { httpOptions: { baseUrl: this.#options.baseUrl } } : {}),
+        }),
+    );
+    return this.#sdk;
+  }
+}

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../errors/index.js';
+import { startFakeGemini } from '../testing/fake-gemini-server.js';
+import { startFakeOpenAI } from '../testing/fake-openai-server.js';
+import type { FakeServer } from '../testing/fake-turn.js';
+import { GeminiClient } from './gemini-client.js';
+import { OpenAIClient } from './openai-client.js';
+import { describeModelSetup, parseModelString, resolveModelClient } from './resolve-model.js';
+import type { ModelClient, ModelChunk } from './types.js';
+
+let fake: FakeServer | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function textOf(client: ModelClient, model: string): Promise<string> {
+  const chunks: ModelChunk[] = [];
+  const request = {
+    model,
+    messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: 'hi' }] }],
+    tools: [],
+    config: {},
+  };
+  for await (const chunk of client.generate(request, new AbortController().signal))
+    chunks.push(chunk);
+  return chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+function configErrorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseModelString', () => {
+  it.each([
+    ['gemini-2.5-flash', 'gemini', 'gemini-2.5-flash'],
+    ['gemini:gemini-2.5-pro', 'gemini', 'gemini-2.5-pro'],
+    ['models/gemini-2.5-flash', 'gemini', 'models/gemini-2.5-flash'],
+    ['openai:gpt-4.1', 'openai', 'gpt-4.1'],
+    ['ollama:qwen3', 'ollama', 'qwen3'],
+    ['ollama:qwen3:8b', 'ollama', 'qwen3:8b'],
+    ['  OpenAI:gpt-4.1 ', 'openai', 'gpt-4.1'],
+  ])('%j → %s / %s', (input, provider, model) => {
+    expect(parseModelString(input)).toEqual({ provider, model });
+  });
+
+  it.each(['anthropic:claude', 'openai:', ''])(
+    'rejects %j with a ConfigError naming --model',
+    (input) => {
+      expect(configErrorOf(() => parseModelString(input)).message).toContain('--model');
+    },
+  );
+});
+
+describe('resolveModelClient', () => {
+  it('routes gemini models to GeminiClient with GEMINI_API_KEY', () => {
+    const resolved = resolveModelClient('gemini-2.5-flash', { GEMINI_API_KEY: 'k' });
+    expect(resolved.client).toBeInstanceOf(GeminiClient);
+    expect(resolved).toMatchObject({ model: 'gemini-2.5-flash', provider: 'gemini' });
+  });
+
+  it('routes the ollama: prefix to the OpenAI-compatible client at OLLAMA_BASE_URL', async () => {
+    fake = await startFakeOpenAI({ turns: [{ parts: [{ text: 'from ollama' }] }] });
+    const { client, model, provider } = resolveModelClient('ollama:qwen3:8b', {
+      OLLAMA_BASE_URL: `${fake.baseUrl}/v1`,
+    });
+    expect(client).toBeInstanceOf(OpenAIClient);
+    expect(client.provider).toBe('ollama');
+    expect({ model, provider }).toEqual({ model: 'qwen3:8b', provider: 'ollama' });
+    expect(await textOf(client, model)).toBe('from ollama');
+    expect(fake.requests[0]?.body).toMatchObject({ model: 'qwen3:8b' });
+  });
+
+  it('uses the local Ollama default when OLLAMA_BASE_URL is unset, and never needs a key', () => {
+    const { client } = resolveModelClient('ollama:llama3', {});
+    expect(client).toBeInstanceOf(OpenAIClient);
+  });
+
+  it('reaches an OpenAI-compatible server with OPENAI_BASE_URL and no key', async () => {
+    fake = await startFakeOpenAI({ turns: [{ parts: [{ text: 'from vllm' }] }] });
+    const { client, model } = resolveModelClient('openai:my-model', {
+      OPENAI_BASE_URL: `${fake.baseUrl}/v1`,
+    });
+    expect(await textOf(client, model)).toBe('from vllm');
+  });
+
+  it('sends GEMINI_API_KEY (preferred over GOOGLE_API_KEY) to GOOGLE_GEMINI_BASE_URL', async () => {
+    fake = await startFakeGemini({ turns: [{ parts: [{ text: 'from gemini' }] }] });
+    const env = {
+      GEMINI_API_KEY: 'gemini-key',
+      GOOGLE_API_KEY: 'google-key',
+      GOOGLE_GEMINI_BASE_URL: fake.baseUrl,
+    };
+    const { client, model } = resolveModelClient('gemini:gemini-2.5-flash', env);
+    expect(await textOf(client, model)).toBe('from gemini');
+    expect(fake.requests[0]?.headers['x-goog-api-key']).toBe('gemini-key');
+  });
+
+  it('accepts GOOGLE_API_KEY alone', () => {
+    expect(resolveModelClient('gemini-2.5-pro', { GOOGLE_API_KEY: 'k' }).client).toBeInstanceOf(
+      GeminiClient,
+    );
+  });
+
+  it('lets overrides beat the environment', async () => {
+    fake = await startFakeGemini({ turns: [{ parts: [{ text: 'ok' }] }] });
+    const { client, model } = resolveModelClient(
+      'gemini-2.5-flash',
+      { GEMINI_API_KEY: 'env-key' },
+      {
+        apiKey: 'override-key',
+        baseUrl: fake.baseUrl,
+      },
+    );
+    await textOf(client, model);
+    expect(fake.requests[0]?.headers['x-goog-api-key']).toBe('override-key');
+  });
+
+  describe('when nothing is configured', () => {
+    it.each(['gemini-2.5-flash', 'openai:gpt-4.1'])(
+      'throws a ConfigError for %s naming GEMINI_API_KEY, OPENAI_BASE_URL and --model',
+      (modelString) => {
+        const error = configErrorOf(() => resolveModelClient(modelString, {}));
+        expect(error.code).toBe('config_error');
+        expect(error.message).toContain('GEMINI_API_KEY');
+        expect(error.message).toContain('OPENAI_BASE_URL');
+        expect(error.message).toContain('--model');
+      },
+    );
+
+    it('treats blank variables as unset', () => {
+      expect(() => resolveModelClient('gemini-2.5-flash', { GEMINI_API_KEY: '  ' })).toThrow(
+        ConfigError,
+      );
+    });
+  });
+});
+
+describe('describeModelSetup', () => {
+  it('says which variables are set without printing their values', () => {
+    const text = describeModelSetup({ GEMINI_API_KEY: 'super-secret-value' });
+    expect(text).toContain('GEMINI_API_KEY set');
+    expect(text).toContain('OPENAI_API_KEY not set');
+    expect(text).toContain('ollama:<id>');
+    expect(text).not.toContain('super-secret-value');
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Picks the provider from the model string and the environment:
+ * `openai:<id>` → OpenAI (or a compatible server at OPENAI_BASE_URL),
+ * `ollama:<id>` → Ollama's OpenAI-compatible endpoint, anything else →
+ * Gemini (`gemini:` prefix optional). SDKs load only when first used.
+ */
+import { ConfigError } from '../errors/index.js';
+import type { ModelClient } from './types.js';
+import { GeminiClient } from './gemini-client.js';
+import { OpenAIClient } from './openai-client.js';
+import type { RetryPolicy } from './retry.js';
+
+export type ModelProvider = 'gemini' | 'openai' | 'ollama';
+
+export type ModelEnv = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+const PREFIXES: Record<string, ModelProvider> = {
+  gemini: 'gemini',
+  openai: 'openai',
+  ollama: 'ollama',
+};
+
+export interface ParsedModel {
+  provider: ModelProvider;
+  /** The id the provider knows, prefix removed: `gpt-4.1`, `qwen3:8b`. */
+  model: string;
+}
+
+export interface ResolveOverrides {
+  /** Beats the environment's key for the chosen provider. */
+  apiKey?: string;
+  /** Beats the environment's base URL for the chosen provider. */
+  baseUrl?: string;
+  retry?: RetryPolicy;
+}
+
+export interface ResolvedModel {
+  client: ModelClient;
+  model: string;
+  provider: ModelProvider;
+}
+
+/** `openai:gpt-4.1` → openai/gpt-4.1; `ollama:qwen3:8b` → ollama/qwen3:8b; `gemini-2.5-flash` → gemini. */
+export function parseModelString(modelString: string): ParsedModel {
+  const text = modelString.trim();
+  const match = /^([a-z][a-z0-9_-]*):(.*)$/i.exec(text);
+  if (!match) {
+    if (text === '') throw new ConfigError(`No model given. ${setupHint()}`);
+    return { provider: 'gemini', model: text };
+  }
+  const prefix = (match[1] ?? '').toLowerCase();
+  const model = (match[2] ?? '').trim();
+  const provider = PREFIXES[prefix];
+  if (!provider) {
+    throw new ConfigError(
+      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id> or ollama:<id>. ${setupHint()}`,
+    );
+  }
+  if (model === '')
+    throw new ConfigError(`Model "${text}" names no model after "${prefix}:". ${setupHint()}`);
+  return { provider, model };
+}
+
+export function resolveModelClient(
+  modelString: string,
+  env: ModelEnv = process.env,
+  overrides: ResolveOverrides = {},
+): ResolvedModel {
+  const { provider, model } = parseModelString(modelString);
+  const retry = overrides.retry;
+  if (provider === 'ollama') {
+    const baseUrl = overrides.baseUrl ?? read(env, 'OLLAMA_BASE_URL') ?? DEFAULT_OLLAMA_BASE_URL;
+    // Ollama ignores the key, but the SDK insists on one.
+    const client = new OpenAIClient({
+      apiKey: overrides.apiKey ?? 'ollama',
+      baseUrl,
+      provider: 'ollama',
+      maxTokensParam: 'max_tokens',
+      retry,
+    });
+    return { client, model, provider };
+  }
+  if (provider === 'openai') {
+    const apiKey = overrides.apiKey ?? read(env, 'OPENAI_API_KEY');
+    const baseUrl = overrides.baseUrl ?? read(env, 'OPENAI_BASE_URL');
+    if (!apiKey && !baseUrl)
+      throw unreachable(
+        modelString,
+        'OpenAI needs OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server',
+      );
+    // Local compatible servers (vLLM, llama.cpp) often need no key; the SDK still wants one.
+    const client = new OpenAIClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
+    return { client, model, provider };
+  }
+  const apiKey = overrides.apiKey ?? read(env, 'GEMINI_API_KEY') ?? read(env, 'GOOGLE_API_KEY');
+  const baseUrl = overrides.baseUrl ?? read(env, 'GOOGLE_GEMINI_BASE_URL');
+  if (!apiKey && !baseUrl)
+    throw unreachable(modelString, 'Gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY)');
+  // With only a base URL (a proxy that adds the key), send a placeholder key.
+  const client = new GeminiClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
+  return { client, model, provider };
+}
+
+/** What each provider needs and whether it is set (never the values of keys). */
+export function describeModelSetup(env: ModelEnv = process.env): string {
+  const state = (...names: string[]): string =>
+    names.map((name) => `${name} ${read(env, name) ? 'set' : 'not set'}`).join(', ');
+  return [
+    'Model providers (choose one with --model or CADRE_MODEL):',
+    `  gemini-<id>, gemini:<id>  Gemini API: ${state('GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL')}`,
+    `  openai:<id>               OpenAI or a compatible server: ${state('OPENAI_API_KEY', 'OPENAI_BASE_URL')}`,
+    `  ollama:<id>               Ollama: ${state('OLLAMA_BASE_URL')} (default ${DEFAULT_OLLAMA_BASE_URL})`,
+  ].join('\n');
+}
+
+function unreachable(modelString: string, need: string): ConfigError {
+  return new ConfigError(
+    `Cannot reach a model for "${modelString.trim()}": ${need}. ${setupHint()}`,
+  );
+}
+
+function setupHint(): string {
+  return (
+    'Set GEMINI_API_KEY for Gemini, or OPENAI_API_KEY / OPENAI_BASE_URL and pass --model openai:<id>, ' +
+    'or run Ollama and pass --model ollama:<id>.'
+  );
+}
+
+function read(env: ModelEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}

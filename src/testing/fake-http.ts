@@ -1,0 +1,137 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CapturedRequest, FakeFailure, FakeServer, FakeServerOptions } from './fake-turn.js';
+
+/** What a fake provider plugs into the shared server: routing and its wire formats. */
+export interface FakeProvider {
+  name: string;
+  /** Provider-shaped error body for a scripted failure or a script that ran out. */
+  errorBody(status: number, message: string): unknown;
+  /**
+   * Answers one request that passed the scripted failures; `turnIndex` counts
+   * those requests only. `stream` writes one streamed event after the pause.
+   */
+  handle(request: CapturedRequest, turnIndex: number, reply: FakeReply): Promise<void>;
+}
+
+export interface FakeReply {
+  json(status: number, body: unknown, headers?: Record<string, string>): void;
+  /** Writes each event as `data: <event>` plus `separator`, pausing between events. */
+  sse(events: readonly string[], separator: string): Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1 (random port) that plays back a script. */
+export async function startFakeHttp(
+  provider: FakeProvider,
+  options: FakeServerOptions,
+): Promise<FakeServer> {
+  const requests: CapturedRequest[] = [];
+  const failures = [...(options.failFirst ?? [])];
+  // Stops paused streams when the server closes.
+  const lifetime = new AbortController();
+  let turnIndex = 0;
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        const captured = await capture(req);
+        requests.push(captured);
+        const reply = makeReply(res, options.chunkDelayMs ?? 0, lifetime.signal);
+        const failure = failures.shift();
+        if (failure) {
+          replyFailure(reply, provider, failure);
+          return;
+        }
+        await provider.handle(captured, turnIndex++, reply);
+      } catch (error) {
+        if (!res.headersSent) {
+          const message = `${provider.name}: bad request: ${error instanceof Error ? error.message : String(error)}`;
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(provider.errorBody(400, message)));
+        } else {
+          res.destroy();
+        }
+      }
+    })();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: async () => {
+      lifetime.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function replyFailure(reply: FakeReply, provider: FakeProvider, failure: FakeFailure): void {
+  const headers: Record<string, string> =
+    failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter };
+  const body =
+    failure.body ??
+    provider.errorBody(
+      failure.status,
+      `${provider.name}: scripted failure (HTTP ${failure.status})`,
+    );
+  reply.json(failure.status, body, headers);
+}
+
+async function capture(req: IncomingMessage): Promise<CapturedRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const url = new URL(req.url ?? '/', 'http://fake.local');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
+  };
+}
+
+function makeReply(res: ServerResponse, delayMs: number, serverClosing: AbortSignal): FakeReply {
+  return {
+    json(status, body, headers = {}) {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    },
+    async sse(events, separator) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const [index, event] of events.entries()) {
+        if (index > 0 && delayMs > 0) await pause(delayMs, serverClosing);
+        // The client may have gone (an abort test): stop writing quietly.
+        if (res.destroyed || serverClosing.aborted) return;
+        res.write(`data: ${event}${separator}`);
+      }
+      res.end();
+    },
+  };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
