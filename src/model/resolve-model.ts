@@ -8,9 +8,10 @@ import { ConfigError } from '../errors/index.js';
 import type { ModelClient } from './types.js';
 import { GeminiClient } from './gemini-client.js';
 import { OpenAIClient } from './openai-client.js';
+import { loadScriptedModel } from './scripted-file.js';
 import type { RetryPolicy } from './retry.js';
 
-export type ModelProvider = 'gemini' | 'openai' | 'ollama';
+export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'scripted';
 
 export type ModelEnv = Readonly<Record<string, string | undefined>>;
 
@@ -20,6 +21,7 @@ const PREFIXES: Record<string, ModelProvider> = {
   gemini: 'gemini',
   openai: 'openai',
   ollama: 'ollama',
+  scripted: 'scripted',
 };
 
 export interface ParsedModel {
@@ -34,6 +36,8 @@ export interface ResolveOverrides {
   /** Beats the environment's base URL for the chosen provider. */
   baseUrl?: string;
   retry?: RetryPolicy;
+  /** Folder `scripted:<file>` paths are relative to. */
+  cwd?: string;
 }
 
 export interface ResolvedModel {
@@ -55,7 +59,7 @@ export function parseModelString(modelString: string): ParsedModel {
   const provider = PREFIXES[prefix];
   if (!provider) {
     throw new ConfigError(
-      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id> or ollama:<id>. ${setupHint()}`,
+      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id>, ollama:<id> or scripted:<turns.json>. ${setupHint()}`,
     );
   }
   if (model === '')
@@ -70,6 +74,7 @@ export function resolveModelClient(
 ): ResolvedModel {
   const { provider, model } = parseModelString(modelString);
   const retry = overrides.retry;
+  if (provider === 'scripted') return { client: loadScriptedModel(model, overrides.cwd), model, provider };
   if (provider === 'ollama') {
     const baseUrl = overrides.baseUrl ?? read(env, 'OLLAMA_BASE_URL') ?? DEFAULT_OLLAMA_BASE_URL;
     // Ollama ignores the key, but the SDK insists on one.
@@ -112,6 +117,7 @@ export function describeModelSetup(env: ModelEnv = process.env): string {
     `  gemini-<id>, gemini:<id>  Gemini API: ${state('GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL')}`,
     `  openai:<id>               OpenAI or a compatible server: ${state('OPENAI_API_KEY', 'OPENAI_BASE_URL')}`,
     `  ollama:<id>               Ollama: ${state('OLLAMA_BASE_URL')} (default ${DEFAULT_OLLAMA_BASE_URL})`,
+    '  scripted:<turns.json>     Canned answers from a file (demos and tests; tools still run)',
   ].join('\n');
 }
 

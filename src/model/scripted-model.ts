@@ -1,4 +1,4 @@
-import { abortableDelay } from '../util/abortable-delay.js';
+import { abortableSleep } from './abortable-sleep.js';
 import type { FunctionCallPart, ModelChunk, ModelClient, ModelRequest, Usage } from './types.js';
 
 /** One scripted model turn, in the same shape the fake HTTP servers use. */
@@ -41,7 +41,7 @@ export class ScriptedModel implements ModelClient {
       throw new Error(
         `Scripted model has no turn ${index + 1} (script has ${this.scriptLength()}).`,
       );
-    if (turn.delayMs) await abortableDelay(turn.delayMs, signal);
+    if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
     signal.throwIfAborted();
     let callNumber = 0;
     for (const part of turn.parts) {

@@ -20,9 +20,20 @@ export interface ZodLike {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
 }
 
+/**
+ * `origin` says where a schema came from: `registry:<name>` (a name
+ * registered in code), `file:<path>` (a file next to the definition) or
+ * absent (written inline).
+ */
 export type OutputSchema =
   | { kind: 'json_schema'; schema: JsonSchema; origin?: string }
-  | { kind: 'zod'; schema: ZodLike; origin?: string };
+  | {
+      kind: 'zod';
+      schema: ZodLike;
+      origin?: string;
+      /** The Zod schema as JSON Schema (for tool declarations), when it could be converted. */
+      jsonSchema?: JsonSchema;
+    };
 
 export interface OutputConfig {
   /** Argument name of complete_task (000). */

@@ -1,0 +1,17 @@
+import type { ModelChunk, ModelClient, ModelRequest } from '../src/model/types.js';
+
+/** A model that answers only after `open()`: runs waiting on it are "parked". */
+export class GatedModel implements ModelClient {
+  readonly provider = 'gated';
+  private readonly gate: Promise<void>;
+  open: () => void = () => {};
+
+  constructor() {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  async *generate(_request: ModelRequest, _signal: AbortSignal): AsyncIterable<ModelChunk> {
+    await this.gate;
+    yield { type: 'text', text: 'done' };
+  }
+}

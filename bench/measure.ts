@@ -1,0 +1,27 @@
+/** Runs `fn` until `minMs` have passed (after warm-up) and returns mean ms per call. */
+export async function timePerCall(fn: () => Promise<unknown>, minMs = 1500, warmup = 200): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  let calls = 0;
+  const start = performance.now();
+  while (performance.now() - start < minMs) {
+    await fn();
+    calls++;
+  }
+  return (performance.now() - start) / calls;
+}
+
+export function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error('Run the benchmark with node --expose-gc (npm run bench does).');
+  collect();
+  collect();
+}
+
+export function heapUsed(): number {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+export function ratio(value: number, baseline: number): string {
+  return `${(value / baseline).toFixed(1)}×`;
+}

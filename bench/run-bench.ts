@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RunEvents, rootExecution } from '../src/runtime/run-events.js';
+import { executeAgent } from '../src/runtime/executor.js';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import type { ToolContext } from '../src/tools/types.js';
+import { ToolRegistry } from '../src/tools/tool-registry.js';
+import { bareLoop } from './bare-loop.js';
+import { GatedModel } from './gated-model.js';
+import { heapUsed, ratio, timePerCall } from './measure.js';
+import { addTool, workloadDefinition, workloadModel } from './workload.js';
+
+const TURNS = 10;
+const CONCURRENT = 1000;
+const CONCURRENT_TURNS = 5;
+const TURN_DELAY_MS = 5;
+
+function toolContext(): ToolContext {
+  return {
+    runId: 'bench',
+    execution: rootExecution('bench', 'bench'),
+    signal: new AbortController().signal,
+    workspace: process.cwd(),
+    emit: new RunEvents('bench').sinkFor(rootExecution('bench', 'bench')),
+  };
+}
+
+async function cadreRun(runtime: Runtime, tools: ToolRegistry, turns: number, delayMs = 0, model = workloadModel(turns, delayMs)) {
+  const result = await executeAgent(workloadDefinition(turns), {
+    model,
+    runtime,
+    tools,
+    inputs: { prompt: 'go' },
+  });
+  if (result.terminate_reason !== 'GOAL') throw new Error(`bench run ended ${result.terminate_reason}: ${result.final_message}`);
+}
+
+async function perTurn(runtime: Runtime, tools: ToolRegistry): Promise<{ bare: number; cadre: number }> {
+  const ctx = toolContext();
+  const bareMs = await timePerCall(() => bareLoop(workloadModel(TURNS), addTool, ctx));
+  const cadreMs = await timePerCall(() => cadreRun(runtime, tools, TURNS));
+  return { bare: (bareMs * 1000) / TURNS, cadre: (cadreMs * 1000) / TURNS };
+}
+
+async function concurrent(runtime: Runtime, tools: ToolRegistry) {
+  const ctx = toolContext();
+  const wall = async (start: () => Promise<unknown>) => {
+    const base = process.memoryUsage().heapUsed;
+    let peak = base;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 2);
+    const t = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENT }, start));
+    const ms = performance.now() - t;
+    clearInterval(sampler);
+    return { ms, peakKbPerRun: (peak - base) / 1024 / CONCURRENT };
+  };
+  const bare = await wall(() => bareLoop(workloadModel(CONCURRENT_TURNS, TURN_DELAY_MS), addTool, ctx));
+  const cadre = await wall(() => cadreRun(runtime, tools, CONCURRENT_TURNS, TURN_DELAY_MS));
+  return { bare, cadre };
+}
+
+async function parked(runtime: Runtime, tools: ToolRegistry) {
+  const ctx = toolContext();
+  const measure = async (start: (model: GatedModel) => Promise<unknown>) => {
+    const model = new GatedModel();
+    const before = heapUsed();
+    const runs = Array.from({ length: CONCURRENT }, () => start(model));
+    await new Promise((r) => setTimeout(r, 50));
+    const retained = (heapUsed() - before) / 1024 / CONCURRENT;
+    model.open();
+    await Promise.all(runs);
+    return retained;
+  };
+  const bare = await measure((model) => bareLoop(model, addTool, ctx));
+  const cadre = await measure((model) => cadreRun(runtime, tools, 1, 0, model as never));
+  return { bare, cadre };
+}
+
+function coldImport(): { entry: number; baseline: number } {
+  const entry = fileURLToPath(new URL('../src/index.js', import.meta.url));
+  const time = (target: string): number => {
+    const script = `const t = performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now() - t);`;
+    const samples = Array.from({ length: 5 }, () =>
+      Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()),
+    );
+    return samples.sort((a, b) => a - b)[2] as number;
+  };
+  return { entry: time(entry), baseline: time('node:path') };
+}
+
+async function main(): Promise<void> {
+  const runtime = await createRuntime();
+  const tools = new ToolRegistry([addTool]);
+  console.log(`Cadre benchmark (node ${process.version}, ${TURNS}-turn runs, scripted model: no network)\n`);
+
+  const turn = await perTurn(runtime, tools);
+  console.log('Per-turn overhead');
+  console.log(`  bare loop        ${turn.bare.toFixed(1)} µs/turn`);
+  console.log(`  cadre executor   ${turn.cadre.toFixed(1)} µs/turn   ${ratio(turn.cadre, turn.bare)} bare (target ≤ 10×)`);
+
+  const conc = await concurrent(runtime, tools);
+  console.log(`\n${CONCURRENT} concurrent ${CONCURRENT_TURNS}-turn runs, model waits ${TURN_DELAY_MS} ms per turn`);
+  console.log(`  bare loop        ${conc.bare.ms.toFixed(0)} ms wall   peak ${conc.bare.peakKbPerRun.toFixed(1)} KB/run`);
+  console.log(
+    `  cadre executor   ${conc.cadre.ms.toFixed(0)} ms wall   peak ${conc.cadre.peakKbPerRun.toFixed(1)} KB/run   ${ratio(conc.cadre.ms, conc.bare.ms)} bare (target ≤ 3×)`,
+  );
+
+  const park = await parked(runtime, tools);
+  console.log(`\nRetained heap per parked run (after GC, ${CONCURRENT} runs waiting on the model)`);
+  console.log(`  bare loop        ${park.bare.toFixed(1)} KB`);
+  console.log(`  cadre executor   ${park.cadre.toFixed(1)} KB   ${ratio(park.cadre, park.bare)} bare (target ≤ 10 KB)`);
+
+  const cold = coldImport();
+  console.log('\nCold import (fresh process, median of 5)');
+  console.log(`  node:path        ${cold.baseline.toFixed(1)} ms`);
+  console.log(`  cadre entry      ${cold.entry.toFixed(1)} ms   ${ratio(cold.entry, cold.baseline)} node:path (target ≤ 100 ms)`);
+}
+
+await main();

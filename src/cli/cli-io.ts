@@ -1,0 +1,16 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Colour and interactive prompts only on a terminal. */
+  isTTY: boolean;
+  /** Asks a question on the terminal; absent when stdin is not a TTY. */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Subscribes to Ctrl-C; returns an unsubscribe function. */
+  onInterrupt?: (handler: () => void) => () => void;
+}
+
+/** Exit codes: 0 success, 1 invalid input / failed run, 2 setup problem (no model), 130 interrupted. */
+export const EXIT = { ok: 0, failed: 1, setup: 2, interrupted: 130 } as const;

@@ -1,0 +1,76 @@
+import { ConfigError } from '../../errors/cadre-error.js';
+import { formatIssue } from '../../errors/validation-error.js';
+import { resolveModelClient } from '../../model/resolve-model.js';
+import { executeAgent } from '../../runtime/executor.js';
+import type { RunResult } from '../../runtime/run-result.js';
+import { createRuntime } from '../../runtime/runtime.js';
+import { loadDefinition } from '../../spec/load-definition.js';
+import { builtinToolNames, builtinTools } from '../../tools/builtin/index.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { parseCliInputs } from '../parse-inputs.js';
+import { createProgressPrinter } from '../progress.js';
+import { reportError } from '../report-error.js';
+import { createStyle } from '../style.js';
+import { terminalConfirm } from '../terminal-confirm.js';
+import { resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+
+export interface RunCommandOptions {
+  input: string[];
+  model?: string;
+  workspace?: string;
+  json?: boolean;
+  approve: string[];
+  quiet?: boolean;
+}
+
+/** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
+export async function runCommand(file: string, promptWords: string[], options: RunCommandOptions, io: CliIO): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const controller = new AbortController();
+  // The first Ctrl-C cancels and the result still prints; main exits on the second.
+  const unsubscribe = io.onInterrupt?.(() => {
+    io.stderr(`\n${style.yellow('Cancelling…')} (Ctrl-C again to exit now)\n`);
+    controller.abort();
+  });
+  try {
+    const { definition, warnings } = await loadDefinition(resolve(io.cwd, file), {
+      knownTools: builtinToolNames(),
+      cwd: io.cwd,
+    });
+    for (const warning of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    const inputs = parseCliInputs(definition, options.input);
+    if (promptWords.length > 0) inputs.prompt = promptWords.join(' ');
+    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
+      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
+    });
+    const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
+    const result = await executeAgent(definition, {
+      inputs,
+      runtime: await createRuntime(),
+      tools: builtinTools,
+      workspace,
+      ...(modelName ? { defaultModel: modelName } : {}),
+      resolveModel: (name) => resolveModelClient(options.model ?? name, io.env, { cwd: io.cwd }),
+      signal: controller.signal,
+      confirm: terminalConfirm(io, options.approve),
+      onEvent: options.quiet ? undefined : createProgressPrinter(io.stderr, style),
+    });
+    io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
+    if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
+    return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  } finally {
+    unsubscribe?.();
+  }
+}
+
+function humanResult(result: RunResult): string {
+  const lines = [result.final_message];
+  if (result.terminate_reason !== 'GOAL') {
+    lines.push('', `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`);
+    for (const trace of result.traces) lines.push(`  - ${trace.tool}${trace.ok ? '' : ' (failed)'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,65 @@
+import { stat } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { formatIssue, ValidationError, type ValidationIssue } from '../../errors/validation-error.js';
+import { loadDefinition, loadDefinitionsFromDir } from '../../spec/load-definition.js';
+import type { LoadResult } from '../../spec/load-definition.js';
+import { builtinToolNames } from '../../tools/builtin/index.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { reportError } from '../report-error.js';
+import { createStyle } from '../style.js';
+
+/** Fields the spec requires that Cadre lets chat agents and Markdown files omit. */
+const STRICT_FIELDS = ['inputConfig', 'outputConfig', 'promptConfig.query', 'promptConfig.systemPrompt'] as const;
+
+/** `cadre validate <files|dirs>`: exit 0 when every definition is valid, 1 otherwise. */
+export async function validateCommand(paths: string[], options: { strict?: boolean }, io: CliIO): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const loadOptions = { knownTools: builtinToolNames(), cwd: io.cwd };
+  let failed = 0;
+  let passed = 0;
+  const fail = (issues: readonly ValidationIssue[]): void => {
+    failed++;
+    for (const issue of issues) io.stdout(`${style.red('error')} ${formatIssue(issue)}\n`);
+  };
+  const pass = (loaded: LoadResult): void => {
+    const strictIssues = options.strict ? strictProblems(loaded) : [];
+    if (strictIssues.length > 0) return fail(strictIssues);
+    passed++;
+    for (const warning of loaded.warnings) io.stdout(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    const file = loaded.definition.source?.file;
+    io.stdout(`${style.green('ok')} ${file ? relative(io.cwd, file) : loaded.definition.name} (${loaded.definition.name})\n`);
+  };
+  for (const path of paths.length > 0 ? paths : ['.']) {
+    const absolute = resolve(io.cwd, path);
+    try {
+      if ((await stat(absolute)).isDirectory()) {
+        const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
+        loaded.forEach(pass);
+        for (const entry of broken) fail(entry.error.issues);
+      } else {
+        pass(await loadDefinition(absolute, loadOptions));
+      }
+    } catch (error) {
+      if (error instanceof ValidationError) fail(error.issues);
+      else return reportError(error, io.stderr, style);
+    }
+  }
+  io.stdout(`${passed} valid, ${failed} invalid\n`);
+  return failed > 0 || passed === 0 ? EXIT.failed : EXIT.ok;
+}
+
+function strictProblems({ definition }: LoadResult): ValidationIssue[] {
+  const file = definition.source?.file;
+  const present: Record<(typeof STRICT_FIELDS)[number], boolean> = {
+    inputConfig: definition.inputConfig !== undefined,
+    outputConfig: definition.outputConfig !== undefined,
+    'promptConfig.query': definition.promptConfig.query !== undefined,
+    'promptConfig.systemPrompt':
+      definition.promptConfig.systemPrompt !== undefined || definition.promptConfig.initialMessages !== undefined,
+  };
+  return STRICT_FIELDS.filter((field) => !present[field]).map((path) => ({
+    path,
+    message: 'is required by the agent definition spec (--strict)',
+    ...(file ? { file } : {}),
+  }));
+}

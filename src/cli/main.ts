@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { createInterface } from 'node:readline/promises';
+import type { CliIO } from './cli-io.js';
+import { EXIT } from './cli-io.js';
+import { runCli } from './program.js';
+
+/** The process entry: wires signals, terminal and streams to the command runner. */
+async function main(): Promise<void> {
+  const interruptHandlers = new Set<() => void>();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    // First Ctrl-C: cancel and let the command print what was done. Second: leave now.
+    if (++interrupts > 1 || interruptHandlers.size === 0) process.exit(EXIT.interrupted);
+    for (const handler of interruptHandlers) handler();
+  });
+
+  const io: CliIO = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stderr.isTTY),
+    ...(process.stdin.isTTY
+      ? {
+          ask: async (question: string, signal: AbortSignal) => {
+            const rl = createInterface({ input: process.stdin, output: process.stderr });
+            try {
+              return await rl.question(question, { signal });
+            } finally {
+              rl.close();
+            }
+          },
+        }
+      : {}),
+    onInterrupt: (handler) => {
+      interruptHandlers.add(handler);
+      return () => interruptHandlers.delete(handler);
+    },
+  };
+
+  process.exitCode = await runCli(process.argv.slice(2), io);
+}
+
+await main();

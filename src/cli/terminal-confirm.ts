@@ -1,0 +1,27 @@
+import type { ConfirmationHandler } from '../runtime/confirmation.js';
+import { approveTools } from '../runtime/confirmation.js';
+import type { CliIO } from './cli-io.js';
+
+/**
+ * How the CLI decides side effects (DESIGN §4): `--approve` names are
+ * approved; otherwise a terminal asks (yes / no / always); without a
+ * terminal the call is refused.
+ */
+export function terminalConfirm(io: CliIO, approve: readonly string[]): ConfirmationHandler {
+  const preApproved = approve.includes('all') ? 'all' : approve;
+  const fallback = approveTools(preApproved);
+  return async (request, signal) => {
+    if (preApproved === 'all' || preApproved.includes(request.tool) || !io.ask) return fallback(request, signal);
+    for (;;) {
+      const answer = (await io.ask(`\nAllow ${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `, signal))
+        .trim()
+        .toLowerCase();
+      if (answer === 'y' || answer === 'yes') return { kind: 'approve' };
+      if (answer === 'a' || answer === 'always') return { kind: 'approve_always' };
+      if (answer === 'n' || answer === 'no') {
+        const feedback = (await io.ask('Why not? (optional, told to the agent): ', signal)).trim();
+        return feedback ? { kind: 'reject', feedback } : { kind: 'reject' };
+      }
+    }
+  };
+}

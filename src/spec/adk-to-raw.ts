@@ -1,0 +1,97 @@
+import { isRecord } from './describe-value.js';
+import type { IssuePath } from './issues.js';
+import type { ForeignRaw } from './markdown-to-raw.js';
+import type { PathRule, SourceNote } from './translating-mapper.js';
+
+/** Keys that make a YAML file an ADK agent config rather than a Cadre definition. */
+const ADK_MARKERS = ['agent_class', 'instruction', 'sub_agents'];
+const CADRE_SECTIONS = [
+  'promptConfig',
+  'prompt_config',
+  'toolConfig',
+  'tool_config',
+  'modelConfig',
+  'model_config',
+  'runConfig',
+  'run_config',
+];
+
+export const isAdkConfig = (data: unknown): data is Record<string, unknown> =>
+  isRecord(data) &&
+  ADK_MARKERS.some((key) => key in data) &&
+  !CADRE_SECTIONS.some((key) => key in data);
+
+/** ADK tools: `- google_search` or `- name: google_search`. */
+function adkTools(value: unknown, notes: SourceNote[]): { name: string; path: IssuePath }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item, index) => {
+    const name =
+      typeof item === 'string'
+        ? item
+        : isRecord(item) && typeof item.name === 'string'
+          ? item.name
+          : undefined;
+    if (name === undefined)
+      notes.push({
+        path: ['tools', index],
+        message: 'tool entry has no name; ignored',
+        severity: 'warning',
+      });
+    return name === undefined
+      ? []
+      : [{ name, path: ['tools', index, ...(typeof item === 'string' ? [] : ['name'])] }];
+  });
+}
+
+/**
+ * An ADK agent config as a Cadre raw definition: `instruction` is the system
+ * prompt, tools are named (omitted = none, as in ADK). Workflow agents
+ * (Sequential, Parallel, Loop) and `sub_agents` are not run by Cadre: warned.
+ */
+export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
+  const notes: SourceNote[] = [];
+  const rules: PathRule[] = [
+    [['name'], ['name']],
+    [['description'], ['description']],
+    [['promptConfig', 'systemPrompt'], ['instruction']],
+    [['modelConfig', 'model'], ['model']],
+    [
+      ['modelConfig', 'temp'],
+      ['generate_content_config', 'temperature'],
+    ],
+    [
+      ['modelConfig', 'top_p'],
+      ['generate_content_config', 'top_p'],
+    ],
+  ];
+  const agentClass = data.agent_class ?? 'LlmAgent';
+  if (agentClass !== 'LlmAgent') {
+    notes.push({
+      path: ['agent_class'],
+      message: `${String(agentClass)} is an ADK workflow agent; Cadre loads it as a single LLM agent`,
+      severity: 'warning',
+    });
+  }
+  if (Array.isArray(data.sub_agents)) {
+    notes.push({
+      path: ['sub_agents'],
+      message: `sub_agents are ignored (${data.sub_agents.length}); load each sub-agent file on its own`,
+      severity: 'warning',
+    });
+  }
+  const raw: Record<string, unknown> = {
+    name: data.name,
+    description: data.description === undefined ? '' : data.description,
+    promptConfig: data.instruction === undefined ? {} : { systemPrompt: data.instruction },
+  };
+  const modelConfig: Record<string, unknown> = {};
+  if (data.model !== undefined) modelConfig.model = data.model;
+  const generation = isRecord(data.generate_content_config) ? data.generate_content_config : {};
+  if (generation.temperature !== undefined) modelConfig.temp = generation.temperature;
+  if (generation.top_p !== undefined) modelConfig.top_p = generation.top_p;
+  if (Object.keys(modelConfig).length > 0) raw.modelConfig = modelConfig;
+  const tools = adkTools(data.tools, notes);
+  raw.toolConfig = { tools: tools.map((tool) => tool.name) };
+  tools.forEach((tool, index) => rules.push([['toolConfig', 'tools', index], tool.path]));
+  return { raw, rules, notes };
+}

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '../errors/validation-error.js';
+import { normalizeText } from './data-file.js';
+import type { LoadOptions, LoadResult } from './load-options.js';
+import type { PreparedFile } from './prepared-file.js';
+import { displayFile } from './validate-context.js';
+import { checkPrepared } from './validate-definition.js';
+
+type TextReader = (file: string, text: string, options: LoadOptions) => Promise<PreparedFile>;
+
+/** Readers load lazily: a process that only runs a TS-defined agent never loads yaml, and vice versa. */
+const TEXT_READERS: Readonly<Record<string, () => Promise<TextReader>>> = {
+  '.yaml': async () => (await import('./load-yaml.js')).readYamlDefinition,
+  '.yml': async () => (await import('./load-yaml.js')).readYamlDefinition,
+  '.json': async () => (await import('./load-json.js')).readJsonDefinition,
+  '.md': async () => (await import('./load-markdown.js')).readMarkdownDefinition,
+};
+
+export const MODULE_EXTENSIONS: readonly string[] = ['.ts', '.mts', '.js', '.mjs'];
+export const DEFINITION_EXTENSIONS: readonly string[] = [
+  ...Object.keys(TEXT_READERS),
+  ...MODULE_EXTENSIONS,
+];
+
+const fileError = (file: string, cwd: string, message: string): ValidationError =>
+  new ValidationError([
+    { path: '', message, file: displayFile(file, cwd) ?? file, severity: 'error' },
+  ]);
+
+/**
+ * Loads one agent definition file — Cadre YAML / JSON, Markdown agents
+ * (Claude Code, Gemini CLI), ADK YAML configs, or TS / JS modules — and
+ * returns it normalised with its warnings. Throws one `ValidationError`
+ * listing every problem, each with file, line, column and field.
+ */
+export async function loadDefinition(file: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = path.resolve(cwd, file);
+  const extension = path.extname(absolute).toLowerCase();
+  if (MODULE_EXTENSIONS.includes(extension)) {
+    return (await import('./load-module.js')).loadModuleDefinition(absolute, { ...options, cwd });
+  }
+  const reader = TEXT_READERS[extension];
+  if (!reader) {
+    throw fileError(
+      absolute,
+      cwd,
+      `unsupported file type "${extension || '(none)'}"; use ${DEFINITION_EXTENSIONS.join(', ')}`,
+    );
+  }
+  let text: string;
+  try {
+    text = normalizeText(await readFile(absolute, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw fileError(
+      absolute,
+      cwd,
+      code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(error)})`,
+    );
+  }
+  const { prepared, source } = await (await reader())(absolute, text, options);
+  return checkPrepared(prepared, { ...options, cwd, source, baseDir: path.dirname(absolute) });
+}

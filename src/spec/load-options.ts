@@ -1,0 +1,28 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { SchemaRegistry } from './schema-registry.js';
+import type { AgentDefinition, DefinitionSource } from './types.js';
+
+export interface LoadOptions {
+  /** Tools this install has (default: the built-ins ls, read_file, glob, grep, write_file, edit_file). */
+  knownTools?: readonly string[];
+  /** Output schemas definitions may reference by name. */
+  schemas?: SchemaRegistry;
+  /** Issue file paths are shown relative to this (default: process.cwd()). */
+  cwd?: string;
+  /** Enforce the spec's required fields (inputConfig, outputConfig, promptConfig, toolConfig): `cadre validate --strict`. */
+  strict?: boolean;
+  /** Whether a configured provider serves a model id; foreign files fall back to the run default otherwise. */
+  servesModel?: (model: string) => boolean;
+}
+
+export interface ValidateOptions extends LoadOptions {
+  source?: DefinitionSource;
+  /** Directory for relative schema file paths (default: the source file's directory, else cwd). */
+  baseDir?: string;
+}
+
+export interface LoadResult {
+  definition: AgentDefinition;
+  /** Non-fatal issues: tools dropped from foreign files, model fallbacks, renamed agents. */
+  warnings: ValidationIssue[];
+}

@@ -1,0 +1,120 @@
+import { AGENT_NAME_RULE, isValidAgentName, slugifyAgentName } from './agent-name.js';
+import { errorAt, warningAt, type PendingIssue } from './issues.js';
+import { normalizeInput, normalizeOutput } from './normalize-io.js';
+import { normalizeModel, normalizeRun } from './normalize-model.js';
+import { normalizePrompt } from './normalize-prompt.js';
+import type { RawDefinition } from './raw-definition-schema.js';
+import { pickSpelling } from './spelling.js';
+import { resolveTools } from './tool-names.js';
+import type { AgentDefinition } from './types.js';
+import type { ValidateContext } from './validate-context.js';
+
+export interface Normalized {
+  definition: AgentDefinition;
+  issues: PendingIssue[];
+}
+
+type Sections = Partial<RawDefinition>;
+
+function section<K extends keyof Sections>(
+  raw: Sections,
+  keys: readonly K[],
+  issues: PendingIssue[],
+) {
+  return pickSpelling<NonNullable<Sections[K]>>(raw, keys as readonly string[], [], issues);
+}
+
+function normalizeName(
+  raw: Sections,
+  ctx: ValidateContext,
+  issues: PendingIssue[],
+): { name: string; displayName?: string } {
+  const name = raw.name ?? '';
+  if (name === '' || isValidAgentName(name)) return { name };
+  if (!ctx.foreign) {
+    issues.push(errorAt(['name'], `name "${name}" ${AGENT_NAME_RULE}`));
+    return { name };
+  }
+  const slug = slugifyAgentName(name);
+  issues.push(
+    warningAt(['name'], `name "${name}" is not usable as a tool name; loaded as "${slug}"`),
+  );
+  return { name: slug, displayName: name };
+}
+
+/** The spec's required fields, for `cadre validate --strict`. */
+function checkStrict(raw: Sections, issues: PendingIssue[]): void {
+  const required: [string, readonly (keyof Sections)[]][] = [
+    ['inputConfig', ['inputConfig', 'input_config']],
+    ['outputConfig', ['outputConfig', 'output_config']],
+    ['promptConfig', ['promptConfig', 'prompt_config']],
+    ['toolConfig', ['toolConfig', 'tool_config']],
+  ];
+  for (const [field, keys] of required) {
+    if (keys.every((key) => raw[key] === undefined))
+      issues.push(errorAt([field], 'is required by the spec (--strict)'));
+  }
+}
+
+/**
+ * Checked raw sections → the one `AgentDefinition` shape the runtime reads.
+ * Defaults are NOT filled in (the runtime owns DEFAULT_MAX_TURNS etc.), so a
+ * definition says only what its author said.
+ */
+export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
+  const issues: PendingIssue[] = [];
+  const { name, displayName: slugged } = normalizeName(raw, ctx, issues);
+  const definition: AgentDefinition = {
+    name,
+    description: raw.description ?? '',
+    promptConfig: {},
+    toolConfig: { tools: [] },
+  };
+  const display = pickSpelling<string>(raw, ['displayName', 'display_name'], [], issues);
+  const displayName = display?.value ?? slugged;
+  if (displayName !== undefined) definition.displayName = displayName;
+
+  const input = section(raw, ['inputConfig', 'input_config'], issues);
+  const inputs = normalizeInput(input?.value, input ? [input.key] : [], issues);
+  if (inputs.config) definition.inputConfig = inputs.config;
+
+  const output = section(raw, ['outputConfig', 'output_config'], issues);
+  const outputConfig = normalizeOutput(output?.value, output ? [output.key] : [], ctx, issues);
+  if (outputConfig) definition.outputConfig = outputConfig;
+  if (raw.processOutput)
+    definition.processOutput = raw.processOutput as (output: unknown) => string;
+
+  const prompt = section(raw, ['promptConfig', 'prompt_config'], issues);
+  definition.promptConfig = normalizePrompt(
+    prompt?.value,
+    prompt ? [prompt.key] : [],
+    inputs.names,
+    issues,
+  );
+
+  const model = section(raw, ['modelConfig', 'model_config'], issues);
+  const modelConfig = normalizeModel(model?.value, model ? [model.key] : [], ctx, issues);
+  if (modelConfig) definition.modelConfig = modelConfig;
+
+  const tools = section(raw, ['toolConfig', 'tool_config'], issues);
+  if (tools) {
+    const resolved = resolveTools(
+      tools.value.tools,
+      [tools.key, 'tools'],
+      ctx.knownTools,
+      ctx.foreign,
+    );
+    definition.toolConfig = { tools: resolved.tools };
+    issues.push(...resolved.issues);
+  }
+
+  const run = section(raw, ['runConfig', 'run_config'], issues);
+  const runConfig = normalizeRun(run?.value, run ? [run.key] : [], issues);
+  if (runConfig) definition.runConfig = runConfig;
+
+  const onReject = section(raw, ['onReject', 'on_reject'], issues);
+  if (onReject) definition.onReject = onReject.value;
+  if (ctx.strict) checkStrict(raw, issues);
+  definition.source = ctx.source;
+  return { definition, issues };
+}

@@ -1,0 +1,8 @@
+import type { DefinitionSource } from './types.js';
+import type { PreparedDefinition } from './validate-definition.js';
+
+/** What each format reader hands to the shared checks. */
+export interface PreparedFile {
+  prepared: PreparedDefinition;
+  source: DefinitionSource;
+}
