@@ -1,5 +1,9 @@
 /** Runs `fn` until `minMs` have passed (after warm-up) and returns mean ms per call. */
-export async function timePerCall(fn: () => Promise<unknown>, minMs = 1500, warmup = 200): Promise<number> {
+export async function timePerCall(
+  fn: () => Promise<unknown>,
+  minMs = 1500,
+  warmup = 200,
+): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   let calls = 0;
   const start = performance.now();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { RunEvents, rootExecution } from '../src/runtime/run-events.js';
 import { executeAgent } from '../src/runtime/executor.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import type { ModelClient } from '../src/model/types.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { ToolRegistry } from '../src/tools/tool-registry.js';
 import { bareLoop } from './bare-loop.js';
@@ -25,17 +26,27 @@ function toolContext(): ToolContext {
   };
 }
 
-async function cadreRun(runtime: Runtime, tools: ToolRegistry, turns: number, delayMs = 0, model = workloadModel(turns, delayMs)) {
+async function cadreRun(
+  runtime: Runtime,
+  tools: ToolRegistry,
+  turns: number,
+  delayMs = 0,
+  model: ModelClient = workloadModel(turns, delayMs),
+) {
   const result = await executeAgent(workloadDefinition(turns), {
     model,
     runtime,
     tools,
     inputs: { prompt: 'go' },
   });
-  if (result.terminate_reason !== 'GOAL') throw new Error(`bench run ended ${result.terminate_reason}: ${result.final_message}`);
+  if (result.terminate_reason !== 'GOAL')
+    throw new Error(`bench run ended ${result.terminate_reason}: ${result.final_message}`);
 }
 
-async function perTurn(runtime: Runtime, tools: ToolRegistry): Promise<{ bare: number; cadre: number }> {
+async function perTurn(
+  runtime: Runtime,
+  tools: ToolRegistry,
+): Promise<{ bare: number; cadre: number }> {
   const ctx = toolContext();
   const bareMs = await timePerCall(() => bareLoop(workloadModel(TURNS), addTool, ctx));
   const cadreMs = await timePerCall(() => cadreRun(runtime, tools, TURNS));
@@ -54,25 +65,30 @@ async function concurrent(runtime: Runtime, tools: ToolRegistry) {
     clearInterval(sampler);
     return { ms, peakKbPerRun: (peak - base) / 1024 / CONCURRENT };
   };
-  const bare = await wall(() => bareLoop(workloadModel(CONCURRENT_TURNS, TURN_DELAY_MS), addTool, ctx));
+  const bare = await wall(() =>
+    bareLoop(workloadModel(CONCURRENT_TURNS, TURN_DELAY_MS), addTool, ctx),
+  );
   const cadre = await wall(() => cadreRun(runtime, tools, CONCURRENT_TURNS, TURN_DELAY_MS));
   return { bare, cadre };
 }
 
 async function parked(runtime: Runtime, tools: ToolRegistry) {
   const ctx = toolContext();
+  // Parked heap minus the heap once the same runs have finished: the
+  // difference is what the waiting runs hold, whatever earlier phases left.
   const measure = async (start: (model: GatedModel) => Promise<unknown>) => {
     const model = new GatedModel();
-    const before = heapUsed();
     const runs = Array.from({ length: CONCURRENT }, () => start(model));
     await new Promise((r) => setTimeout(r, 50));
-    const retained = (heapUsed() - before) / 1024 / CONCURRENT;
+    const parked = heapUsed();
     model.open();
     await Promise.all(runs);
-    return retained;
+    runs.length = 0;
+    return (parked - heapUsed()) / 1024 / CONCURRENT;
   };
+  await measure((model) => bareLoop(model, addTool, ctx)); // warm-up
   const bare = await measure((model) => bareLoop(model, addTool, ctx));
-  const cadre = await measure((model) => cadreRun(runtime, tools, 1, 0, model as never));
+  const cadre = await measure((model) => cadreRun(runtime, tools, 1, 0, model));
   return { bare, cadre };
 }
 
@@ -81,7 +97,11 @@ function coldImport(): { entry: number; baseline: number } {
   const time = (target: string): number => {
     const script = `const t = performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now() - t);`;
     const samples = Array.from({ length: 5 }, () =>
-      Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()),
+      Number(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+          encoding: 'utf8',
+        }).trim(),
+      ),
     );
     return samples.sort((a, b) => a - b)[2] as number;
   };
@@ -91,16 +111,24 @@ function coldImport(): { entry: number; baseline: number } {
 async function main(): Promise<void> {
   const runtime = await createRuntime();
   const tools = new ToolRegistry([addTool]);
-  console.log(`Cadre benchmark (node ${process.version}, ${TURNS}-turn runs, scripted model: no network)\n`);
+  console.log(
+    `Cadre benchmark (node ${process.version}, ${TURNS}-turn runs, scripted model: no network)\n`,
+  );
 
   const turn = await perTurn(runtime, tools);
   console.log('Per-turn overhead');
   console.log(`  bare loop        ${turn.bare.toFixed(1)} µs/turn`);
-  console.log(`  cadre executor   ${turn.cadre.toFixed(1)} µs/turn   ${ratio(turn.cadre, turn.bare)} bare (target ≤ 10×)`);
+  console.log(
+    `  cadre executor   ${turn.cadre.toFixed(1)} µs/turn   ${ratio(turn.cadre, turn.bare)} bare (target ≤ 10×)`,
+  );
 
   const conc = await concurrent(runtime, tools);
-  console.log(`\n${CONCURRENT} concurrent ${CONCURRENT_TURNS}-turn runs, model waits ${TURN_DELAY_MS} ms per turn`);
-  console.log(`  bare loop        ${conc.bare.ms.toFixed(0)} ms wall   peak ${conc.bare.peakKbPerRun.toFixed(1)} KB/run`);
+  console.log(
+    `\n${CONCURRENT} concurrent ${CONCURRENT_TURNS}-turn runs, model waits ${TURN_DELAY_MS} ms per turn`,
+  );
+  console.log(
+    `  bare loop        ${conc.bare.ms.toFixed(0)} ms wall   peak ${conc.bare.peakKbPerRun.toFixed(1)} KB/run`,
+  );
   console.log(
     `  cadre executor   ${conc.cadre.ms.toFixed(0)} ms wall   peak ${conc.cadre.peakKbPerRun.toFixed(1)} KB/run   ${ratio(conc.cadre.ms, conc.bare.ms)} bare (target ≤ 3×)`,
   );
@@ -108,12 +136,16 @@ async function main(): Promise<void> {
   const park = await parked(runtime, tools);
   console.log(`\nRetained heap per parked run (after GC, ${CONCURRENT} runs waiting on the model)`);
   console.log(`  bare loop        ${park.bare.toFixed(1)} KB`);
-  console.log(`  cadre executor   ${park.cadre.toFixed(1)} KB   ${ratio(park.cadre, park.bare)} bare (target ≤ 10 KB)`);
+  console.log(
+    `  cadre executor   ${park.cadre.toFixed(1)} KB   ${ratio(park.cadre, park.bare)} bare (target ≤ 10 KB)`,
+  );
 
   const cold = coldImport();
   console.log('\nCold import (fresh process, median of 5)');
   console.log(`  node:path        ${cold.baseline.toFixed(1)} ms`);
-  console.log(`  cadre entry      ${cold.entry.toFixed(1)} ms   ${ratio(cold.entry, cold.baseline)} node:path (target ≤ 100 ms)`);
+  console.log(
+    `  cadre entry      ${cold.entry.toFixed(1)} ms   ${ratio(cold.entry, cold.baseline)} node:path (target ≤ 100 ms)`,
+  );
 }
 
 await main();

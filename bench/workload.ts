@@ -7,7 +7,10 @@ import { defineTool, type Tool } from '../src/tools/types.js';
  * same work: a scripted model that calls a trivial tool for N-1 turns and
  * answers on the last one.
  */
-export function workloadScript(turns: number, delayMs = 0): (request: unknown, index: number) => ScriptedTurn {
+export function workloadScript(
+  turns: number,
+  delayMs = 0,
+): (request: unknown, index: number) => ScriptedTurn {
   return (_request, index) =>
     index < turns - 1
       ? { parts: [{ functionCall: { name: 'add', args: { a: index, b: 1 } } }], delayMs }

@@ -3,14 +3,21 @@
  * and the module loader are imported lazily, when first used.
  */
 export * from './errors/index.js';
-export type { CadreEvent, EventInput, EventSink, ExecutionContext, WellKnownEventType } from './events/types.js';
+export type {
+  CadreEvent,
+  EventInput,
+  EventSink,
+  ExecutionContext,
+  WellKnownEventType,
+} from './events/types.js';
 export type * from './model/types.js';
 export { addUsage, emptyUsage } from './model/types.js';
 export { ScriptedModel, type Script, type ScriptedTurn } from './model/scripted-model.js';
 export { resolveModelClient } from './model/resolve-model.js';
 export type * from './spec/types.js';
 export { defineAgent } from './spec/define-agent.js';
-export { loadDefinition, loadDefinitionsFromDir, validateDefinitionObject, type LoadOptions, type LoadResult } from './spec/load-definition.js';
+export { loadDefinition, loadDefinitionsFromDir, validateDefinition } from './spec/lazy-load.js';
+export type { LoadOptions, LoadResult, ValidateOptions } from './spec/load-definition.js';
 export { SchemaRegistry } from './spec/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
@@ -18,7 +25,12 @@ export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
 export { executeAgent, type ModelResolver, type RunOptions } from './runtime/executor.js';
 export { streamAgent } from './runtime/stream-agent.js';
 export { createRuntime, type Runtime } from './runtime/runtime.js';
-export type { RunResult, TerminateReason, RecoverableReason, ToolTrace } from './runtime/run-result.js';
+export type {
+  RunResult,
+  TerminateReason,
+  RecoverableReason,
+  ToolTrace,
+} from './runtime/run-result.js';
 export type { RunState } from './runtime/run-state.js';
 export {
   approveTools,

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { defineAgent } from 'cadre';
 
 const ReleaseNotes = z.object({
-  version_bump: z.enum(['major', 'minor', 'patch']).describe('Semantic version bump these changes call for.'),
+  version_bump: z
+    .enum(['major', 'minor', 'patch'])
+    .describe('Semantic version bump these changes call for.'),
   highlights: z.array(z.string()).min(1).describe('User-facing changes, most important first.'),
   breaking_changes: z.array(z.string()).describe('Changes that need users to act; empty if none.'),
 });
@@ -12,10 +14,15 @@ const ReleaseNotes = z.object({
 export default defineAgent({
   name: 'release_notes',
   displayName: 'Release Notes Writer',
-  description: 'Turns a list of commits or changes into release notes with a suggested version bump.',
+  description:
+    'Turns a list of commits or changes into release notes with a suggested version bump.',
   inputConfig: {
     inputs: {
-      changes: { type: 'string', description: 'The changes, e.g. the output of git log --oneline.', required: true },
+      changes: {
+        type: 'string',
+        description: 'The changes, e.g. the output of git log --oneline.',
+        required: true,
+      },
     },
   },
   outputConfig: {
@@ -29,7 +36,9 @@ export default defineAgent({
       '',
       '## Highlights',
       ...notes.highlights.map((h) => `- ${h}`),
-      ...(notes.breaking_changes.length ? ['', '## Breaking changes', ...notes.breaking_changes.map((b) => `- ${b}`)] : []),
+      ...(notes.breaking_changes.length
+        ? ['', '## Breaking changes', ...notes.breaking_changes.map((b) => `- ${b}`)]
+        : []),
     ].join('\n'),
   promptConfig: {
     systemPrompt:

@@ -6,7 +6,10 @@ import type { AgentDefinition } from '../spec/types.js';
  * `--input key=value` pairs, typed by the definition's inputs: numbers,
  * booleans and JSON arrays/objects are converted so they validate.
  */
-export function parseCliInputs(definition: AgentDefinition, pairs: readonly string[]): Record<string, unknown> {
+export function parseCliInputs(
+  definition: AgentDefinition,
+  pairs: readonly string[],
+): Record<string, unknown> {
   const schema = inputsJsonSchema(definition);
   const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
   const inputs: Record<string, unknown> = {};
@@ -27,7 +30,10 @@ export function parseCliInputs(definition: AgentDefinition, pairs: readonly stri
   return inputs;
 }
 
-function convert(raw: string, type: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+function convert(
+  raw: string,
+  type: unknown,
+): { ok: true; value: unknown } | { ok: false; message: string } {
   switch (type) {
     case 'number':
     case 'integer': {

@@ -20,21 +20,45 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .argument('<file>', 'agent definition file')
     .argument('[prompt...]', "the user's message, for agents that take a prompt")
     .option('-i, --input <key=value>', 'an input value (repeatable)', collect, [])
-    .option('-m, --model <model>', 'model to use, e.g. gemini-2.5-flash, openai:gpt-4.1, ollama:qwen3')
+    .option(
+      '-m, --model <model>',
+      'model to use, e.g. gemini-2.5-flash, openai:gpt-4.1, ollama:qwen3',
+    )
     .option('-w, --workspace <dir>', 'folder file tools are confined to (default: current folder)')
-    .option('--approve <tool>', "approve a side-effecting tool without asking ('all' for every tool; repeatable)", collect, [])
+    .option(
+      '--approve <tool>',
+      "approve a side-effecting tool without asking ('all' for every tool; repeatable)",
+      collect,
+      [],
+    )
     .option('--json', 'print only the result object, as JSON')
     .option('-q, --quiet', 'no progress output')
-    .action(async (file: string, prompt: string[], options: { input: string[]; model?: string; workspace?: string; json?: boolean; approve: string[]; quiet?: boolean }) => {
-      const { runCommand } = await import('./commands/run.js');
-      exitCode = await runCommand(file, prompt, options, io);
-    });
+    .action(
+      async (
+        file: string,
+        prompt: string[],
+        options: {
+          input: string[];
+          model?: string;
+          workspace?: string;
+          json?: boolean;
+          approve: string[];
+          quiet?: boolean;
+        },
+      ) => {
+        const { runCommand } = await import('./commands/run.js');
+        exitCode = await runCommand(file, prompt, options, io);
+      },
+    );
 
   program
     .command('validate')
     .description('Check agent definitions; exit 0 when all are valid, 1 otherwise')
     .argument('[paths...]', 'files or folders')
-    .option('--strict', "also require the spec's required fields (inputConfig, outputConfig, query, systemPrompt)")
+    .option(
+      '--strict',
+      "also require the spec's required fields (inputConfig, outputConfig, query, systemPrompt)",
+    )
     .action(async (paths: string[], options: { strict?: boolean }) => {
       const { validateCommand } = await import('./commands/validate.js');
       exitCode = await validateCommand(paths, options, io);

@@ -5,7 +5,10 @@ import type { Style } from './style.js';
  * Live progress on stderr: turns, each tool call with one-line args,
  * thoughts dimmed, elapsed time. Subagents are indented by depth.
  */
-export function createProgressPrinter(write: (text: string) => void, style: Style): (event: CadreEvent) => void {
+export function createProgressPrinter(
+  write: (text: string) => void,
+  style: Style,
+): (event: CadreEvent) => void {
   const started = performance.now();
   let openLine: 'thought' | 'text' | undefined;
   const elapsed = (): string => style.dim(`${((performance.now() - started) / 1000).toFixed(1)}s`);
@@ -34,7 +37,10 @@ export function createProgressPrinter(write: (text: string) => void, style: Styl
         line(event, `  ${style.cyan('→')} ${event.message}`);
         break;
       case 'tool_result':
-        line(event, `  ${event.data.ok ? style.green('✓') : style.red('✗')} ${event.message} ${style.dim(`${Math.round(Number(event.data.durationMs ?? 0))} ms`)}`);
+        line(
+          event,
+          `  ${event.data.ok ? style.green('✓') : style.red('✗')} ${event.message} ${style.dim(`${Math.round(Number(event.data.durationMs ?? 0))} ms`)}`,
+        );
         break;
       case 'approval_required':
       case 'recovery_started':

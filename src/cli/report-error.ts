@@ -13,6 +13,8 @@ export function reportError(error: unknown, write: (text: string) => void, style
     write(`${style.red('error')} ${error.message}\n`);
     return error.code === 'config_error' ? EXIT.setup : EXIT.failed;
   }
-  write(`${style.red('internal error')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  write(
+    `${style.red('internal error')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return EXIT.failed;
 }

@@ -17,7 +17,10 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'cadre-cli-'));
   await mkdir(join(workspace, 'src'));
   await writeFile(join(workspace, 'README.md'), '# Demo\nA tiny project.\n');
-  await writeFile(join(workspace, 'src/guard.ts'), 'export function guardPath(p: string) {\n  return p;\n}\n');
+  await writeFile(
+    join(workspace, 'src/guard.ts'),
+    'export function guardPath(p: string) {\n  return p;\n}\n',
+  );
 });
 
 afterEach(async () => {
@@ -25,7 +28,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-const call = (name: string, args: Record<string, unknown>): FakeTurn => ({ parts: [{ functionCall: { name, args } }] });
+const call = (name: string, args: Record<string, unknown>): FakeTurn => ({
+  parts: [{ functionCall: { name, args } }],
+});
 
 async function gemini(turns: FakeTurn[]) {
   server = await startFakeGemini({ turns });
@@ -36,24 +41,44 @@ describe('cadre run (fake Gemini server, scripted responses)', () => {
   it('runs the codebase investigator end to end through the real Gemini SDK', async () => {
     const report = {
       summary: 'guardPath in src/guard.ts returns the path unchanged.',
-      relevant_files: [{ path: 'src/guard.ts', reason: 'defines guardPath', key_symbols: ['guardPath'] }],
+      relevant_files: [
+        { path: 'src/guard.ts', reason: 'defines guardPath', key_symbols: ['guardPath'] },
+      ],
       next_steps: ['Add a real check.'],
     };
     const env = await gemini([
-      { parts: [{ thought: 'Start with the layout.' }, { functionCall: { name: 'ls', args: { path: '.' } } }], usage: { input: 100, output: 10, thoughts: 5 } },
+      {
+        parts: [
+          { thought: 'Start with the layout.' },
+          { functionCall: { name: 'ls', args: { path: '.' } } },
+        ],
+        usage: { input: 100, output: 10, thoughts: 5 },
+      },
       call('grep', { pattern: 'guardPath' }),
       call('read_file', { path: 'src/guard.ts' }),
       { parts: [{ text: 'Done.' }, { functionCall: { name: 'complete_task', args: { report } } }] },
     ]);
     const run = await runCliCaptured(
-      ['run', investigator, '--input', 'objective=How are paths guarded?', '--workspace', workspace, '--json'],
+      [
+        'run',
+        investigator,
+        '--input',
+        'objective=How are paths guarded?',
+        '--workspace',
+        workspace,
+        '--json',
+      ],
       { cwd: repo, env },
     );
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(result).toMatchObject({ terminate_reason: 'GOAL', output: report, turns: 4 });
-    expect((result.traces as Array<{ tool: string }>).map((t) => t.tool)).toEqual(['ls', 'grep', 'read_file']);
+    expect((result.traces as Array<{ tool: string }>).map((t) => t.tool)).toEqual([
+      'ls',
+      'grep',
+      'read_file',
+    ]);
     expect((result.usage as { thoughtTokens: number }).thoughtTokens).toBe(5);
 
     const requests = server?.requests ?? [];
@@ -69,9 +94,13 @@ describe('cadre run (fake Gemini server, scripted responses)', () => {
     expect(first.systemInstruction.parts[0]?.text).toContain('Codebase Investigator');
     expect(first.generationConfig.temperature).toBe(0.1);
     expect(first.generationConfig.thinkingConfig.thinkingBudget).toBe(-1);
-    expect(first.tools[0]?.functionDeclarations.map((d) => d.name).sort()).toEqual(
-      ['complete_task', 'glob', 'grep', 'ls', 'read_file'],
-    );
+    expect(first.tools[0]?.functionDeclarations.map((d) => d.name).sort()).toEqual([
+      'complete_task',
+      'glob',
+      'grep',
+      'ls',
+      'read_file',
+    ]);
     // The tools really ran in the workspace: their output went back to the model.
     expect(JSON.stringify(requests[1]?.body)).toContain('README.md');
     expect(JSON.stringify(requests[2]?.body)).toContain('guard.ts');
@@ -79,10 +108,19 @@ describe('cadre run (fake Gemini server, scripted responses)', () => {
   });
 
   it('prints progress on stderr and the answer on stdout', async () => {
-    const env = await gemini([call('ls', { path: 'src' }), { parts: [{ text: 'There is one file.' }] }]);
+    const env = await gemini([
+      call('ls', { path: 'src' }),
+      { parts: [{ text: 'There is one file.' }] },
+    ]);
     const agent = join(workspace, 'lister.md');
-    await writeFile(agent, '---\nname: lister\ndescription: Lists files\ntools: LS\n---\nList what you are asked to.\n');
-    const run = await runCliCaptured(['run', agent, 'What', 'is', 'in', 'src?', '--workspace', workspace], { cwd: workspace, env });
+    await writeFile(
+      agent,
+      '---\nname: lister\ndescription: Lists files\ntools: LS\n---\nList what you are asked to.\n',
+    );
+    const run = await runCliCaptured(
+      ['run', agent, 'What', 'is', 'in', 'src?', '--workspace', workspace],
+      { cwd: workspace, env },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('There is one file.\n');
     expect(run.stderr).toMatch(/Turn 1/);
@@ -92,7 +130,10 @@ describe('cadre run (fake Gemini server, scripted responses)', () => {
   });
 
   it('exits 2 naming GEMINI_API_KEY, OPENAI_BASE_URL and --model when no model is reachable', async () => {
-    const run = await runCliCaptured(['run', investigator, '--input', 'objective=x'], { cwd: repo, env: {} });
+    const run = await runCliCaptured(['run', investigator, '--input', 'objective=x'], {
+      cwd: repo,
+      env: {},
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('GEMINI_API_KEY');
     expect(run.stderr).toContain('OPENAI_BASE_URL');
@@ -111,10 +152,15 @@ describe('cadre run (fake Gemini server, scripted responses)', () => {
   it('exits 1 on a bad definition, naming file, line and field, without calling the model', async () => {
     const env = await gemini([]);
     const bad = join(workspace, 'bad.yaml');
-    await writeFile(bad, 'name: bad\ndescription: Broken\npromptConfig:\n  systemPrompt: hi\ntoolConfig:\n  tools: [read_fil]\nrunConfig:\n  max_turns: ten\n');
+    await writeFile(
+      bad,
+      'name: bad\ndescription: Broken\npromptConfig:\n  systemPrompt: hi\ntoolConfig:\n  tools: [read_fil]\nrunConfig:\n  max_turns: ten\n',
+    );
     const run = await runCliCaptured(['run', bad, 'hello'], { cwd: workspace, env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/bad\.yaml:8:\d+ runConfig\.max_turns: expected a positive integer, got "ten"/);
+    expect(run.stderr).toMatch(
+      /bad\.yaml:8:\d+ runConfig\.max_turns: expected a positive integer, got "ten"/,
+    );
     expect(run.stderr).toMatch(/bad\.yaml:6:\d+ toolConfig\.tools\.0: .*read_file/);
     expect(server?.requests).toHaveLength(0);
   });
@@ -129,16 +175,26 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
 
   const writer = async (): Promise<string> => {
     const agent = join(workspace, 'writer.yaml');
-    await writeFile(agent, 'name: writer\ndescription: Writes notes\npromptConfig:\n  systemPrompt: Write what you are told.\ntoolConfig:\n  tools: [write_file]\n');
+    await writeFile(
+      agent,
+      'name: writer\ndescription: Writes notes\npromptConfig:\n  systemPrompt: Write what you are told.\ntoolConfig:\n  tools: [write_file]\n',
+    );
     return agent;
   };
 
   it('refuses side effects without a terminal or --approve, and tells the model', async () => {
     const model = await scripted([
-      { parts: [{ functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } }] },
+      {
+        parts: [
+          { functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } },
+        ],
+      },
       { parts: [{ text: 'I could not write it.' }] },
     ]);
-    const run = await runCliCaptured(['run', await writer(), 'write a note', '--model', model, '--workspace', workspace], { cwd: workspace });
+    const run = await runCliCaptured(
+      ['run', await writer(), 'write a note', '--model', model, '--workspace', workspace],
+      { cwd: workspace },
+    );
     expect(run.code).toBe(0);
     await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
     expect(run.stderr).toMatch(/write_file failed: The user rejected/);
@@ -146,11 +202,25 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
 
   it('runs an approved side effect exactly once', async () => {
     const model = await scripted([
-      { parts: [{ functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } }] },
+      {
+        parts: [
+          { functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } },
+        ],
+      },
       { parts: [{ text: 'Written.' }] },
     ]);
     const run = await runCliCaptured(
-      ['run', await writer(), 'write a note', '--model', model, '--workspace', workspace, '--approve', 'write_file'],
+      [
+        'run',
+        await writer(),
+        'write a note',
+        '--model',
+        model,
+        '--workspace',
+        workspace,
+        '--approve',
+        'write_file',
+      ],
       { cwd: workspace },
     );
     expect(run.code).toBe(0);
@@ -159,18 +229,25 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
 
   it('asks on a terminal; "n" with feedback reaches the model', async () => {
     const model = await scripted([
-      { parts: [{ functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } }] },
+      {
+        parts: [
+          { functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } },
+        ],
+      },
       { parts: [{ text: 'OK, not writing.' }] },
     ]);
     const answers = ['n', 'wrong folder'];
     const questions: string[] = [];
-    const run = await runCliCaptured(['run', await writer(), 'write', '--model', model, '--workspace', workspace, '--json'], {
-      cwd: workspace,
-      ask: (q) => {
-        questions.push(q);
-        return Promise.resolve(answers.shift() ?? '');
+    const run = await runCliCaptured(
+      ['run', await writer(), 'write', '--model', model, '--workspace', workspace, '--json'],
+      {
+        cwd: workspace,
+        ask: (q) => {
+          questions.push(q);
+          return Promise.resolve(answers.shift() ?? '');
+        },
       },
-    });
+    );
     expect(questions[0]).toMatch(/Allow Write 2 bytes to note\.txt\?/);
     expect(run.code).toBe(0);
     await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
@@ -184,13 +261,16 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
     const agent = join(workspace, 'slow.md');
     await writeFile(agent, '---\nname: slow\ndescription: Slow\ntools: LS\n---\nList.\n');
     let interrupt: () => void = () => {};
-    const pending = runCliCaptured(['run', agent, 'go', '--model', model, '--workspace', workspace], {
-      cwd: workspace,
-      onInterrupt: (handler) => {
-        interrupt = handler;
-        return () => {};
+    const pending = runCliCaptured(
+      ['run', agent, 'go', '--model', model, '--workspace', workspace],
+      {
+        cwd: workspace,
+        onInterrupt: (handler) => {
+          interrupt = handler;
+          return () => {};
+        },
       },
-    });
+    );
     await new Promise((r) => setTimeout(r, 300));
     interrupt();
     const run = await pending;

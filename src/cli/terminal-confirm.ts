@@ -11,9 +11,15 @@ export function terminalConfirm(io: CliIO, approve: readonly string[]): Confirma
   const preApproved = approve.includes('all') ? 'all' : approve;
   const fallback = approveTools(preApproved);
   return async (request, signal) => {
-    if (preApproved === 'all' || preApproved.includes(request.tool) || !io.ask) return fallback(request, signal);
+    if (preApproved === 'all' || preApproved.includes(request.tool) || !io.ask)
+      return fallback(request, signal);
     for (;;) {
-      const answer = (await io.ask(`\nAllow ${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `, signal))
+      const answer = (
+        await io.ask(
+          `\nAllow ${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `,
+          signal,
+        )
+      )
         .trim()
         .toLowerCase();
       if (answer === 'y' || answer === 'yes') return { kind: 'approve' };

@@ -74,7 +74,8 @@ export function resolveModelClient(
 ): ResolvedModel {
   const { provider, model } = parseModelString(modelString);
   const retry = overrides.retry;
-  if (provider === 'scripted') return { client: loadScriptedModel(model, overrides.cwd), model, provider };
+  if (provider === 'scripted')
+    return { client: loadScriptedModel(model, overrides.cwd), model, provider };
   if (provider === 'ollama') {
     const baseUrl = overrides.baseUrl ?? read(env, 'OLLAMA_BASE_URL') ?? DEFAULT_OLLAMA_BASE_URL;
     // Ollama ignores the key, but the SDK insists on one.

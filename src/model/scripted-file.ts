@@ -14,11 +14,18 @@ export function loadScriptedModel(file: string, cwd = process.cwd()): ScriptedMo
   try {
     turns = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`Cannot read scripted model turns from ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      `Cannot read scripted model turns from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const list = Array.isArray(turns) ? turns : (turns as { turns?: unknown } | null)?.turns;
-  if (!Array.isArray(list) || !list.every((t) => Array.isArray((t as { parts?: unknown } | null)?.parts))) {
-    throw new ConfigError(`${file}: expected a JSON list of turns like [{"parts": [{"text": "hi"}]}] (or {"turns": [...]}).`);
+  if (
+    !Array.isArray(list) ||
+    !list.every((t) => Array.isArray((t as { parts?: unknown } | null)?.parts))
+  ) {
+    throw new ConfigError(
+      `${file}: expected a JSON list of turns like [{"parts": [{"text": "hi"}]}] (or {"turns": [...]}).`,
+    );
   }
   return new ScriptedModel(list as ScriptedTurn[]);
 }

@@ -15,11 +15,21 @@ const chat: AgentDefinition = {
 describe('streamAgent (scripted model responses)', () => {
   it('yields the events in order and ends with final_result carrying the result', async () => {
     const model = new ScriptedModel([
-      { parts: [{ thought: 'Let me echo.' }, { functionCall: { name: 'echo', args: { text: 'a' } } }] },
+      {
+        parts: [
+          { thought: 'Let me echo.' },
+          { functionCall: { name: 'echo', args: { text: 'a' } } },
+        ],
+      },
       { parts: [{ text: 'Hel' }, { text: 'lo' }] },
     ]);
     const events: CadreEvent[] = [];
-    for await (const event of streamAgent(chat, { model, tools: [echoTool()], inputs: { prompt: 'hi' } })) events.push(event);
+    for await (const event of streamAgent(chat, {
+      model,
+      tools: [echoTool()],
+      inputs: { prompt: 'hi' },
+    }))
+      events.push(event);
     expect(events.map((e) => e.type)).toEqual([
       'run_started',
       'turn_started',
@@ -33,7 +43,9 @@ describe('streamAgent (scripted model responses)', () => {
     ]);
     const result = events.at(-1)?.data.result as { final_message: string };
     expect(result.final_message).toBe('Hello');
-    expect(events.every((e) => e.runId === events[0]?.runId && e.path[0] === 'chat' && e.depth === 0)).toBe(true);
+    expect(
+      events.every((e) => e.runId === events[0]?.runId && e.path[0] === 'chat' && e.depth === 0),
+    ).toBe(true);
   });
 
   it('breaking out of the loop cancels the run', async () => {
@@ -42,7 +54,11 @@ describe('streamAgent (scripted model responses)', () => {
       calls++;
       return { parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }], delayMs: 5 };
     });
-    for await (const event of streamAgent(chat, { model, tools: [echoTool()], inputs: { prompt: 'hi' } })) {
+    for await (const event of streamAgent(chat, {
+      model,
+      tools: [echoTool()],
+      inputs: { prompt: 'hi' },
+    })) {
       if (event.type === 'tool_result') break;
     }
     const seen = calls;

@@ -4,7 +4,7 @@ import { didYouMean } from './did-you-mean.js';
 import { errorAt, type IssuePath, type PendingIssue } from './issues.js';
 import { checkJsonSchema } from './json-schema-check.js';
 import { isPlainObject } from './describe-value.js';
-import { isZodLike } from './raw-fields.js';
+import { isZodLike } from './zod-like.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import { loadSchemaFile } from './schema-file.js';
 import type { OutputSchema, ZodLike } from './types.js';

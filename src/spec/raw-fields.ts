@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isZodLike } from './zod-like.js';
 import type { ZodLike } from './types.js';
 import { describeValue } from './describe-value.js';
 import { didYouMean } from './did-you-mean.js';
@@ -66,11 +67,6 @@ export const jsonSchemaObject = (description: string) =>
   z
     .record(z.string(), z.unknown(), { error: expected('a JSON Schema mapping') })
     .describe(description);
-
-export const isZodLike = (value: unknown): value is ZodLike =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
 /** Meta key of fields only TS definitions can hold; the JSON Schema export drops them. */
 export const CODE_ONLY = 'x-cadre-code-only';

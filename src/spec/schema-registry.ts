@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../model/types.js';
 import type { OutputSchema, ZodLike } from './types.js';
-import { isZodLike } from './raw-fields.js';
+import { isZodLike } from './zod-like.js';
 
 /**
  * Output schemas registered in code, referenced by name from YAML / JSON

@@ -10,7 +10,12 @@ export interface CliRun {
 /** Runs the CLI in-process with captured output, as tests need it. */
 export async function runCliCaptured(
   argv: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; onInterrupt?: CliIO['onInterrupt']; ask?: CliIO['ask'] },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    onInterrupt?: CliIO['onInterrupt'];
+    ask?: CliIO['ask'];
+  },
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';

@@ -19,15 +19,22 @@ export async function agentsCommand(dir: string | undefined, io: CliIO): Promise
       if (dir) io.stderr(`${style.red('error')} not a folder: ${folder}\n`);
       continue;
     }
-    const { loaded, failed } = await loadDefinitionsFromDir(absolute, { knownTools: builtinToolNames(), cwd: io.cwd });
+    const { loaded, failed } = await loadDefinitionsFromDir(absolute, {
+      knownTools: builtinToolNames(),
+      cwd: io.cwd,
+    });
     for (const { definition } of loaded) {
       found++;
       const file = definition.source?.file ? relative(io.cwd, definition.source.file) : '';
       const tools = definition.toolConfig.tools.join(', ') || 'no tools';
-      io.stdout(`${style.bold(definition.name)}  ${style.dim(file)}\n  ${firstLine(definition.description)}\n  ${style.dim(tools)}\n`);
+      io.stdout(
+        `${style.bold(definition.name)}  ${style.dim(file)}\n  ${firstLine(definition.description)}\n  ${style.dim(tools)}\n`,
+      );
     }
     for (const entry of failed) {
-      io.stderr(`${style.red('invalid')} ${relative(io.cwd, entry.file)}: ${entry.error.issues.map(formatIssue)[0] ?? entry.error.message}\n`);
+      io.stderr(
+        `${style.red('invalid')} ${relative(io.cwd, entry.file)}: ${entry.error.issues.map(formatIssue)[0] ?? entry.error.message}\n`,
+      );
     }
   }
   if (found === 0) io.stderr(`No agent definitions found in ${dirs.join(', ')}.\n`);

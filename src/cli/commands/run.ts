@@ -25,7 +25,12 @@ export interface RunCommandOptions {
 }
 
 /** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
-export async function runCommand(file: string, promptWords: string[], options: RunCommandOptions, io: CliIO): Promise<number> {
+export async function runCommand(
+  file: string,
+  promptWords: string[],
+  options: RunCommandOptions,
+  io: CliIO,
+): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const controller = new AbortController();
   // The first Ctrl-C cancels and the result still prints; main exits on the second.
@@ -38,7 +43,8 @@ export async function runCommand(file: string, promptWords: string[], options: R
       knownTools: builtinToolNames(),
       cwd: io.cwd,
     });
-    for (const warning of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    for (const warning of warnings)
+      io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     const inputs = parseCliInputs(definition, options.input);
     if (promptWords.length > 0) inputs.prompt = promptWords.join(' ');
     const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
@@ -69,8 +75,12 @@ export async function runCommand(file: string, promptWords: string[], options: R
 function humanResult(result: RunResult): string {
   const lines = [result.final_message];
   if (result.terminate_reason !== 'GOAL') {
-    lines.push('', `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`);
-    for (const trace of result.traces) lines.push(`  - ${trace.tool}${trace.ok ? '' : ' (failed)'}`);
+    lines.push(
+      '',
+      `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`,
+    );
+    for (const trace of result.traces)
+      lines.push(`  - ${trace.tool}${trace.ok ? '' : ' (failed)'}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { formatIssue, ValidationError, type ValidationIssue } from '../../errors/validation-error.js';
+import {
+  formatIssue,
+  ValidationError,
+  type ValidationIssue,
+} from '../../errors/validation-error.js';
 import { loadDefinition, loadDefinitionsFromDir } from '../../spec/load-definition.js';
 import type { LoadResult } from '../../spec/load-definition.js';
 import { builtinToolNames } from '../../tools/builtin/index.js';
@@ -9,10 +13,19 @@ import { reportError } from '../report-error.js';
 import { createStyle } from '../style.js';
 
 /** Fields the spec requires that Cadre lets chat agents and Markdown files omit. */
-const STRICT_FIELDS = ['inputConfig', 'outputConfig', 'promptConfig.query', 'promptConfig.systemPrompt'] as const;
+const STRICT_FIELDS = [
+  'inputConfig',
+  'outputConfig',
+  'promptConfig.query',
+  'promptConfig.systemPrompt',
+] as const;
 
 /** `cadre validate <files|dirs>`: exit 0 when every definition is valid, 1 otherwise. */
-export async function validateCommand(paths: string[], options: { strict?: boolean }, io: CliIO): Promise<number> {
+export async function validateCommand(
+  paths: string[],
+  options: { strict?: boolean },
+  io: CliIO,
+): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const loadOptions = { knownTools: builtinToolNames(), cwd: io.cwd };
   let failed = 0;
@@ -25,9 +38,12 @@ export async function validateCommand(paths: string[], options: { strict?: boole
     const strictIssues = options.strict ? strictProblems(loaded) : [];
     if (strictIssues.length > 0) return fail(strictIssues);
     passed++;
-    for (const warning of loaded.warnings) io.stdout(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    for (const warning of loaded.warnings)
+      io.stdout(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     const file = loaded.definition.source?.file;
-    io.stdout(`${style.green('ok')} ${file ? relative(io.cwd, file) : loaded.definition.name} (${loaded.definition.name})\n`);
+    io.stdout(
+      `${style.green('ok')} ${file ? relative(io.cwd, file) : loaded.definition.name} (${loaded.definition.name})\n`,
+    );
   };
   for (const path of paths.length > 0 ? paths : ['.']) {
     const absolute = resolve(io.cwd, path);
@@ -55,7 +71,8 @@ function strictProblems({ definition }: LoadResult): ValidationIssue[] {
     outputConfig: definition.outputConfig !== undefined,
     'promptConfig.query': definition.promptConfig.query !== undefined,
     'promptConfig.systemPrompt':
-      definition.promptConfig.systemPrompt !== undefined || definition.promptConfig.initialMessages !== undefined,
+      definition.promptConfig.systemPrompt !== undefined ||
+      definition.promptConfig.initialMessages !== undefined,
   };
   return STRICT_FIELDS.filter((field) => !present[field]).map((path) => ({
     path,

@@ -1,6 +1,5 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import { ToolExecutionError } from '../../errors/index.js';
 import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
@@ -58,6 +57,8 @@ export const globTool = defineTool<GlobArgs>({
 
     let found: string[];
     try {
+      // Loaded on first use: it is the heaviest import of the built-in tools.
+      const { glob } = await import('tinyglobby');
       found = await glob(args.pattern, {
         cwd: base,
         absolute: true,
