@@ -1,0 +1,88 @@
+import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { definitionJsonSchema } from '../spec/definition-json-schema.js';
+import { runCliCaptured } from '../testing/run-cli-captured.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('cadre validate', () => {
+  it('accepts the shipped examples (YAML, Markdown and a TS module with a Zod schema)', async () => {
+    const run = await runCliCaptured(['validate', 'examples/agents'], { cwd: repo });
+    expect(run.stdout).toContain(
+      'ok examples/agents/codebase-investigator.yaml (codebase_investigator)',
+    );
+    expect(run.stdout).toContain('ok examples/agents/code-reviewer.md (code-reviewer)');
+    expect(run.stdout).toContain('ok examples/agents/release-notes.ts (release_notes)');
+    expect(run.stdout).toContain('3 valid, 0 invalid');
+    expect(run.code).toBe(0);
+  });
+
+  it('exits 1 and lists every error with file:line:column', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cadre-validate-'));
+    await writeFile(
+      join(dir, 'x.yaml'),
+      'name: x\ndescription: d\npromptconfig:\n  systemPrompt: hi\nrunConfig:\n  max_turns: ten\n  max_time_minutes: -1\n',
+    );
+    const run = await runCliCaptured(['validate', 'x.yaml'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/x\.yaml:3:1 promptconfig: .*promptConfig/);
+    expect(run.stdout).toMatch(
+      /x\.yaml:6:14 runConfig\.max_turns: expected a positive integer, got "ten"/,
+    );
+    expect(run.stdout).toMatch(/x\.yaml:7:\d+ runConfig\.max_time_minutes: /);
+    expect(run.stdout).toContain('0 valid, 1 invalid');
+  });
+
+  it('--strict requires the fields the spec marks required', async () => {
+    const run = await runCliCaptured(['validate', '--strict', 'examples/agents/code-reviewer.md'], {
+      cwd: repo,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/inputConfig: is required by the agent definition spec/);
+  });
+});
+
+describe('cadre schema', () => {
+  it('prints the JSON Schema of the format, identical to the shipped spec/agent-definition.schema.json', async () => {
+    const run = await runCliCaptured(['schema'], { cwd: repo });
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(printed).toEqual(definitionJsonSchema());
+    // Regenerate with `npm run schema:write` when the format changes.
+    const shipped = JSON.parse(
+      await readFile(join(repo, 'spec/agent-definition.schema.json'), 'utf8'),
+    ) as unknown;
+    expect(shipped).toEqual(printed);
+  });
+});
+
+describe('cadre agents', () => {
+  it('lists the definitions in a folder with their description and tools', async () => {
+    const run = await runCliCaptured(['agents', 'examples/agents'], { cwd: repo });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /codebase_investigator {2}examples\/agents\/codebase-investigator\.yaml\n {2}The specialized tool/,
+    );
+    expect(run.stdout).toMatch(/code-reviewer[\s\S]*read_file, grep, glob/);
+  });
+
+  it('looks in ./agents and .cadre/agents by default and names invalid files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cadre-agents-'));
+    await runCliCaptured(['agents'], { cwd: dir }).then((run) =>
+      expect(run.stderr).toMatch(/No agent definitions found in agents, \.cadre\/agents/),
+    );
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, '.cadre/agents'), { recursive: true });
+    await writeFile(
+      join(dir, '.cadre/agents/helper.md'),
+      '---\nname: helper\ndescription: Helps\n---\nHelp.\n',
+    );
+    await writeFile(join(dir, '.cadre/agents/broken.yaml'), 'name: [\n');
+    const run = await runCliCaptured(['agents'], { cwd: dir });
+    expect(run.stdout).toMatch(/^helper/m);
+    expect(run.stderr).toMatch(/invalid \.cadre\/agents\/broken\.yaml/);
+  });
+});
