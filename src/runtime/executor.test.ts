@@ -325,17 +325,22 @@ describe('executor (scripted model responses)', () => {
         text('done'),
       ]);
       const result = await executeAgent(def, { model, tools: [slow], inputs: { prompt: 'go' } });
-      expect(result.traces.map((t) => t.output)).toEqual([1, 2]);
+      expect(result.traces.map((t) => t.output)).toEqual(['1', '2']);
       expect(responsesIn(model.requests[1]?.messages.at(-1))).toEqual([
         { output: 1 },
         { output: 2 },
       ]);
     });
 
-    it('records a trace per executed call with args, output and duration', async () => {
-      const { result } = await run(chat, [call('echo', { text: 'hi' }), text('ok')], {
+    it('records a trace per executed call in the agent-format shape (output as text)', async () => {
+      const { result } = await run(chat, [call('echo', { text: 'hi' }), call('echo', { txt: 1 }), text('ok')], {
         inputs: { prompt: 'go' },
       });
+      expect(result.traces).toEqual([
+        { tool: 'echo', args: { text: 'hi' }, output: '{"echoed":"hi"}', duration_secs: expect.any(Number) },
+      ]);
+      expect(result.traces[0]?.duration_secs).toBeGreaterThanOrEqual(0);
+    });
       expect(result.traces).toEqual([
         expect.objectContaining({
           tool: 'echo',

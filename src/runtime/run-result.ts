@@ -5,14 +5,13 @@ export type TerminateReason = 'GOAL' | 'ERROR' | 'TIMEOUT' | 'MAX_TURNS' | 'ABOR
 /** Why a grace turn was needed; kept on a recovered run so the interruption is never hidden. */
 export type RecoverableReason = 'MAX_TURNS' | 'TIMEOUT' | 'NO_COMPLETION';
 
+/** One executed tool call, in the agent-format seed's shape (no other fields: its schema forbids them). */
 export interface ToolTrace {
   tool: string;
   args: Record<string, unknown>;
-  /** The tool's output, or `{error}` when it failed. */
-  output: unknown;
+  /** The output as text (JSON for structured output), or `Error: …` when the call failed. */
+  output: string;
   duration_secs: number;
-  callId: string;
-  ok: boolean;
 }
 
 export interface RunResult {

@@ -212,10 +212,8 @@ async function execute(
   env.state.traces.push({
     tool: call.name,
     args: call.args,
-    output: 'output' in result ? result.output : { error: result.error },
+    output: 'output' in result ? outputText(result.output) : `Error: ${result.error}`,
     duration_secs: (performance.now() - started) / 1000,
-    callId: call.id,
-    ok: 'output' in result,
   });
   return { response };
 }
@@ -271,6 +269,10 @@ function emitValue(call: FunctionCallPart, env: CallEnvironment): CallOutcome {
   env.state.emittedVars[name] = value;
   env.emit({ type: 'output_emitted', message: `Emitted ${name}`, data: { name, value } });
   return { response: okResponse(call, `Recorded ${name}.`) };
+}
+
+function outputText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
 }
 
 function okResponse(call: FunctionCallPart, output: unknown): FunctionResponsePart {
