@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RunEvents, rootExecution } from '../src/runtime/run-events.js';
+import { rootExecution } from '../src/events/execution-context.js';
+import { RunEvents } from '../src/runtime/run-events.js';
 import { executeAgent } from '../src/runtime/executor.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import type { ModelClient } from '../src/model/types.js';

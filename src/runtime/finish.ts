@@ -30,6 +30,7 @@ export function finishRun(ctx: LoopContext, stop: Stop, startedAtMs: number): Ru
   if (error) state.error = error;
   return {
     run_id: state.runId,
+    execution_id: ctx.toolContext.execution.executionId,
     agent: state.agent,
     terminate_reason: reason,
     ...(state.recoveredFrom && reason === 'GOAL' ? { recovered_from: state.recoveredFrom } : {}),

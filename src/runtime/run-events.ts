@@ -36,7 +36,3 @@ export class RunEvents {
     };
   }
 }
-
-export function rootExecution(runId: string, agent: string): ExecutionContext {
-  return { executionId: runId, depth: 0, path: [agent] };
-}

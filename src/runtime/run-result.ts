@@ -16,6 +16,8 @@ export interface ToolTrace {
 
 export interface RunResult {
   run_id: string;
+  /** This execution's id in the agent tree (the run id for a root run). */
+  execution_id: string;
   agent: string;
   terminate_reason: TerminateReason;
   recovered_from?: RecoverableReason;

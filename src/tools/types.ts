@@ -1,5 +1,7 @@
 import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { JsonSchema } from '../model/types.js';
+import type { RunResult } from '../runtime/run-result.js';
+import type { SpawnRequest } from '../runtime/subagents/types.js';
 
 /** What every tool call receives from the loop that runs it. */
 export interface ToolContext {
@@ -10,6 +12,15 @@ export interface ToolContext {
   /** Root directory file tools are confined to (absolute, real path). */
   workspace: string;
   emit: EventSink;
+  /** The person the run acts for (the runtime spec's execution context). */
+  uid?: string;
+  /** Where the call came from, e.g. `cli`, `http`, `library`. */
+  origin?: string;
+  /** The persisted action this call belongs to; stable across an approval and resume. */
+  actionId?: string;
+  threadId?: string;
+  /** Starts a subagent as a child of the caller; absent where nesting is not allowed. */
+  spawn?: (request: SpawnRequest, signal: AbortSignal) => Promise<RunResult>;
 }
 
 export type ApprovalDefault = 'auto' | 'require';

@@ -80,7 +80,7 @@ function humanResult(result: RunResult): string {
       `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`,
     );
     for (const trace of result.traces)
-      lines.push(`  - ${trace.tool}${trace.ok ? '' : ' (failed)'}`);
+      lines.push(`  - ${trace.tool}${trace.output.startsWith('Error: ') ? ' (failed)' : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }

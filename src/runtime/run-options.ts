@@ -1,0 +1,51 @@
+import type { AgentLookup } from '../agents/types.js';
+import type { CadreEvent, ExecutionContext } from '../events/types.js';
+import type { ModelClient } from '../model/types.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Tool } from '../tools/types.js';
+import type { ConfirmationHandler } from './confirmation.js';
+import type { RunEvents } from './run-events.js';
+import type { RunState } from './run-state.js';
+import type { Runtime } from './runtime.js';
+import type { SpawnLimits, SpawnServices } from './subagents/spawn-services.js';
+
+/** Picks the client for a model string; the CLI and server pass the env-aware resolver. */
+export type ModelResolver = (model: string) => { client: ModelClient; model: string };
+
+export const FALLBACK_MODEL = 'gemini-2.5-flash';
+
+export interface RunOptions {
+  inputs?: Record<string, unknown>;
+  /** A client to use whatever the definition says (tests, replay). */
+  model?: ModelClient;
+  /** Resolves the definition's model string (or `defaultModel`) to a client. */
+  resolveModel?: ModelResolver;
+  /** Used when the definition names no model. */
+  defaultModel?: string;
+  /** Tools the definition may be granted from (default: none besides completion tools). */
+  tools?: ToolRegistry | readonly Tool[];
+  /** Agents a definition may call by name (as tools, or through `task`). */
+  agents?: AgentLookup;
+  /** Depth cap and concurrency limits for subagents. */
+  limits?: SpawnLimits;
+  /** false: this execution may not start subagents. */
+  allowNested?: boolean;
+  /** Caps the time budget below the definition's max_time_minutes (a child gets its parent's remaining time). */
+  timeBudgetMs?: number;
+  workspace?: string;
+  signal?: AbortSignal;
+  /** Decides side-effecting calls; the default refuses them (fail closed). */
+  confirm?: ConfirmationHandler;
+  onEvent?: (event: CadreEvent) => void;
+  runId?: string;
+  /** The caller's place in the agent tree (subagents); a root run gets its own. */
+  execution?: ExecutionContext;
+  /** Shared event stamping for a tree of executions. */
+  events?: RunEvents;
+  runtime?: Runtime;
+  /** Shared by a whole run tree; children receive their root's. */
+  services?: SpawnServices;
+  graceMs?: number;
+  /** Called with the loop state after every turn: where a store persists it. */
+  onStateChange?: (state: Readonly<RunState>) => void;
+}

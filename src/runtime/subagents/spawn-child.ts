@@ -1,0 +1,113 @@
+import type { AgentEntry } from '../../agents/types.js';
+import { ToolExecutionError } from '../../errors/cadre-error.js';
+import { childExecution, pathString } from '../../events/execution-context.js';
+import type { EventSink, ExecutionContext } from '../../events/types.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import { runCodeAgent } from '../code-agent-runner.js';
+import { executeAgent } from '../executor.js';
+import type { RunResult } from '../run-result.js';
+import type { Semaphore } from '../semaphore.js';
+import type { SpawnServices } from './spawn-services.js';
+import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
+import type { SpawnRequest } from './types.js';
+
+/** The calling execution, as a spawn needs to see it. */
+export interface SpawnParent {
+  runId: string;
+  execution: ExecutionContext;
+  /** Tools the parent holds (names), the ceiling for call-time tool choices. */
+  grantedNames: readonly string[];
+  remainingMs(): number;
+  perParent: Semaphore;
+  emit: EventSink;
+}
+
+export const entryName = (entry: AgentEntry): string =>
+  entry.kind === 'definition' ? entry.definition.name : entry.name;
+
+/**
+ * Starts one subagent under the tree's limits: depth cap from the caller's
+ * real context, tools that never exceed the parent's for call-time choices,
+ * a budget bounded by the parent's remaining time, concurrency limits, and
+ * the parent's signal so cancelling the parent cancels the child.
+ */
+export async function spawnChild(
+  services: SpawnServices,
+  parent: SpawnParent,
+  request: SpawnRequest,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const name = entryName(request.target);
+  const depth = parent.execution.depth + 1;
+  if (depth > services.maxDepth) {
+    throw new ToolExecutionError(
+      `Subagent depth limit (${services.maxDepth}) reached: ${pathString(parent.execution)} cannot start '${name}'. Do the work yourself or finish.`,
+    );
+  }
+  const execution = childExecution(parent.execution, name);
+  const budgetMs = Math.min(request.timeoutMs ?? Infinity, parent.remainingMs());
+  parent.emit({
+    type: 'subagent_started',
+    message: `Starting ${name}`,
+    data: { agent: name, executionId: execution.executionId, depth, ephemeral: request.ephemeral },
+  });
+  const result = await services.global.run(
+    () => parent.perParent.run(() => runTarget(services, parent, request, execution, budgetMs, signal), signal),
+    signal,
+  );
+  parent.emit({
+    type: 'subagent_finished',
+    message: `${name}: ${result.terminate_reason}`,
+    data: { agent: name, executionId: execution.executionId, terminate_reason: result.terminate_reason, usage: result.usage },
+  });
+  return result;
+}
+
+function runTarget(
+  services: SpawnServices,
+  parent: SpawnParent,
+  request: SpawnRequest,
+  execution: ExecutionContext,
+  budgetMs: number,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const shared = {
+    runId: parent.runId,
+    execution,
+    services,
+    signal,
+    allowNested: request.allowNested ?? true,
+    timeBudgetMs: budgetMs,
+  };
+  const target = request.target;
+  if (target.kind === 'code') {
+    return runCodeAgent(target.create(), { prompt: promptOf(request.inputs), inputs: request.inputs }, shared);
+  }
+  return executeAgent(withGrant(target.definition, childGrant(target.definition, parent, request)), {
+    ...shared,
+    inputs: request.inputs,
+  });
+}
+
+/**
+ * A named agent's own toolConfig is its grant; tools chosen at call time
+ * (ephemeral `tools`, task `config.tools`) are resolved against the parent
+ * and can only narrow.
+ */
+function childGrant(definition: AgentDefinition, parent: SpawnParent, request: SpawnRequest): string[] {
+  const parentSet = { kind: 'specific', names: parent.grantedNames } as const;
+  const fromParent = (set: ToolSet): string[] => selectTools(resolveToolSet(set, parentSet), parent.grantedNames);
+  const base = request.ephemeral ? fromParent(request.tools ?? ToolSets.inherit) : definition.toolConfig.tools;
+  if (!request.narrowTo) return base;
+  const allowed = fromParent(request.narrowTo);
+  return base.filter((name) => allowed.includes(name));
+}
+
+function withGrant(definition: AgentDefinition, tools: string[]): AgentDefinition {
+  return tools === definition.toolConfig.tools ? definition : { ...definition, toolConfig: { tools } };
+}
+
+function promptOf(inputs: Record<string, unknown>): string {
+  const prompt = inputs.prompt ?? inputs.query;
+  return typeof prompt === 'string' ? prompt : JSON.stringify(inputs);
+}

@@ -1,0 +1,49 @@
+import type { AgentLookup } from '../../agents/types.js';
+import type { ModelClient } from '../../model/types.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ConfirmationHandler } from '../confirmation.js';
+import type { RunEvents } from '../run-events.js';
+import type { Runtime } from '../runtime.js';
+import { Semaphore } from '../semaphore.js';
+import type { ModelResolver } from '../run-options.js';
+
+export const DEFAULT_MAX_DEPTH = 3;
+export const DEFAULT_GLOBAL_CONCURRENCY = 8;
+export const DEFAULT_PER_PARENT_CONCURRENCY = 4;
+
+/** What every execution of one run tree shares: created once at the root, passed down. */
+export interface SpawnServices {
+  /** Every tool the process offers; a definition's grant selects from it. */
+  pool: ToolRegistry;
+  agents?: AgentLookup;
+  model?: ModelClient;
+  resolveModel?: ModelResolver;
+  defaultModel?: string;
+  confirm: ConfirmationHandler;
+  runtime: Runtime;
+  events: RunEvents;
+  workspace: string;
+  maxDepth: number;
+  /** Bounds subagents running at once across the whole tree. */
+  global: Semaphore;
+  perParentLimit: number;
+  graceMs?: number;
+}
+
+export interface SpawnLimits {
+  maxDepth?: number;
+  globalConcurrency?: number;
+  perParentConcurrency?: number;
+}
+
+export function createSpawnServices(
+  base: Omit<SpawnServices, 'maxDepth' | 'global' | 'perParentLimit'>,
+  limits: SpawnLimits = {},
+): SpawnServices {
+  return {
+    ...base,
+    maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH,
+    global: new Semaphore(limits.globalConcurrency ?? DEFAULT_GLOBAL_CONCURRENCY),
+    perParentLimit: limits.perParentConcurrency ?? DEFAULT_PER_PARENT_CONCURRENCY,
+  };
+}

@@ -1,0 +1,125 @@
+import type { AgentEntry, AgentLookup } from '../../agents/types.js';
+import { ToolExecutionError } from '../../errors/cadre-error.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import { defineTool, type Tool } from '../../tools/types.js';
+import { PROMPT_INPUT } from '../inputs.js';
+import { childReport } from './agent-result.js';
+import { parseToolSet } from './tool-set.js';
+import type { SpawnRequest } from './types.js';
+
+export const TASK_TOOL = 'task';
+
+interface TaskArgs {
+  agent: string | { type: 'prompt'; description?: string; system_prompt: string; tools?: unknown; model?: string };
+  query: string;
+  config?: { tools?: unknown; allow_nested?: boolean; timeout_secs?: number };
+}
+
+const TOOL_SET_SCHEMA = {
+  description:
+    'Tools for the child: a list of names, "all", "none", "inherit", {"except": [...]} or {"inherit_except": [...]}. Never more than you have.',
+};
+
+/**
+ * The Task tool (authoring guide 002): start a registered agent by name or
+ * an ephemeral prompt agent, and get back structured JSON.
+ */
+export function taskTool(agents: AgentLookup | undefined, agentNames: readonly string[]): Tool {
+  return defineTool<TaskArgs>({
+    name: TASK_TOOL,
+    description:
+      'Delegate a self-contained task to a subagent and get its result as JSON ' +
+      '{agent_id, terminate_reason, output | emitted_vars, final_message}. ' +
+      (agentNames.length ? `Registered agents: ${agentNames.join(', ')}. ` : '') +
+      'Or define one inline with {"type": "prompt", "description", "system_prompt", "tools", "model"}.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        agent: {
+          anyOf: [
+            { type: 'string', description: 'Name of a registered agent.' },
+            {
+              type: 'object',
+              properties: {
+                type: { type: 'string', enum: ['prompt'] },
+                description: { type: 'string' },
+                system_prompt: { type: 'string' },
+                tools: TOOL_SET_SCHEMA,
+                model: { type: 'string' },
+              },
+              required: ['type', 'system_prompt'],
+            },
+          ],
+        },
+        query: { type: 'string', description: 'The task, in full: the child sees nothing else.' },
+        config: {
+          type: 'object',
+          properties: {
+            tools: TOOL_SET_SCHEMA,
+            allow_nested: { type: 'boolean', description: 'May the child start subagents? Default true.' },
+            timeout_secs: { type: 'number', exclusiveMinimum: 0 },
+          },
+        },
+      },
+      required: ['agent', 'query'],
+    },
+    sideEffect: false,
+    preview: (args) => `Delegate to ${typeof args.agent === 'string' ? args.agent : 'an ad-hoc agent'}: ${args.query.slice(0, 80)}`,
+    async execute(args, ctx) {
+      if (!ctx.spawn) throw new ToolExecutionError('This agent may not start subagents (allow_nested is false).');
+      const result = await ctx.spawn(spawnRequest(args, agents), ctx.signal);
+      return childReport(result);
+    },
+  });
+}
+
+function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnRequest {
+  const callTools = args.config?.tools === undefined ? undefined : parseToolSet(args.config.tools);
+  if (args.config?.tools !== undefined && !callTools) throw new ToolExecutionError('config.tools is not a tool set I understand.');
+  const common = {
+    ...(callTools ? { narrowTo: callTools } : {}),
+    ...(args.config?.allow_nested === false ? { allowNested: false } : {}),
+    ...(args.config?.timeout_secs ? { timeoutMs: args.config.timeout_secs * 1000 } : {}),
+  };
+  if (typeof args.agent === 'string') {
+    const entry = agents?.get(args.agent);
+    if (!entry) throw new ToolExecutionError(`No agent named '${args.agent}'.`);
+    return { target: entry, ephemeral: false, inputs: inputsFor(entry, args.query), ...common };
+  }
+  const inline = args.agent;
+  const ownTools = inline.tools === undefined ? undefined : parseToolSet(inline.tools);
+  if (inline.tools !== undefined && !ownTools) throw new ToolExecutionError('agent.tools is not a tool set I understand.');
+  const definition: AgentDefinition = {
+    name: 'ephemeral',
+    description: inline.description ?? 'An ad-hoc agent',
+    promptConfig: { systemPrompt: inline.system_prompt },
+    ...(inline.model ? { modelConfig: { model: inline.model } } : {}),
+    toolConfig: { tools: [] },
+  };
+  // An ephemeral child's tools come from the parent; config.tools narrows them further.
+  return {
+    ...common,
+    target: { kind: 'definition', definition },
+    ephemeral: true,
+    inputs: { [PROMPT_INPUT]: args.query },
+    ...(ownTools ? { tools: ownTools } : {}),
+  };
+}
+
+/** A query becomes the agent's prompt, its single input, or (as JSON) its inputs. */
+function inputsFor(entry: AgentEntry, query: string): Record<string, unknown> {
+  if (entry.kind === 'code') return { [PROMPT_INPUT]: query };
+  const config = entry.definition.inputConfig;
+  if (!config) return { [PROMPT_INPUT]: query };
+  const names = config.inputs
+    ? Object.keys(config.inputs)
+    : Object.keys((config.inputSchema?.properties as Record<string, unknown> | undefined) ?? {});
+  if (names.length === 1) return { [names[0] as string]: query };
+  try {
+    const parsed: unknown = JSON.parse(query);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through to the explanation below
+  }
+  throw new ToolExecutionError(`'${entry.definition.name}' takes several inputs (${names.join(', ')}): pass query as a JSON object of them.`);
+}

@@ -1,0 +1,18 @@
+import type { AgentEntry } from '../../agents/types.js';
+import type { ToolSet } from './tool-set.js';
+
+/** What a tool asks for when it starts a subagent. */
+export interface SpawnRequest {
+  /** A registered agent, or an inline definition (ephemeral agent). */
+  target: AgentEntry;
+  /** Ephemeral targets take their tools from the parent; named ones bring their own grant. */
+  ephemeral: boolean;
+  inputs: Record<string, unknown>;
+  /** An ephemeral agent's own tool choice, resolved against the parent's tools. */
+  tools?: ToolSet;
+  /** Tools chosen at call time (task `config.tools`): they only ever narrow what the child gets. */
+  narrowTo?: ToolSet;
+  /** false: the child may not start subagents of its own. */
+  allowNested?: boolean;
+  timeoutMs?: number;
+}
