@@ -9,23 +9,39 @@ import type { RunResult, TerminateReason, ToolTrace } from './run-result.js';
 import { Semaphore } from './semaphore.js';
 import { spawnChild } from './subagents/spawn-child.js';
 
-type CodeAgentOptions = Omit<RunOptions, 'inputs' | 'onStateChange'> & { model?: RunOptions['model']; modelName?: string };
+type CodeAgentOptions = Omit<RunOptions, 'inputs' | 'onStateChange'> & {
+  model?: RunOptions['model'];
+  modelName?: string;
+};
 
 /**
  * Runs a code agent through the same machinery as a definition: the same
  * services, limits, events (exactly one final_result) and RunResult shape.
  */
-export async function runCodeAgent(agent: Agent, input: AgentInput, options: CodeAgentOptions = {}): Promise<RunResult> {
+export async function runCodeAgent(
+  agent: Agent,
+  input: AgentInput,
+  options: CodeAgentOptions = {},
+): Promise<RunResult> {
   const startedAtMs = performance.now();
   const { runId, execution, emit, services } = await prepareExecution(options, agent.name);
   const { client, model } = pickModel(options.modelName, services);
-  const deadline = new Deadline(Math.min(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs ?? Infinity));
+  const deadline = new Deadline(
+    Math.min(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs ?? Infinity),
+  );
   const callerSignal = options.signal ?? new AbortController().signal;
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
   const perParent = new Semaphore(services.perParentLimit);
   let usage: Usage = emptyUsage();
   let turns = 0;
-  const parent = { runId, execution, grantedNames: [], remainingMs: () => deadline.remaining(), perParent, emit };
+  const parent = {
+    runId,
+    execution,
+    grantedNames: [],
+    remainingMs: () => deadline.remaining(),
+    perParent,
+    emit,
+  };
   const ctx: AgentContext = {
     runId,
     execution,
@@ -33,14 +49,19 @@ export async function runCodeAgent(agent: Agent, input: AgentInput, options: Cod
     model: client,
     modelName: model,
     spawn: (request) => {
-      if (options.allowNested === false) throw new ToolExecutionError(`${agent.name} may not start subagents.`);
-      return spawnChild(services, parent, request, signal);
+      if (options.allowNested === false)
+        throw new ToolExecutionError(`${agent.name} may not start subagents.`);
+      return spawnChild(services, parent, request, callerSignal);
     },
     remainingMs: () => deadline.remaining(),
     emit,
   };
 
-  emit({ type: 'run_started', message: `Running ${agent.name} on ${model}`, data: { agent: agent.name, model, input } });
+  emit({
+    type: 'run_started',
+    message: `Running ${agent.name} on ${model}`,
+    data: { agent: agent.name, model, input },
+  });
   let final: Record<string, unknown> | undefined;
   let reason: TerminateReason = 'ERROR';
   let error: { code: string; message: string } | undefined;
@@ -55,14 +76,23 @@ export async function runCodeAgent(agent: Agent, input: AgentInput, options: Cod
       emit(event);
     }
     reason = final ? 'GOAL' : 'ERROR';
-    if (!final) error = { code: 'no_completion', message: `${agent.name} ended without a final result.` };
+    if (!final)
+      error = { code: 'no_completion', message: `${agent.name} ended without a final result.` };
   } catch (cause) {
-    if (isAbortError(cause) || signal.aborted) reason = callerSignal.aborted ? 'ABORTED' : 'TIMEOUT';
-    else error = { code: 'internal', message: `${agent.name} failed: ${cause instanceof Error ? cause.message : String(cause)}` };
+    if (isAbortError(cause) || signal.aborted)
+      reason = callerSignal.aborted ? 'ABORTED' : 'TIMEOUT';
+    else
+      error = {
+        code: 'internal',
+        message: `${agent.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      };
   } finally {
     deadline.dispose();
   }
-  const content = typeof final?.content === 'string' ? final.content : (error?.message ?? `${agent.name}: ${reason}`);
+  const content =
+    typeof final?.content === 'string'
+      ? final.content
+      : (error?.message ?? `${agent.name}: ${reason}`);
   const result: RunResult = {
     run_id: runId,
     execution_id: execution.executionId,
@@ -83,6 +113,12 @@ export async function runCodeAgent(agent: Agent, input: AgentInput, options: Cod
 }
 
 function toUsage(data: Record<string, unknown> | undefined): Usage {
-  const n = (key: keyof Usage): number => (typeof data?.[key] === 'number' ? (data[key] as number) : 0);
-  return { inputTokens: n('inputTokens'), outputTokens: n('outputTokens'), thoughtTokens: n('thoughtTokens'), totalTokens: n('totalTokens') };
+  const n = (key: keyof Usage): number =>
+    typeof data?.[key] === 'number' ? (data[key] as number) : 0;
+  return {
+    inputTokens: n('inputTokens'),
+    outputTokens: n('outputTokens'),
+    thoughtTokens: n('thoughtTokens'),
+    totalTokens: n('totalTokens'),
+  };
 }

@@ -333,11 +333,20 @@ describe('executor (scripted model responses)', () => {
     });
 
     it('records a trace per executed call in the agent-format shape (output as text)', async () => {
-      const { result } = await run(chat, [call('echo', { text: 'hi' }), call('echo', { txt: 1 }), text('ok')], {
-        inputs: { prompt: 'go' },
-      });
+      const { result } = await run(
+        chat,
+        [call('echo', { text: 'hi' }), call('echo', { txt: 1 }), text('ok')],
+        {
+          inputs: { prompt: 'go' },
+        },
+      );
       expect(result.traces).toEqual([
-        { tool: 'echo', args: { text: 'hi' }, output: '{"echoed":"hi"}', duration_secs: expect.any(Number) },
+        {
+          tool: 'echo',
+          args: { text: 'hi' },
+          output: '{"echoed":"hi"}',
+          duration_secs: expect.any(Number),
+        },
       ]);
       expect(result.traces[0]?.duration_secs).toBeGreaterThanOrEqual(0);
     });

@@ -1,5 +1,9 @@
 import { emptyUsage, type GenerationConfig } from '../model/types.js';
-import { DEFAULT_MAX_TIME_MINUTES, DEFAULT_MAX_TURNS, type AgentDefinition } from '../spec/types.js';
+import {
+  DEFAULT_MAX_TIME_MINUTES,
+  DEFAULT_MAX_TURNS,
+  type AgentDefinition,
+} from '../spec/types.js';
 import { completionDeclarations, completionProtocol } from './completion.js';
 import { Deadline } from './deadline.js';
 import { finishRun } from './finish.js';
@@ -57,6 +61,7 @@ export async function executeAgent(
   };
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   const deadline = new Deadline(Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity));
+  const callerSignal = options.signal ?? new AbortController().signal;
   const parent: SpawnParent = {
     runId,
     execution,
@@ -77,13 +82,17 @@ export async function executeAgent(
     confirm: services.confirm,
     emit,
     deadline,
-    callerSignal: options.signal ?? new AbortController().signal,
+    callerSignal,
     toolContext: {
       runId,
       execution,
       workspace: services.workspace,
       emit,
-      ...(allowNested ? { spawn: (request, signal) => spawnChild(services, parent, request, signal) } : {}),
+      // A child stops on cancellation, not on the parent's deadline: its own budget is the
+      // parent's remaining time, so it can still use its grace turn to report.
+      ...(allowNested
+        ? { spawn: (request) => spawnChild(services, parent, request, callerSignal) }
+        : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
   };
@@ -100,14 +109,20 @@ export async function executeAgent(
       data: { withheld },
     });
   }
-  let stop: Stop = { reason: 'ERROR', error: { code: 'internal', message: 'The run did not finish.' } };
+  let stop: Stop = {
+    reason: 'ERROR',
+    error: { code: 'internal', message: 'The run did not finish.' },
+  };
   try {
     stop = await loop(ctx, options.onStateChange);
     if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
       stop = await graceTurn(ctx, stop.reason, services.graceMs ?? GRACE_MS);
     }
   } catch (error) {
-    stop = { reason: 'ERROR', error: { code: 'internal', message: `Unexpected failure: ${String(error)}` } };
+    stop = {
+      reason: 'ERROR',
+      error: { code: 'internal', message: `Unexpected failure: ${String(error)}` },
+    };
   } finally {
     state.activeMs = performance.now() - startedAtMs;
     ctx.deadline.dispose();

@@ -21,14 +21,20 @@ export interface PreparedExecution {
  * Ids, event stamping and the services a run tree shares. A root run
  * creates them from its options; a child receives its root's.
  */
-export async function prepareExecution(options: RunOptions, agent: string): Promise<PreparedExecution> {
+export async function prepareExecution(
+  options: RunOptions,
+  agent: string,
+): Promise<PreparedExecution> {
   const runId = options.runId ?? randomUUID();
   const execution = options.execution ?? rootExecution(runId, agent);
   const services =
     options.services ??
     createSpawnServices(
       {
-        pool: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
+        pool:
+          options.tools instanceof ToolRegistry
+            ? options.tools
+            : new ToolRegistry(options.tools ?? []),
         ...(options.agents ? { agents: options.agents } : {}),
         ...(options.model ? { model: options.model } : {}),
         ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
@@ -45,9 +51,13 @@ export async function prepareExecution(options: RunOptions, agent: string): Prom
 }
 
 /** The client for an agent's model: an explicit client wins, else the resolver. */
-export function pickModel(requestedModel: string | undefined, services: SpawnServices): { client: ModelClient; model: string } {
+export function pickModel(
+  requestedModel: string | undefined,
+  services: SpawnServices,
+): { client: ModelClient; model: string } {
   const requested = requestedModel ?? services.defaultModel ?? FALLBACK_MODEL;
   if (services.model) return { client: services.model, model: requested };
-  if (!services.resolveModel) throw new TypeError('Running an agent needs `model` (a ModelClient) or `resolveModel`.');
+  if (!services.resolveModel)
+    throw new TypeError('Running an agent needs `model` (a ModelClient) or `resolveModel`.');
   return services.resolveModel(requested);
 }

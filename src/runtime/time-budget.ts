@@ -7,7 +7,8 @@ import { TimeoutError } from '../errors/cadre-error.js';
  */
 export function remainingTime(startMs: number, totalMs: number, phase: string): number {
   const left = totalMs - (performance.now() - startMs);
-  if (left <= 0) throw new TimeoutError(`No time left for ${phase} (budget ${Math.round(totalMs)} ms).`);
+  if (left <= 0)
+    throw new TimeoutError(`No time left for ${phase} (budget ${Math.round(totalMs)} ms).`);
   return left;
 }
 
@@ -30,7 +31,9 @@ export async function withTimeoutAndCancellation<T>(
     return await new Promise<T>((resolve, reject) => {
       const onAbort = (): void => reject(combined.reason as Error);
       combined.addEventListener('abort', onAbort, { once: true });
-      task(combined).then(resolve, reject).finally(() => combined.removeEventListener('abort', onAbort));
+      task(combined)
+        .then(resolve, reject)
+        .finally(() => combined.removeEventListener('abort', onAbort));
     });
   } finally {
     clearTimeout(handle);

@@ -10,7 +10,8 @@ import { childReport } from './agent-result.js';
  */
 export function agentTool(entry: AgentEntry): Tool {
   const name = entry.kind === 'definition' ? entry.definition.name : entry.name;
-  const description = entry.kind === 'definition' ? entry.definition.description : entry.description;
+  const description =
+    entry.kind === 'definition' ? entry.definition.description : entry.description;
   const inputSchema =
     entry.kind === 'definition'
       ? inputsJsonSchema(entry.definition)
@@ -28,7 +29,9 @@ export function agentTool(entry: AgentEntry): Tool {
     preview: () => `Ask the ${name} agent`,
     async execute(args, ctx) {
       if (!ctx.spawn) {
-        throw new ToolExecutionError(`This agent may not start subagents, so '${name}' is unavailable.`);
+        throw new ToolExecutionError(
+          `This agent may not start subagents, so '${name}' is unavailable.`,
+        );
       }
       const result = await ctx.spawn({ target: entry, ephemeral: false, inputs: args }, ctx.signal);
       return childReport(result);

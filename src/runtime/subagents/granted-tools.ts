@@ -33,7 +33,9 @@ export function grantedTools(
       withheld.push(name);
       continue;
     }
-    tools.push(entry ? agentTool(entry) : taskTool(services.agents, (services.agents?.names() ?? [])));
+    tools.push(
+      entry ? agentTool(entry) : taskTool(services.agents, services.agents?.names() ?? []),
+    );
   }
   if (unknown.length > 0) {
     const available = [...services.pool.names(), TASK_TOOL, ...(services.agents?.names() ?? [])];

@@ -52,13 +52,22 @@ export async function spawnChild(
     data: { agent: name, executionId: execution.executionId, depth, ephemeral: request.ephemeral },
   });
   const result = await services.global.run(
-    () => parent.perParent.run(() => runTarget(services, parent, request, execution, budgetMs, signal), signal),
+    () =>
+      parent.perParent.run(
+        () => runTarget(services, parent, request, execution, budgetMs, signal),
+        signal,
+      ),
     signal,
   );
   parent.emit({
     type: 'subagent_finished',
     message: `${name}: ${result.terminate_reason}`,
-    data: { agent: name, executionId: execution.executionId, terminate_reason: result.terminate_reason, usage: result.usage },
+    data: {
+      agent: name,
+      executionId: execution.executionId,
+      terminate_reason: result.terminate_reason,
+      usage: result.usage,
+    },
   });
   return result;
 }
@@ -81,12 +90,19 @@ function runTarget(
   };
   const target = request.target;
   if (target.kind === 'code') {
-    return runCodeAgent(target.create(), { prompt: promptOf(request.inputs), inputs: request.inputs }, shared);
+    return runCodeAgent(
+      target.create(),
+      { prompt: promptOf(request.inputs), inputs: request.inputs },
+      shared,
+    );
   }
-  return executeAgent(withGrant(target.definition, childGrant(target.definition, parent, request)), {
-    ...shared,
-    inputs: request.inputs,
-  });
+  return executeAgent(
+    withGrant(target.definition, childGrant(target.definition, parent, request)),
+    {
+      ...shared,
+      inputs: request.inputs,
+    },
+  );
 }
 
 /**
@@ -94,17 +110,26 @@ function runTarget(
  * (ephemeral `tools`, task `config.tools`) are resolved against the parent
  * and can only narrow.
  */
-function childGrant(definition: AgentDefinition, parent: SpawnParent, request: SpawnRequest): string[] {
+function childGrant(
+  definition: AgentDefinition,
+  parent: SpawnParent,
+  request: SpawnRequest,
+): string[] {
   const parentSet = { kind: 'specific', names: parent.grantedNames } as const;
-  const fromParent = (set: ToolSet): string[] => selectTools(resolveToolSet(set, parentSet), parent.grantedNames);
-  const base = request.ephemeral ? fromParent(request.tools ?? ToolSets.inherit) : definition.toolConfig.tools;
+  const fromParent = (set: ToolSet): string[] =>
+    selectTools(resolveToolSet(set, parentSet), parent.grantedNames);
+  const base = request.ephemeral
+    ? fromParent(request.tools ?? ToolSets.inherit)
+    : definition.toolConfig.tools;
   if (!request.narrowTo) return base;
   const allowed = fromParent(request.narrowTo);
   return base.filter((name) => allowed.includes(name));
 }
 
 function withGrant(definition: AgentDefinition, tools: string[]): AgentDefinition {
-  return tools === definition.toolConfig.tools ? definition : { ...definition, toolConfig: { tools } };
+  return tools === definition.toolConfig.tools
+    ? definition
+    : { ...definition, toolConfig: { tools } };
 }
 
 function promptOf(inputs: Record<string, unknown>): string {

@@ -10,7 +10,15 @@ import type { SpawnRequest } from './types.js';
 export const TASK_TOOL = 'task';
 
 interface TaskArgs {
-  agent: string | { type: 'prompt'; description?: string; system_prompt: string; tools?: unknown; model?: string };
+  agent:
+    | string
+    | {
+        type: 'prompt';
+        description?: string;
+        system_prompt: string;
+        tools?: unknown;
+        model?: string;
+      };
   query: string;
   config?: { tools?: unknown; allow_nested?: boolean; timeout_secs?: number };
 }
@@ -56,7 +64,10 @@ export function taskTool(agents: AgentLookup | undefined, agentNames: readonly s
           type: 'object',
           properties: {
             tools: TOOL_SET_SCHEMA,
-            allow_nested: { type: 'boolean', description: 'May the child start subagents? Default true.' },
+            allow_nested: {
+              type: 'boolean',
+              description: 'May the child start subagents? Default true.',
+            },
             timeout_secs: { type: 'number', exclusiveMinimum: 0 },
           },
         },
@@ -64,9 +75,11 @@ export function taskTool(agents: AgentLookup | undefined, agentNames: readonly s
       required: ['agent', 'query'],
     },
     sideEffect: false,
-    preview: (args) => `Delegate to ${typeof args.agent === 'string' ? args.agent : 'an ad-hoc agent'}: ${args.query.slice(0, 80)}`,
+    preview: (args) =>
+      `Delegate to ${typeof args.agent === 'string' ? args.agent : 'an ad-hoc agent'}: ${args.query.slice(0, 80)}`,
     async execute(args, ctx) {
-      if (!ctx.spawn) throw new ToolExecutionError('This agent may not start subagents (allow_nested is false).');
+      if (!ctx.spawn)
+        throw new ToolExecutionError('This agent may not start subagents (allow_nested is false).');
       const result = await ctx.spawn(spawnRequest(args, agents), ctx.signal);
       return childReport(result);
     },
@@ -75,7 +88,8 @@ export function taskTool(agents: AgentLookup | undefined, agentNames: readonly s
 
 function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnRequest {
   const callTools = args.config?.tools === undefined ? undefined : parseToolSet(args.config.tools);
-  if (args.config?.tools !== undefined && !callTools) throw new ToolExecutionError('config.tools is not a tool set I understand.');
+  if (args.config?.tools !== undefined && !callTools)
+    throw new ToolExecutionError('config.tools is not a tool set I understand.');
   const common = {
     ...(callTools ? { narrowTo: callTools } : {}),
     ...(args.config?.allow_nested === false ? { allowNested: false } : {}),
@@ -88,7 +102,8 @@ function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnReq
   }
   const inline = args.agent;
   const ownTools = inline.tools === undefined ? undefined : parseToolSet(inline.tools);
-  if (inline.tools !== undefined && !ownTools) throw new ToolExecutionError('agent.tools is not a tool set I understand.');
+  if (inline.tools !== undefined && !ownTools)
+    throw new ToolExecutionError('agent.tools is not a tool set I understand.');
   const definition: AgentDefinition = {
     name: 'ephemeral',
     description: inline.description ?? 'An ad-hoc agent',
@@ -117,9 +132,12 @@ function inputsFor(entry: AgentEntry, query: string): Record<string, unknown> {
   if (names.length === 1) return { [names[0] as string]: query };
   try {
     const parsed: unknown = JSON.parse(query);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // fall through to the explanation below
   }
-  throw new ToolExecutionError(`'${entry.definition.name}' takes several inputs (${names.join(', ')}): pass query as a JSON object of them.`);
+  throw new ToolExecutionError(
+    `'${entry.definition.name}' takes several inputs (${names.join(', ')}): pass query as a JSON object of them.`,
+  );
 }

@@ -80,7 +80,8 @@ export function selectTools(set: ResolvedToolSet, available: readonly string[]):
  * Returns undefined for anything else.
  */
 export function parseToolSet(value: unknown): ToolSet | undefined {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return ToolSets.specific(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return ToolSets.specific(value);
   if (value === 'all' || value === 'none' || value === 'inherit') return { kind: value };
   if (typeof value === 'object' && value !== null) {
     const names = (key: string): string[] | undefined => {
