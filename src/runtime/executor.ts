@@ -20,6 +20,7 @@ import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from './subagents/granted-tools.js';
 import { spawnChild, type SpawnParent } from './subagents/spawn-child.js';
 import { takeTurn } from './take-turn.js';
+import { runRouter } from './router/run-router.js';
 
 export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
 
@@ -32,12 +33,13 @@ export async function executeAgent(
   definition: AgentDefinition,
   options: RunOptions = {},
 ): Promise<RunResult> {
+  if (definition.router) return runRouter({ ...definition, router: definition.router }, options);
   const startedAtMs = performance.now();
   const { runId, execution, emit, services } = await prepareExecution(options, definition.name);
   const validator = services.runtime.validator;
   const inputs = validateInputs(definition, options.inputs ?? {}, validator);
   const protocol = await completionProtocol(definition, validator);
-  const prompt = preparePrompt(definition, inputs, protocol);
+  const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);
   const allowNested = options.allowNested ?? true;
   const { registry, withheld } = grantedTools(definition.toolConfig.tools, services, allowNested);
   const { client, model } = pickModel(definition.modelConfig?.model, services);

@@ -18,6 +18,8 @@ export function preparePrompt(
   definition: AgentDefinition,
   inputs: Readonly<Record<string, unknown>>,
   protocol: CompletionProtocol,
+  history: readonly Message[] = [],
+  memory?: string,
 ): PreparedPrompt {
   const prompt = definition.promptConfig;
   const system = prompt.systemPrompt
@@ -34,6 +36,7 @@ export function preparePrompt(
         : part,
     ),
   }));
+  messages.push(...history);
   const query = prompt.query ?? defaultQuery(definition, inputs);
   if (query !== undefined) {
     messages.push({
@@ -45,7 +48,13 @@ export function preparePrompt(
     messages.push({ role: 'user', parts: [{ kind: 'text', text: 'Get started.' }] });
   }
   return {
-    systemInstruction: [system.trim(), completionRules(protocol)].filter(Boolean).join('\n\n'),
+    systemInstruction: [
+      system.trim(),
+      memory ? `# What you know about the user\n${memory.trim()}` : '',
+      completionRules(protocol),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     messages,
   };
 }

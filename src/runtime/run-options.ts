@@ -1,6 +1,6 @@
 import type { AgentLookup } from '../agents/types.js';
 import type { CadreEvent, ExecutionContext } from '../events/types.js';
-import type { ModelClient } from '../model/types.js';
+import type { Message, ModelClient } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
 import type { ConfirmationHandler } from './confirmation.js';
@@ -8,14 +8,23 @@ import type { RunEvents } from './run-events.js';
 import type { RunState } from './run-state.js';
 import type { Runtime } from './runtime.js';
 import type { SpawnLimits, SpawnServices } from './subagents/spawn-services.js';
+import type { RouterOptions } from './router/router-agent.js';
 
 /** Picks the client for a model string; the CLI and server pass the env-aware resolver. */
 export type ModelResolver = (model: string) => { client: ModelClient; model: string };
+
+export type { RouterOptions };
 
 export const FALLBACK_MODEL = 'gemini-2.5-flash';
 
 export interface RunOptions {
   inputs?: Record<string, unknown>;
+  /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
+  history?: Message[];
+  /** Extra context for the agent (agent-format `memory`), added to its instructions. */
+  memory?: string;
+  /** How a `kind: router` definition routes (agent-format config keys). */
+  router?: RouterOptions;
   /** A client to use whatever the definition says (tests, replay). */
   model?: ModelClient;
   /** Resolves the definition's model string (or `defaultModel`) to a client. */

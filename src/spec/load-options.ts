@@ -5,6 +5,8 @@ import type { AgentDefinition, DefinitionSource } from './types.js';
 export interface LoadOptions {
   /** Tools this install has (default: the built-ins ls, read_file, glob, grep, write_file, edit_file). */
   knownTools?: readonly string[];
+  /** Agents that may be granted like tools (names in toolConfig.tools); never added by `*` or an omitted list. */
+  isKnownAgent?: (name: string) => boolean;
   /** Output schemas definitions may reference by name. */
   schemas?: SchemaRegistry;
   /** Issue file paths are shown relative to this (default: process.cwd()). */

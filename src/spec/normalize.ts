@@ -6,7 +6,7 @@ import { normalizePrompt } from './normalize-prompt.js';
 import type { RawDefinition } from './raw-definition-schema.js';
 import { pickSpelling } from './spelling.js';
 import { resolveTools } from './tool-names.js';
-import type { AgentDefinition } from './types.js';
+import type { AgentDefinition, RouterConfig } from './types.js';
 import type { ValidateContext } from './validate-context.js';
 
 export interface Normalized {
@@ -40,6 +40,42 @@ function normalizeName(
     warningAt(['name'], `name "${name}" is not usable as a tool name; loaded as "${slug}"`),
   );
   return { name: slug, displayName: name };
+}
+
+/** `kind: router` with its domains (agents, checked like tool names) and synthesizer. */
+function normalizeRouter(
+  raw: Sections,
+  ctx: ValidateContext,
+  issues: PendingIssue[],
+): RouterConfig | undefined {
+  const timeout = pickSpelling<number>(
+    raw,
+    ['domain_timeout_secs', 'domainTimeoutSecs'],
+    [],
+    issues,
+  );
+  const routerOnly = (
+    ['domains', 'synthesizer', 'domain_timeout_secs', 'domainTimeoutSecs'] as const
+  ).filter((key) => raw[key] !== undefined);
+  if (raw.kind !== 'router') {
+    for (const key of routerOnly) issues.push(errorAt([key], 'is only used with `kind: router`'));
+    return undefined;
+  }
+  const domains = raw.domains ?? [];
+  if (domains.length === 0)
+    issues.push(errorAt(['kind'], 'a router needs `domains:` (the agents it routes to)'));
+  const known = (name: string): boolean => ctx.isKnownAgent(name);
+  domains.forEach((name, index) => {
+    if (!known(name)) issues.push(errorAt(['domains', index], `unknown agent "${name}"`));
+  });
+  if (raw.synthesizer !== undefined && !known(raw.synthesizer)) {
+    issues.push(errorAt(['synthesizer'], `unknown agent "${raw.synthesizer}"`));
+  }
+  return {
+    domains,
+    ...(raw.synthesizer !== undefined ? { synthesizer: raw.synthesizer } : {}),
+    ...(timeout ? { domainTimeoutSecs: timeout.value } : {}),
+  };
 }
 
 /** The spec's required fields, for `cadre validate --strict`. */
@@ -103,6 +139,7 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
       [tools.key, 'tools'],
       ctx.knownTools,
       ctx.foreign,
+      ctx.isKnownAgent,
     );
     definition.toolConfig = { tools: resolved.tools };
     issues.push(...resolved.issues);
@@ -111,6 +148,10 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
   const run = section(raw, ['runConfig', 'run_config'], issues);
   const runConfig = normalizeRun(run?.value, run ? [run.key] : [], issues);
   if (runConfig) definition.runConfig = runConfig;
+
+  if (raw.examples) definition.examples = raw.examples;
+  const router = normalizeRouter(raw, ctx, issues);
+  if (router) definition.router = router;
 
   const onReject = section(raw, ['onReject', 'on_reject'], issues);
   if (onReject) definition.onReject = onReject.value;

@@ -183,6 +183,24 @@ export const rawDefinitionShape = {
   run_config: runConfig.optional(),
   onReject: onReject(),
   on_reject: onReject(),
+  kind: oneOf(['agent', 'router'], '`router`: route to domain agents, then synthesize.').optional(),
+  examples: stringList(
+    'Example requests this agent handles; a router shows them to pick domains.',
+  ).optional(),
+  domains: stringList('Router only: the domain agents it may route to, by name.').optional(),
+  synthesizer: nonEmptyText(
+    'Router only: the agent that merges domain answers (default: a built-in prompt).',
+  ).optional(),
+  domain_timeout_secs: numberBetween(
+    0.001,
+    86_400,
+    'Router only: how long each domain may take.',
+  ).optional(),
+  domainTimeoutSecs: numberBetween(
+    0.001,
+    86_400,
+    'camelCase spelling of domain_timeout_secs.',
+  ).optional(),
 };
 
 export const rawDefinitionSchema = strictObject(rawDefinitionShape, 'A Cadre agent definition.');

@@ -58,13 +58,14 @@ export function resolveTools(
   path: IssuePath,
   known: readonly string[],
   foreign: boolean,
+  isKnownAgent: (name: string) => boolean = () => false,
 ): ResolvedTools {
   const tools: string[] = [];
   const issues: PendingIssue[] = [];
   const reported = new Set<string>();
   names.forEach((name, index) => {
     const canonical = canonicalToolName(name);
-    if (known.includes(canonical)) {
+    if (known.includes(canonical) || isKnownAgent(name.trim())) {
       if (!tools.includes(canonical)) tools.push(canonical);
       return;
     }

@@ -91,9 +91,21 @@ export interface AgentDefinition<TOutput = unknown> {
   /** Granted tool names (already mapped to Cadre names); empty = no tools. */
   toolConfig: { tools: string[] };
   runConfig?: RunConfig;
+  /** Example requests (a router shows them next to the description). */
+  examples?: string[];
+  /** Present for `kind: router`: route to domain agents in parallel, then synthesize. */
+  router?: RouterConfig;
   /** What a rejected approval does: tell the model (default) or fail the run. */
   onReject?: 'continue' | 'fail';
   source?: DefinitionSource;
+}
+
+export interface RouterConfig {
+  /** Domain agents by name. */
+  domains: string[];
+  /** An agent that merges the domain answers; absent = the built-in synthesizer prompt. */
+  synthesizer?: string;
+  domainTimeoutSecs?: number;
 }
 
 export const DEFAULT_MAX_TURNS = 30;

@@ -11,6 +11,7 @@ export interface ValidateContext {
   /** Claude Code / Gemini CLI / ADK: lenient about tools, names and models. */
   foreign: boolean;
   knownTools: readonly string[];
+  isKnownAgent: (name: string) => boolean;
   schemas?: SchemaRegistry;
   baseDir: string;
   cwd: string;
@@ -27,6 +28,7 @@ export function validateContext(options: ValidateOptions): ValidateContext {
     source,
     foreign: source.foreign !== undefined,
     knownTools: options.knownTools ?? DEFAULT_KNOWN_TOOLS,
+    isKnownAgent: options.isKnownAgent ?? (() => false),
     ...(options.schemas ? { schemas: options.schemas } : {}),
     baseDir,
     cwd,

@@ -78,8 +78,9 @@ function runTarget(
   request: SpawnRequest,
   execution: ExecutionContext,
   budgetMs: number,
-  signal: AbortSignal,
+  cancel: AbortSignal,
 ): Promise<RunResult> {
+  const signal = request.signal ? AbortSignal.any([cancel, request.signal]) : cancel;
   const shared = {
     runId: parent.runId,
     execution,
@@ -87,22 +88,27 @@ function runTarget(
     signal,
     allowNested: request.allowNested ?? true,
     timeBudgetMs: budgetMs,
+    ...(request.history ? { history: request.history } : {}),
   };
   const target = request.target;
   if (target.kind === 'code') {
-    return runCodeAgent(
-      target.create(),
-      { prompt: promptOf(request.inputs), inputs: request.inputs },
-      shared,
-    );
-  }
-  return executeAgent(
-    withGrant(target.definition, childGrant(target.definition, parent, request)),
-    {
-      ...shared,
+    const input = {
+      prompt: promptOf(request.inputs),
       inputs: request.inputs,
-    },
-  );
+      ...(request.history ? { history: request.history } : {}),
+    };
+    return runCodeAgent(target.create(), input, {
+      ...shared,
+      ...(request.model ? { modelName: request.model } : {}),
+    });
+  }
+  let definition = withGrant(target.definition, childGrant(target.definition, parent, request));
+  if (request.model)
+    definition = {
+      ...definition,
+      modelConfig: { ...definition.modelConfig, model: request.model },
+    };
+  return executeAgent(definition, { ...shared, inputs: request.inputs });
 }
 
 /**

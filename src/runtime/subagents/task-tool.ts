@@ -1,8 +1,9 @@
-import type { AgentEntry, AgentLookup } from '../../agents/types.js';
+import type { AgentLookup } from '../../agents/types.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { PROMPT_INPUT } from '../inputs.js';
+import { inputsFor } from './query-inputs.js';
 import { childReport } from './agent-result.js';
 import { parseToolSet } from './tool-set.js';
 import type { SpawnRequest } from './types.js';
@@ -119,25 +120,4 @@ function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnReq
     inputs: { [PROMPT_INPUT]: args.query },
     ...(ownTools ? { tools: ownTools } : {}),
   };
-}
-
-/** A query becomes the agent's prompt, its single input, or (as JSON) its inputs. */
-function inputsFor(entry: AgentEntry, query: string): Record<string, unknown> {
-  if (entry.kind === 'code') return { [PROMPT_INPUT]: query };
-  const config = entry.definition.inputConfig;
-  if (!config) return { [PROMPT_INPUT]: query };
-  const names = config.inputs
-    ? Object.keys(config.inputs)
-    : Object.keys((config.inputSchema?.properties as Record<string, unknown> | undefined) ?? {});
-  if (names.length === 1) return { [names[0] as string]: query };
-  try {
-    const parsed: unknown = JSON.parse(query);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // fall through to the explanation below
-  }
-  throw new ToolExecutionError(
-    `'${entry.definition.name}' takes several inputs (${names.join(', ')}): pass query as a JSON object of them.`,
-  );
 }

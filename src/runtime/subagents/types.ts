@@ -1,4 +1,5 @@
 import type { AgentEntry } from '../../agents/types.js';
+import type { Message } from '../../model/types.js';
 import type { ToolSet } from './tool-set.js';
 
 /** What a tool asks for when it starts a subagent. */
@@ -15,4 +16,10 @@ export interface SpawnRequest {
   /** false: the child may not start subagents of its own. */
   allowNested?: boolean;
   timeoutMs?: number;
+  /** Stops this child alone (e.g. a router's per-domain timeout); the parent's cancellation always applies. */
+  signal?: AbortSignal;
+  /** Model for the child, replacing its own (agent-format `model_overrides`). */
+  model?: string;
+  /** Earlier conversation turns the child should see. */
+  history?: Message[];
 }
