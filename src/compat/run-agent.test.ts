@@ -1,0 +1,184 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
+import type { ModelRequest } from '../model/types.js';
+import { parseChatHistory } from './chat-history.js';
+import { runAgent, run_agent } from './run-agent.js';
+
+/** The agent-format seed's JSON Schema, verbatim. */
+const SEED_SCHEMA = {
+  type: 'object',
+  required: ['content', 'response_time_secs', 'traces'],
+  properties: {
+    content: { type: 'string' },
+    response_time_secs: { type: 'number' },
+    traces: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['tool', 'output'],
+        properties: {
+          tool: { type: 'string' },
+          output: { type: 'string' },
+          args: { type: 'object' },
+          duration_secs: { type: 'number' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: true,
+};
+
+const call = (name: string, args: Record<string, unknown>): ScriptedTurn => ({
+  parts: [{ functionCall: { name, args } }],
+});
+const answered = (r: ModelRequest): boolean =>
+  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
+
+async function workspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cadre-runagent-'));
+  await writeFile(join(dir, 'notes.txt'), 'buy milk\n');
+  return dir;
+}
+
+describe('runAgent: the agent-format minimal interface (scripted model responses)', () => {
+  it('returns content, wall-clock response_time_secs and traces that validate against the seed schema', async () => {
+    const cwd = await workspace();
+    const model = new ScriptedModel((r) =>
+      answered(r)
+        ? { parts: [{ text: 'You need milk.' }], delayMs: 50 }
+        : call('read_file', { path: 'notes.txt' }),
+    );
+    const result = await runAgent(
+      'What do I need?',
+      undefined,
+      undefined,
+      {},
+      { cwd, env: {}, model },
+    );
+    expect(result.content).toBe('You need milk.');
+    expect(result.response_time_secs).toBeGreaterThanOrEqual(0.05);
+    expect(result.traces).toEqual([
+      {
+        tool: 'read_file',
+        args: { path: 'notes.txt' },
+        output: expect.stringContaining('buy milk'),
+        duration_secs: expect.any(Number),
+      },
+    ]);
+    expect(result.called_tools).toEqual(['read_file']);
+    const validate = new Ajv().compile(SEED_SCHEMA);
+    expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
+    expect(run_agent).toBe(runAgent);
+  });
+
+  it('keeps the traces of two concurrent calls apart', async () => {
+    const cwd = await workspace();
+    const model = new ScriptedModel((r) => {
+      const asked = JSON.stringify(r.messages[0]);
+      if (answered(r)) return { parts: [{ text: asked.includes('first') ? 'one' : 'two' }] };
+      return {
+        ...call(
+          asked.includes('first') ? 'ls' : 'read_file',
+          asked.includes('first') ? { path: '.' } : { path: 'notes.txt' },
+        ),
+        delayMs: 20,
+      };
+    });
+    const [a, b] = await Promise.all([
+      runAgent('first question', undefined, undefined, {}, { cwd, env: {}, model }),
+      runAgent('second question', undefined, undefined, {}, { cwd, env: {}, model }),
+    ]);
+    expect(a.traces.map((t) => t.tool)).toEqual(['ls']);
+    expect(b.traces.map((t) => t.tool)).toEqual(['read_file']);
+    expect([a.content, b.content]).toEqual(['one', 'two']);
+  });
+
+  it('turns chat_history lines into real turns and memory into context', async () => {
+    const model = new ScriptedModel([{ parts: [{ text: 'ok' }] }]);
+    await runAgent(
+      'And tomorrow?',
+      'user: What is the weather?\nassistant: Sunny today.\nIt may change.',
+      'Lives in Lyon',
+      {},
+      { cwd: await workspace(), env: {}, model },
+    );
+    const request = model.requests[0];
+    expect(
+      request?.messages.map((m) => [m.role, m.parts[0]?.kind === 'text' ? m.parts[0].text : '']),
+    ).toEqual([
+      ['user', 'What is the weather?'],
+      ['model', 'Sunny today.\nIt may change.'],
+      ['user', 'And tomorrow?'],
+    ]);
+    expect(request?.systemInstruction).toContain('Lives in Lyon');
+  });
+
+  it('uses ACTIVE_AGENT_PATH, and config beats the environment', async () => {
+    const cwd = await workspace();
+    await mkdir(join(cwd, 'domains'));
+    await writeFile(
+      join(cwd, 'domains/slow.md'),
+      '---\nname: slow\ndescription: Slow domain\ntools: []\n---\nROLE:slow\n',
+    );
+    await writeFile(
+      join(cwd, 'router.yaml'),
+      'name: hub\ndescription: Routes\nkind: router\ndomains: [slow]\npromptConfig:\n  systemPrompt: ROLE:router\n',
+    );
+    const model = new ScriptedModel((r) => {
+      if (r.tools.some((t) => t.name === 'route'))
+        return call('route', { targets: [{ domain: 'slow', intent: 'x' }] });
+      if (r.systemInstruction?.includes('ROLE:slow'))
+        return { parts: [{ text: 'late' }], delayMs: 3000 };
+      return { parts: [{ text: 'synthesized' }] };
+    });
+    const started = performance.now();
+    const result = await runAgent(
+      'hi',
+      undefined,
+      undefined,
+      { tool_root: 'domains', domain_timeout_secs: 0.1, unknown_key: 1 },
+      {
+        cwd,
+        env: { ACTIVE_AGENT_PATH: 'router.yaml', DOMAIN_TIMEOUT_SECS: '30' },
+        model,
+      },
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result.agent).toBe('hub');
+    expect(result.content).toBe('synthesized');
+    expect(JSON.stringify(model.requests.at(-1)?.messages)).toContain('slow: timed out');
+  });
+
+  it('runs an ACTIVE_AGENT_PATH module that exports run_agent, timing it by the wall clock', async () => {
+    const cwd = await workspace();
+    await writeFile(
+      join(cwd, 'agent.mjs'),
+      'export async function run_agent(prompt) { await new Promise((r) => setTimeout(r, 30)); return { content: `echo: ${prompt}`, response_time_secs: 99, traces: [{ tool: "A", output: "1" }, { tool: "B", output: "2" }, { tool: "A", output: "3" }], extra: true }; }\n',
+    );
+    const result = await runAgent(
+      'ping',
+      undefined,
+      undefined,
+      {},
+      { cwd, env: { ACTIVE_AGENT_PATH: 'agent.mjs' } },
+    );
+    expect(result.content).toBe('echo: ping');
+    expect(result.response_time_secs).toBeLessThan(5);
+    expect(result.called_tools).toEqual(['A', 'B']);
+    expect(result.extra).toBe(true);
+  });
+});
+
+describe('parseChatHistory', () => {
+  it('ignores blank input and folds continuation lines', () => {
+    expect(parseChatHistory('')).toEqual([]);
+    expect(parseChatHistory('hello\nuser: more')).toEqual([
+      { role: 'user', parts: [{ kind: 'text', text: 'hello\nmore' }] },
+    ]);
+  });
+});

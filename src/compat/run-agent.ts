@@ -1,0 +1,132 @@
+import { discoverAgents } from '../agents/discover-agents.js';
+import type { CadreEvent } from '../events/types.js';
+import type { ModelClient } from '../model/types.js';
+import type { ConfirmationHandler } from '../runtime/confirmation.js';
+import { executeAgent } from '../runtime/executor.js';
+import type { ModelResolver } from '../runtime/run-options.js';
+import type { ToolTrace } from '../runtime/run-result.js';
+import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
+import type { AgentDefinition } from '../spec/types.js';
+import { builtinTools } from '../tools/builtin/index.js';
+import type { Tool } from '../tools/types.js';
+import { loadActiveAgent, type ActiveAgent } from './active-agent.js';
+import { resolveConfig, type AgentFormatConfig } from './agent-format-config.js';
+import { parseChatHistory } from './chat-history.js';
+import { defaultAssistant } from './default-assistant.js';
+
+export interface RunAgentOptions {
+  /** The agent to run; default `ACTIVE_AGENT_PATH`, else a built-in assistant. */
+  agent?: AgentDefinition | string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  model?: ModelClient;
+  resolveModel?: ModelResolver;
+  defaultModel?: string;
+  tools?: readonly Tool[];
+  confirm?: ConfirmationHandler;
+  signal?: AbortSignal;
+  onEvent?: (event: CadreEvent) => void;
+}
+
+/** The agent-format seed's result: the three required fields plus extras. */
+export interface AgentFormatResult {
+  content: string;
+  response_time_secs: number;
+  traces: ToolTrace[];
+  /** Tool names in order of first use, without repeats. */
+  called_tools: string[];
+  [extra: string]: unknown;
+}
+
+/**
+ * `run_agent(prompt, chat_history, memory, config)` from the agent-format
+ * seed. Every call is its own run: traces live in the result, so concurrent
+ * calls never mix them. `response_time_secs` is wall clock.
+ */
+export async function runAgent(
+  prompt: string,
+  chatHistory?: string,
+  memory?: string,
+  config: AgentFormatConfig = {},
+  options: RunAgentOptions = {},
+): Promise<AgentFormatResult> {
+  const started = performance.now();
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const resolved = resolveConfig(config, env);
+  const tools = options.tools ?? builtinTools;
+  const knownTools = [...tools.map((t) => t.name), TASK_TOOL];
+  const { registry } = await discoverAgents({
+    cwd,
+    knownTools,
+    ...(resolved.toolRoot ? { folders: [resolved.toolRoot] } : {}),
+  });
+  const active = await pickAgent(options, env, cwd, knownTools, registry.names());
+  if (active.kind === 'function') {
+    const raw = await active.run(prompt, chatHistory, memory, config);
+    return normalizeForeign(raw, started);
+  }
+  const result = await executeAgent(active.definition, {
+    inputs: { prompt },
+    history: parseChatHistory(chatHistory),
+    ...(memory?.trim() ? { memory } : {}),
+    router: resolved.router,
+    agents: registry,
+    tools,
+    workspace: cwd,
+    ...pick(options, ['model', 'resolveModel', 'defaultModel', 'confirm', 'signal', 'onEvent']),
+  });
+  return {
+    content: result.content,
+    response_time_secs: (performance.now() - started) / 1000,
+    traces: result.traces,
+    called_tools: firstOccurrences(result.traces.map((t) => t.tool)),
+    run_id: result.run_id,
+    agent: result.agent,
+    terminate_reason: result.terminate_reason,
+    output: result.output,
+    usage: result.usage,
+  };
+}
+
+/** The snake_case name agent-format callers expect. */
+export const run_agent = runAgent;
+
+async function pickAgent(
+  options: RunAgentOptions,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  knownTools: string[],
+  agentNames: string[],
+): Promise<ActiveAgent> {
+  if (typeof options.agent === 'object') return { kind: 'definition', definition: options.agent };
+  const path = options.agent ?? env.ACTIVE_AGENT_PATH;
+  const names = new Set(agentNames);
+  if (path) return loadActiveAgent(path, { cwd, knownTools, isKnownAgent: (n) => names.has(n) });
+  return { kind: 'definition', definition: defaultAssistant(agentNames) };
+}
+
+function normalizeForeign(raw: Record<string, unknown>, started: number): AgentFormatResult {
+  const traces = Array.isArray(raw.traces) ? (raw.traces as ToolTrace[]) : [];
+  return {
+    ...raw,
+    content: typeof raw.content === 'string' ? raw.content : String(raw.content ?? ''),
+    // Wall clock measured here: a module's own figure may add up component times.
+    response_time_secs: (performance.now() - started) / 1000,
+    traces,
+    called_tools: firstOccurrences(traces.map((t) => t.tool)),
+  };
+}
+
+export function firstOccurrences(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}
+
+function pick<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
