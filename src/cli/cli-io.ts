@@ -10,6 +10,8 @@ export interface CliIO {
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
   /** Subscribes to Ctrl-C; returns an unsubscribe function. */
   onInterrupt?: (handler: () => void) => () => void;
+  /** Starts Ctrl-C counting afresh (a chat turn ended: the next Ctrl-C cancels again). */
+  resetInterrupts?: () => void;
 }
 
 /** Exit codes: 0 success, 1 invalid input / failed run, 2 setup problem (no model), 130 interrupted. */

@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
+import { CancelledError } from '../errors/cadre-error.js';
 import { runCli } from './program.js';
 
 /** The process entry: wires signals, terminal and streams to the command runner. */
@@ -22,16 +23,21 @@ async function main(): Promise<void> {
     isTTY: Boolean(process.stderr.isTTY),
     ...(process.stdin.isTTY
       ? {
-          ask: async (question: string, signal: AbortSignal) => {
-            const rl = createInterface({ input: process.stdin, output: process.stderr });
-            try {
-              return await rl.question(question, { signal });
-            } finally {
-              rl.close();
-            }
-          },
+          ask: (question: string, signal: AbortSignal) =>
+            new Promise<string>((resolve, reject) => {
+              const rl = createInterface({ input: process.stdin, output: process.stderr });
+              // Ctrl-C or end of input at a prompt ends the wait instead of hanging it.
+              rl.on('SIGINT', () => rl.close());
+              rl.on('close', () => reject(new CancelledError('No answer: input closed.')));
+              rl.question(question, { signal })
+                .then(resolve, reject)
+                .finally(() => rl.close());
+            }),
         }
       : {}),
+    resetInterrupts: () => {
+      interrupts = 0;
+    },
     onInterrupt: (handler) => {
       interruptHandlers.add(handler);
       return () => interruptHandlers.delete(handler);

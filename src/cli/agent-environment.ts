@@ -1,0 +1,40 @@
+import { dirname } from 'node:path';
+import type { AgentRegistry } from '../agents/agent-registry.js';
+import { discoverAgents } from '../agents/discover-agents.js';
+import type { AgentEntry } from '../agents/types.js';
+import type { LoadOptions } from '../spec/load-definition.js';
+import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
+import { builtinToolNames } from '../tools/builtin/index.js';
+import type { CliIO } from './cli-io.js';
+
+export interface AgentEnvironment {
+  registry: AgentRegistry;
+  /** Options that let a definition name tools, `task` and the discovered agents. */
+  loadOptions: LoadOptions & { cwd: string };
+  diagnostics: string[];
+}
+
+/**
+ * The agents a command can see: project `.cadre/agents` and `./agents`,
+ * the user's `~/.cadre/agents`, built-ins, plus the folder of the file
+ * being run (so sibling definitions can call each other).
+ */
+export async function agentEnvironment(
+  io: CliIO,
+  options: { alsoBesides?: string; builtins?: readonly AgentEntry[] } = {},
+): Promise<AgentEnvironment> {
+  const knownTools = [...builtinToolNames(), TASK_TOOL];
+  const { registry, diagnostics } = await discoverAgents({
+    cwd: io.cwd,
+    knownTools,
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
+    ...(options.alsoBesides ? { folders: [dirname(options.alsoBesides)] } : {}),
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+  });
+  const names = new Set(registry.names());
+  return {
+    registry,
+    loadOptions: { knownTools, isKnownAgent: (name) => names.has(name), cwd: io.cwd },
+    diagnostics,
+  };
+}

@@ -1,0 +1,173 @@
+import { resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { defaultAssistant } from '../../compat/default-assistant.js';
+import { loadActiveAgent } from '../../compat/active-agent.js';
+import { resolveModelClient } from '../../model/resolve-model.js';
+import type { Message } from '../../model/types.js';
+import { executeAgent } from '../../runtime/executor.js';
+import { createRuntime } from '../../runtime/runtime.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import { builtinTools } from '../../tools/builtin/index.js';
+import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { createProgressPrinter } from '../progress.js';
+import { reportError } from '../report-error.js';
+import { createStyle, type Style } from '../style.js';
+import { terminalConfirm } from '../terminal-confirm.js';
+
+const HELP =
+  'Commands: /agent NAME (switch agent), /agents (list), /clear (forget the conversation), /quit';
+
+/**
+ * `cadre chat [agent]`: a conversation in the terminal. The agent is a
+ * discovered name or a file; default ACTIVE_AGENT_PATH, else the built-in
+ * assistant. Ctrl-C cancels the turn in flight; at the prompt it quits.
+ */
+export async function chatCommand(
+  agentArg: string | undefined,
+  options: { model?: string; approve: string[] },
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  if (!io.ask) {
+    io.stderr('cadre chat needs a terminal; use `cadre run` in scripts.\n');
+    return EXIT.failed;
+  }
+  try {
+    const environment = await agentEnvironment(io);
+    for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
+    let agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);
+    const runtime = await createRuntime();
+    const workspace = await realpath(io.cwd);
+    let history: Message[] = [];
+    // One client per model for the whole session (a scripted model keeps its place, connections are reused).
+    const clients = new Map<string, ReturnType<typeof resolveModelClient>>();
+    const resolveModel = (name: string): ReturnType<typeof resolveModelClient> => {
+      const key = options.model ?? name;
+      const client = clients.get(key) ?? resolveModelClient(key, io.env, { cwd: io.cwd });
+      clients.set(key, client);
+      return client;
+    };
+    io.stderr(
+      `${style.bold(agent.name)} — ${agent.description.split('\n')[0]}\n${style.dim(HELP)}\n`,
+    );
+    for (;;) {
+      let line: string;
+      try {
+        line = (await io.ask(`${style.cyan('you')}> `, new AbortController().signal)).trim();
+      } catch {
+        return EXIT.ok; // Ctrl-C or end of input at the prompt
+      }
+      if (!line) continue;
+      if (line === '/quit' || line === '/exit') return EXIT.ok;
+      if (line === '/clear') {
+        history = [];
+        io.stderr(style.dim('Conversation cleared.\n'));
+        continue;
+      }
+      if (line === '/agents') {
+        io.stderr(`${environment.registry.names().join(', ') || '(none found)'}\n`);
+        continue;
+      }
+      if (line.startsWith('/agent')) {
+        const name = line.slice('/agent'.length).trim();
+        try {
+          agent = await pickAgent(name, environment, io);
+          history = [];
+          io.stderr(`Now talking to ${style.bold(agent.name)}.\n`);
+        } catch (error) {
+          reportError(error, io.stderr, style);
+        }
+        continue;
+      }
+      if (line.startsWith('/')) {
+        io.stderr(`${HELP}\n`);
+        continue;
+      }
+      const reply = await turn(agent, line, history, {
+        io,
+        style,
+        environment,
+        runtime,
+        workspace,
+        options,
+        resolveModel,
+      });
+      if (reply !== undefined) {
+        history = [...history, text('user', line), text('model', reply)];
+        io.stdout(`${style.bold(agent.name)}> ${reply}\n`);
+      }
+    }
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  }
+}
+
+interface TurnContext {
+  io: CliIO;
+  style: Style;
+  environment: AgentEnvironment;
+  runtime: Awaited<ReturnType<typeof createRuntime>>;
+  workspace: string;
+  options: { model?: string; approve: string[] };
+  resolveModel: (name: string) => ReturnType<typeof resolveModelClient>;
+}
+
+async function turn(
+  agent: AgentDefinition,
+  prompt: string,
+  history: Message[],
+  t: TurnContext,
+): Promise<string | undefined> {
+  const controller = new AbortController();
+  const unsubscribe = t.io.onInterrupt?.(() => controller.abort());
+  try {
+    const result = await executeAgent(agent, {
+      inputs: agent.inputConfig ? {} : { prompt },
+      history,
+      runtime: t.runtime,
+      tools: builtinTools,
+      agents: t.environment.registry,
+      workspace: t.workspace,
+      ...((t.options.model ?? t.io.env.CADRE_MODEL)
+        ? { defaultModel: t.options.model ?? t.io.env.CADRE_MODEL }
+        : {}),
+      resolveModel: t.resolveModel,
+      signal: controller.signal,
+      confirm: terminalConfirm(t.io, t.options.approve),
+      onEvent: createProgressPrinter(t.io.stderr, t.style),
+    });
+    if (result.terminate_reason === 'ABORTED') {
+      t.io.stderr(t.style.yellow('Cancelled.\n'));
+      return undefined;
+    }
+    return result.content;
+  } catch (error) {
+    reportError(error, t.io.stderr, t.style);
+    return undefined;
+  } finally {
+    unsubscribe?.();
+    t.io.resetInterrupts?.();
+  }
+}
+
+async function pickAgent(
+  nameOrPath: string | undefined,
+  environment: AgentEnvironment,
+  io: CliIO,
+): Promise<AgentDefinition> {
+  if (!nameOrPath) return defaultAssistant(environment.registry.names());
+  const entry = environment.registry.get(nameOrPath);
+  if (entry?.kind === 'definition') return entry.definition;
+  const active = await loadActiveAgent(resolve(io.cwd, nameOrPath), environment.loadOptions);
+  if (active.kind !== 'definition')
+    throw new Error(
+      `${nameOrPath} is an agent-format module; chat with definitions or discovered agents.`,
+    );
+  return active.definition;
+}
+
+const text = (role: 'user' | 'model', value: string): Message => ({
+  role,
+  parts: [{ kind: 'text', text: value }],
+});
