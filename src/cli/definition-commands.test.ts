@@ -16,7 +16,7 @@ describe('cadre validate', () => {
     );
     expect(run.stdout).toContain('ok examples/agents/code-reviewer.md (code-reviewer)');
     expect(run.stdout).toContain('ok examples/agents/release-notes.ts (release_notes)');
-    expect(run.stdout).toContain('3 valid, 0 invalid');
+    expect(run.stdout).toMatch(/\n\d+ valid, 0 invalid\n$/);
     expect(run.code).toBe(0);
   });
 
@@ -64,7 +64,7 @@ describe('cadre agents', () => {
     const run = await runCliCaptured(['agents', 'examples/agents'], { cwd: repo });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /codebase_investigator {2}examples\/agents\/codebase-investigator\.yaml\n {2}The specialized tool/,
+      /codebase_investigator {2}project examples\/agents\/codebase-investigator\.yaml\n {2}The specialized tool/,
     );
     expect(run.stdout).toMatch(/code-reviewer[\s\S]*read_file, grep, glob/);
   });
@@ -83,6 +83,35 @@ describe('cadre agents', () => {
     await writeFile(join(dir, '.cadre/agents/broken.yaml'), 'name: [\n');
     const run = await runCliCaptured(['agents'], { cwd: dir });
     expect(run.stdout).toMatch(/^helper/m);
-    expect(run.stderr).toMatch(/invalid \.cadre\/agents\/broken\.yaml/);
+    expect(run.stderr).toMatch(
+      /skipped \.cadre\/agents\/broken\.yaml: \.cadre\/agents\/broken\.yaml:2:1 invalid YAML/,
+    );
+  });
+
+  it('project agents override user agents of the same name, and say so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cadre-precedence-'));
+    const home = await mkdtemp(join(tmpdir(), 'cadre-home-'));
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await mkdir(join(home, '.cadre/agents'), { recursive: true });
+    await writeFile(
+      join(dir, 'agents/helper.md'),
+      '---\nname: helper\ndescription: Project helper\n---\nHelp.\n',
+    );
+    await writeFile(
+      join(home, '.cadre/agents/helper.md'),
+      '---\nname: helper\ndescription: User helper\n---\nHelp.\n',
+    );
+    await writeFile(
+      join(home, '.cadre/agents/mine.md'),
+      '---\nname: mine\ndescription: Only mine\n---\nHi.\n',
+    );
+    const run = await runCliCaptured(['agents'], { cwd: dir, env: { HOME: home } });
+    expect(run.stdout).toMatch(/^helper {2}project agents\/helper\.md\n {2}Project helper/m);
+    expect(run.stdout).toMatch(/^mine {2}user /m);
+    expect(run.stdout).not.toContain('User helper');
+    expect(run.stderr).toMatch(
+      /agent 'helper' from project \(agents\/helper\.md\) overrides the one from user/,
+    );
   });
 });

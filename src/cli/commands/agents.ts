@@ -1,44 +1,75 @@
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
+import type { RegisteredAgent } from '../../agents/agent-registry.js';
 import { formatIssue } from '../../errors/validation-error.js';
 import { loadDefinitionsFromDir } from '../../spec/load-definition.js';
 import { builtinToolNames } from '../../tools/builtin/index.js';
+import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
-import { createStyle } from '../style.js';
+import { createStyle, type Style } from '../style.js';
 
 export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents'];
 
-/** `cadre agents [dir]`: the definitions found, one line each; broken files are named, not fatal. */
+/**
+ * `cadre agents [dir]`: without a folder, every agent a run can call, by
+ * precedence (project, then user, then built-in) with overrides noted;
+ * with a folder, the definitions in it. Broken files are named, not fatal.
+ */
 export async function agentsCommand(dir: string | undefined, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
-  const dirs = dir ? [dir] : DEFAULT_AGENT_DIRS;
-  let found = 0;
-  for (const folder of dirs) {
-    const absolute = resolve(io.cwd, folder);
-    if (!(await stat(absolute).catch(() => undefined))?.isDirectory()) {
-      if (dir) io.stderr(`${style.red('error')} not a folder: ${folder}\n`);
-      continue;
-    }
-    const { loaded, failed } = await loadDefinitionsFromDir(absolute, {
-      knownTools: builtinToolNames(),
-      cwd: io.cwd,
-    });
-    for (const { definition } of loaded) {
-      found++;
-      const file = definition.source?.file ? relative(io.cwd, definition.source.file) : '';
-      const tools = definition.toolConfig.tools.join(', ') || 'no tools';
-      io.stdout(
-        `${style.bold(definition.name)}  ${style.dim(file)}\n  ${firstLine(definition.description)}\n  ${style.dim(tools)}\n`,
-      );
-    }
-    for (const entry of failed) {
+  if (!dir) {
+    const environment = await agentEnvironment(io);
+    const agents = environment.registry.list();
+    for (const agent of agents) io.stdout(describe(agent, style));
+    for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
+    if (agents.length === 0)
       io.stderr(
-        `${style.red('invalid')} ${relative(io.cwd, entry.file)}: ${entry.error.issues.map(formatIssue)[0] ?? entry.error.message}\n`,
+        `No agent definitions found in ${DEFAULT_AGENT_DIRS.join(', ')} or ~/.cadre/agents.\n`,
       );
-    }
+    return EXIT.ok;
   }
-  if (found === 0) io.stderr(`No agent definitions found in ${dirs.join(', ')}.\n`);
-  return dir && found === 0 ? EXIT.failed : EXIT.ok;
+  const absolute = resolve(io.cwd, dir);
+  if (!(await stat(absolute).catch(() => undefined))?.isDirectory()) {
+    io.stderr(`${style.red('error')} not a folder: ${dir}\n`);
+    return EXIT.failed;
+  }
+  const { loaded, failed } = await loadDefinitionsFromDir(absolute, {
+    knownTools: builtinToolNames(),
+    isKnownAgent: () => true,
+    cwd: io.cwd,
+  });
+  for (const { definition } of loaded) {
+    io.stdout(
+      describe(
+        {
+          entry: { kind: 'definition', definition },
+          origin: 'project',
+          ...(definition.source?.file ? { file: relative(io.cwd, definition.source.file) } : {}),
+        },
+        style,
+      ),
+    );
+  }
+  for (const entry of failed) {
+    io.stderr(
+      `${style.red('invalid')} ${relative(io.cwd, entry.file)}: ${entry.error.issues.map(formatIssue)[0] ?? entry.error.message}\n`,
+    );
+  }
+  return loaded.length === 0 ? EXIT.failed : EXIT.ok;
+}
+
+function describe(agent: RegisteredAgent, style: Style): string {
+  const entry = agent.entry;
+  const name = entry.kind === 'definition' ? entry.definition.name : entry.name;
+  const description =
+    entry.kind === 'definition' ? entry.definition.description : entry.description;
+  const detail =
+    entry.kind === 'code'
+      ? 'built-in code agent'
+      : entry.definition.router
+        ? `router over ${entry.definition.router.domains.join(', ')}`
+        : entry.definition.toolConfig.tools.join(', ') || 'no tools';
+  return `${style.bold(name)}  ${style.dim(`${agent.origin}${agent.file ? ` ${agent.file}` : ''}`)}\n  ${firstLine(description)}\n  ${style.dim(detail)}\n`;
 }
 
 function firstLine(text: string): string {
