@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { grantCoverage, grantsForApproval } from './grants.js';
+import { normalizeCall } from './normalize-call.js';
+
+describe('grantsForApproval (approve_and_always_allow_recipient)', () => {
+  it('stores one grant per recipient of a mail: to, cc and bcc', () => {
+    const call = normalizeCall('gmail_send', {
+      to: 'A@x.com',
+      cc: ['b@x.com'],
+      bcc: 'c@x.com',
+      subject: 's',
+      body: 'b',
+    });
+    const grants = grantsForApproval('gmail_send', call);
+    expect(grants).toEqual([
+      { tool: 'gmail_send', recipient: 'a@x.com' },
+      { tool: 'gmail_send', recipient: 'b@x.com' },
+      { tool: 'gmail_send', recipient: 'c@x.com' },
+    ]);
+    expect(grantCoverage('gmail_send', call.ok ? call.recipients : [], grants)).toEqual({
+      covered: true,
+      missing: 0,
+    });
+  });
+
+  it('stores the tool’s * grant for a call without recipients', () => {
+    const call = normalizeCall('calendar_event_create', {
+      title: 't',
+      start: '2026-12-01T09:00:00Z',
+      end: '2026-12-01T10:00:00Z',
+    });
+    expect(grantsForApproval('calendar_event_create', call)).toEqual([
+      { tool: 'calendar_event_create', recipient: '*' },
+    ]);
+  });
+
+  it('stores nothing for a refused call', () => {
+    expect(grantsForApproval('gmail_send', { ok: false, reason: 'bad' })).toEqual([]);
+  });
+});
+
+describe('normalizeCall', () => {
+  it('passes other tools’ arguments through without recipients', () => {
+    expect(normalizeCall('write_file', { path: 'a' })).toEqual({ ok: true, args: { path: 'a' } });
+    expect(normalizeCall('write_file', null)).toEqual({
+      ok: false,
+      reason: 'the arguments must be an object',
+    });
+  });
+
+  it('does not treat inherited names as normalisers', () => {
+    expect(normalizeCall('toString', { a: 1 })).toEqual({ ok: true, args: { a: 1 } });
+  });
+});
