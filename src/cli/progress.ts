@@ -54,8 +54,17 @@ export function createProgressPrinter(
       case 'final_result':
         line(event, `${style.bold('■')} ${event.message} ${elapsed()}`);
         break;
+      case 'text_delta':
+      case 'usage':
+      case 'output_emitted':
+      case 'approval_resolved':
+      case 'subagent_started':
+      case 'subagent_finished':
+        // The answer goes to stdout; the rest is for other consumers.
+        break;
       default:
-        // text deltas go to stdout with the result; other types are for other consumers.
+        // Code agents' own events (routing, sub-queries, phases): their message is the status.
+        line(event, `  ${style.dim('·')} ${event.message}`);
         break;
     }
   };

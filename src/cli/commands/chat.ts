@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { defaultAssistant } from '../../compat/default-assistant.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
+import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import type { Message } from '../../model/types.js';
 import { executeAgent } from '../../runtime/executor.js';
@@ -41,13 +42,11 @@ export async function chatCommand(
     const workspace = await realpath(io.cwd);
     let history: Message[] = [];
     // One client per model for the whole session (a scripted model keeps its place, connections are reused).
-    const clients = new Map<string, ReturnType<typeof resolveModelClient>>();
-    const resolveModel = (name: string): ReturnType<typeof resolveModelClient> => {
-      const key = options.model ?? name;
-      const client = clients.get(key) ?? resolveModelClient(key, io.env, { cwd: io.cwd });
-      clients.set(key, client);
-      return client;
-    };
+    const resolveOnce = cachedResolver((model: string) =>
+      resolveModelClient(model, io.env, { cwd: io.cwd }),
+    );
+    const resolveModel = (name: string): ReturnType<typeof resolveModelClient> =>
+      resolveOnce(options.model ?? name);
     io.stderr(
       `${style.bold(agent.name)} — ${agent.description.split('\n')[0]}\n${style.dim(HELP)}\n`,
     );

@@ -1,11 +1,14 @@
 import { ConfigError } from '../../errors/cadre-error.js';
 import { formatIssue } from '../../errors/validation-error.js';
+import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { executeAgent } from '../../runtime/executor.js';
+import { executeAgent, type RunOptions } from '../../runtime/executor.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
-import { builtinToolNames, builtinTools } from '../../tools/builtin/index.js';
+import { builtinTools } from '../../tools/builtin/index.js';
+import { agentEnvironment } from '../agent-environment.js';
+import { runRecorded } from '../../trajectory/run-recorded.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
 import { createProgressPrinter } from '../progress.js';
@@ -22,6 +25,8 @@ export interface RunCommandOptions {
   json?: boolean;
   approve: string[];
   quiet?: boolean;
+  /** Write the run's trajectory here (JSON). */
+  record?: string;
 }
 
 /** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
@@ -39,10 +44,9 @@ export async function runCommand(
     controller.abort();
   });
   try {
-    const { definition, warnings } = await loadDefinition(resolve(io.cwd, file), {
-      knownTools: builtinToolNames(),
-      cwd: io.cwd,
-    });
+    const path = resolve(io.cwd, file);
+    const environment = await agentEnvironment(io, { alsoBesides: path });
+    const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const warning of warnings)
       io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     const inputs = parseCliInputs(definition, options.input);
@@ -51,17 +55,31 @@ export async function runCommand(
       throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
     });
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
-    const result = await executeAgent(definition, {
+    // Keyed by the effective model, so every agent of the tree shares one client.
+    const resolveOnce = cachedResolver((model: string) =>
+      resolveModelClient(model, io.env, { cwd: io.cwd }),
+    );
+    const runOptions: RunOptions = {
       inputs,
       runtime: await createRuntime(),
       tools: builtinTools,
+      agents: environment.registry,
       workspace,
       ...(modelName ? { defaultModel: modelName } : {}),
-      resolveModel: (name) => resolveModelClient(options.model ?? name, io.env, { cwd: io.cwd }),
+      resolveModel: (name) => resolveOnce(options.model ?? name),
       signal: controller.signal,
       confirm: terminalConfirm(io, options.approve),
       onEvent: options.quiet ? undefined : createProgressPrinter(io.stderr, style),
-    });
+    };
+    const result = options.record
+      ? (
+          await runRecorded(definition, {
+            ...runOptions,
+            record: { file: resolve(io.cwd, options.record) },
+          })
+        ).result
+      : await executeAgent(definition, runOptions);
+    if (options.record) io.stderr(`Recorded trajectory: ${options.record}\n`);
     io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import {
   formatIssue,
   ValidationError,
@@ -7,7 +7,7 @@ import {
 } from '../../errors/validation-error.js';
 import { loadDefinition, loadDefinitionsFromDir } from '../../spec/load-definition.js';
 import type { LoadResult } from '../../spec/load-definition.js';
-import { builtinToolNames } from '../../tools/builtin/index.js';
+import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle } from '../style.js';
@@ -27,7 +27,6 @@ export async function validateCommand(
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
-  const loadOptions = { knownTools: builtinToolNames(), cwd: io.cwd };
   let failed = 0;
   let passed = 0;
   const fail = (issues: readonly ValidationIssue[]): void => {
@@ -48,7 +47,10 @@ export async function validateCommand(
   for (const path of paths.length > 0 ? paths : ['.']) {
     const absolute = resolve(io.cwd, path);
     try {
-      if ((await stat(absolute)).isDirectory()) {
+      const isDir = (await stat(absolute)).isDirectory();
+      // Definitions may name agents found beside them or in the project's agent folders.
+      const { loadOptions } = await agentEnvironment(io, { alsoBesides: isDir ? join(absolute, 'x') : absolute });
+      if (isDir) {
         const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
         loaded.forEach(pass);
         for (const entry of broken) fail(entry.error.issues);
