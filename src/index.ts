@@ -39,3 +39,38 @@ export {
   type ConfirmationHandler,
   type ConfirmationRequest,
 } from './runtime/confirmation.js';
+
+// Composition: agents calling agents.
+export type { Agent, AgentContext, AgentEntry, AgentInput, AgentLookup } from './agents/types.js';
+export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
+export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
+export { childExecution, pathString, rootExecution } from './events/execution-context.js';
+export { runCodeAgent } from './runtime/code-agent-runner.js';
+export {
+  ToolSets,
+  parseToolSet,
+  resolveToolSet,
+  selectTools,
+  type ToolSet,
+  type ResolvedToolSet,
+} from './runtime/subagents/tool-set.js';
+export {
+  SubagentConfigs,
+  spawnFieldsFrom,
+  type SubagentConfig,
+} from './runtime/subagents/subagent-config.js';
+export type { SpawnRequest } from './runtime/subagents/types.js';
+export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
+export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
+export { remainingTime, withTimeoutAndCancellation } from './runtime/time-budget.js';
+export { Semaphore } from './runtime/semaphore.js';
+export { cachedResolver } from './model/cached-resolver.js';
+
+// The agent-format minimal interface.
+export {
+  runAgent,
+  run_agent,
+  type AgentFormatResult,
+  type RunAgentOptions,
+} from './compat/run-agent.js';
+export type { AgentFormatConfig } from './compat/agent-format-config.js';

@@ -17,3 +17,23 @@ export const SubagentConfigs = {
   /** Every tool the parent has, nesting allowed (a child still never exceeds its parent). */
   permissive: (): SubagentConfig => ({ tools: ToolSets.all, allowNested: true }),
 };
+
+/**
+ * The spawn fields a config stands for. For an ephemeral agent the tool set
+ * is its own choice; for a named agent it narrows the agent's own grant.
+ * Either way it is resolved against the caller at spawn and never exceeds it.
+ */
+export function spawnFieldsFrom(
+  config: SubagentConfig,
+  ephemeral: boolean,
+): { tools?: ToolSet; narrowTo?: ToolSet; allowNested: boolean; timeoutMs?: number } {
+  return {
+    ...(ephemeral
+      ? { tools: config.tools }
+      : config.tools.kind === 'inherit'
+        ? {}
+        : { narrowTo: config.tools }),
+    allowNested: config.allowNested,
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+  };
+}
