@@ -1,0 +1,39 @@
+import { builtinTools } from '../../tools/builtin/index.js';
+import type { AgentEntry } from '../types.js';
+import {
+  DEEP_RESEARCH_DESCRIPTION,
+  DEEP_RESEARCH_NAME,
+  DeepResearchAgent,
+} from './deep-research.js';
+import { REACT_DESCRIPTION, REACT_NAME, ReactAgent } from './react.js';
+
+export { DeepResearchAgent } from './deep-research.js';
+export {
+  DEEP_RESEARCH_DEFAULTS,
+  type DeepResearchConfig,
+  type DeepResearchOptions,
+  type PhaseBudgets,
+} from './deep-research-config.js';
+export type { SubQueryOutcome } from './sub-queries.js';
+export { ReactAgent, type ReactConfig } from './react.js';
+
+/**
+ * The built-in code agents, as registry entries (a fresh instance per run).
+ * `react` gets the read-only file tools only: it has no approval path.
+ */
+export function builtinAgentEntries(): AgentEntry[] {
+  return [
+    {
+      kind: 'code',
+      name: DEEP_RESEARCH_NAME,
+      description: DEEP_RESEARCH_DESCRIPTION,
+      create: () => new DeepResearchAgent(),
+    },
+    {
+      kind: 'code',
+      name: REACT_NAME,
+      description: REACT_DESCRIPTION,
+      create: () => new ReactAgent({ tools: builtinTools.filter((tool) => !tool.sideEffect) }),
+    },
+  ];
+}

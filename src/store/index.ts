@@ -1,0 +1,15 @@
+/**
+ * The store's public face. Importing it is cheap: Kysely and the database
+ * drivers load inside openStore(), on first use.
+ */
+export type * from './types.js';
+export type { KyselyStore } from './kysely-store.js';
+export {
+  openStore,
+  parseStoreUrl,
+  DEFAULT_SQLITE_PATH,
+  type OpenStoreOptions,
+} from './open-store.js';
+export { canonicalHash, canonicalJson } from './canonical-json.js';
+export { sha256Hex } from './sha256.js';
+export { normaliseRecipient } from './recipient.js';

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import type { CadreEvent } from '../events/types.js';
+import { createIdSource } from './id-source.js';
+import * as actions from './operations/actions.js';
+import * as approvals from './operations/approvals.js';
+import * as audit from './operations/audit.js';
+import * as events from './operations/events.js';
+import * as grants from './operations/grants.js';
+import { recoverInterrupted } from './operations/recovery.js';
+import * as runs from './operations/runs.js';
+import * as threads from './operations/threads.js';
+import * as users from './operations/users.js';
+import type { AuditInput, MessageRole, RunStatus } from './records.js';
+import type { Database } from './schema/database.js';
+import type { StoreContext, StoreDialect } from './store-context.js';
+import type {
+  ActionTransition,
+  ApprovalFilter,
+  NewAction,
+  NewApproval,
+  NewRun,
+  Resolution,
+  RunPatch,
+  Store,
+} from './types.js';
+
+/** The one `Store` implementation: the same queries over SQLite and PostgreSQL. */
+export class KyselyStore implements Store {
+  /** Exposed for tests and tooling that inspect the tables directly. */
+  readonly db: Kysely<Database>;
+  readonly dialect: StoreDialect;
+  private readonly context: StoreContext;
+
+  constructor(db: Kysely<Database>, dialect: StoreDialect) {
+    this.db = db;
+    this.dialect = dialect;
+    this.context = { db, dialect, newId: createIdSource() };
+  }
+
+  ensureUser = (name: string, signal?: AbortSignal) => users.ensureUser(this.context, name, signal);
+  createToken = (userId: string, signal?: AbortSignal) =>
+    users.createToken(this.context, userId, signal);
+  findUserByToken = (token: string, signal?: AbortSignal) =>
+    users.findUserByToken(this.context, token, signal);
+
+  createThread = (input: { userId: string; title: string }, signal?: AbortSignal) =>
+    threads.createThread(this.context, input, signal);
+  getThread = (userId: string, threadId: string, signal?: AbortSignal) =>
+    threads.getThread(this.context, userId, threadId, signal);
+  listThreads = (userId: string, options?: { limit?: number }, signal?: AbortSignal) =>
+    threads.listThreads(this.context, userId, options?.limit, signal);
+  appendMessage = (
+    input: { threadId: string; role: MessageRole; content: string; runId?: string },
+    signal?: AbortSignal,
+  ) => threads.appendMessage(this.context, input, signal);
+  listMessages = (threadId: string, options?: { limit?: number }, signal?: AbortSignal) =>
+    threads.listMessages(this.context, threadId, options?.limit, signal);
+
+  createRun = (input: NewRun, signal?: AbortSignal) => runs.createRun(this.context, input, signal);
+  getRun = (userId: string, runId: string, signal?: AbortSignal) =>
+    runs.getRun(this.context, userId, runId, signal);
+  updateRun = (
+    runId: string,
+    patch: RunPatch,
+    options?: { expectedStatus?: RunStatus | readonly RunStatus[] },
+    signal?: AbortSignal,
+  ) => runs.updateRun(this.context, runId, patch, options?.expectedStatus, signal);
+
+  createAction = (input: NewAction, signal?: AbortSignal) =>
+    actions.createAction(this.context, input, signal);
+  getAction = (actionId: string, signal?: AbortSignal) =>
+    actions.getAction(this.context, actionId, signal);
+  listActions = (runId: string, signal?: AbortSignal) =>
+    actions.listActions(this.context, runId, signal);
+  transitionAction = (actionId: string, transition: ActionTransition, signal?: AbortSignal) =>
+    actions.transitionAction(this.context, actionId, transition, signal);
+
+  createApprovals = (items: readonly NewApproval[], signal?: AbortSignal) =>
+    approvals.createApprovals(this.context, items, signal);
+  getApproval = (userId: string, approvalId: string, signal?: AbortSignal) =>
+    approvals.getApproval(this.context, userId, approvalId, signal);
+  listApprovals = (userId: string, filter?: ApprovalFilter, signal?: AbortSignal) =>
+    approvals.listApprovals(this.context, userId, filter ?? {}, signal);
+  resolveApproval = (resolution: Resolution, signal?: AbortSignal) =>
+    approvals.resolveApproval(this.context, resolution, signal);
+
+  addGrant = (input: { userId: string; tool: string; recipient: string }, signal?: AbortSignal) =>
+    grants.addGrant(this.context, input, signal);
+  listGrants = (userId: string, signal?: AbortSignal) =>
+    grants.listGrants(this.context, userId, signal);
+  hasGrant = (userId: string, tool: string, recipient: string, signal?: AbortSignal) =>
+    grants.hasGrant(this.context, userId, tool, recipient, signal);
+
+  appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
+    events.appendEvents(this.context, runId, list, signal);
+  readEvents = (
+    runId: string,
+    options?: { after?: number; limit?: number },
+    signal?: AbortSignal,
+  ) => events.readEvents(this.context, runId, options ?? {}, signal);
+
+  appendAudit = (entry: AuditInput, signal?: AbortSignal) =>
+    audit.appendAudit(this.context, entry, signal);
+  listAudit = (
+    options?: { runId?: string; after?: number; limit?: number },
+    signal?: AbortSignal,
+  ) => audit.listAudit(this.context, options ?? {}, signal);
+  verifyAudit = (signal?: AbortSignal) => audit.verifyAudit(this.context, signal);
+
+  recoverInterrupted = (signal?: AbortSignal) => recoverInterrupted(this.context, signal);
+
+  close = (): Promise<void> => this.db.destroy();
+}

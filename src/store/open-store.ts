@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Dialect } from 'kysely';
+import { ConfigError } from '../errors/cadre-error.js';
+import type { KyselyStore } from './kysely-store.js';
+import type { StoreDialect } from './store-context.js';
+import type { Store } from './types.js';
+
+export interface OpenStoreOptions {
+  /**
+   * `postgres://…` / `postgresql://…`, `:memory:` / `sqlite::memory:`, or a
+   * SQLite file (`sqlite:path`, `file:path` or a plain path). Default:
+   * `.cadre/cadre.db` under the working directory. The caller reads
+   * CADRE_DATABASE_URL; this function reads no environment.
+   */
+  url?: string;
+  /** PostgreSQL pool size (default 10). */
+  maxConnections?: number;
+}
+
+export const DEFAULT_SQLITE_PATH = path.join('.cadre', 'cadre.db');
+/** How long a SQLite writer waits for another process's write lock before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Opens the store and brings its schema up to date. */
+export function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  return openKyselyStore(options);
+}
+
+/** As openStore, with the Kysely handle visible (tests, tooling). */
+export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<KyselyStore> {
+  const target = parseStoreUrl(options.url);
+  // Drivers and Kysely load here, on first use, never when the package is imported.
+  const [{ Kysely }, { KyselyStore }, { migrateToLatest }] = await Promise.all([
+    import('kysely'),
+    import('./kysely-store.js'),
+    import('./schema/migrate.js'),
+  ]);
+  const dialect =
+    target.kind === 'postgres'
+      ? await postgresDialect(target.url, options.maxConnections ?? 10)
+      : await sqliteDialect(target.file);
+  const store = new KyselyStore(new Kysely({ dialect }), target.kind);
+  try {
+    await migrateToLatest(store.db, target.kind);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+type StoreTarget =
+  { kind: 'postgres'; url: string } | { kind: Extract<StoreDialect, 'sqlite'>; file: string };
+
+export function parseStoreUrl(url: string | undefined): StoreTarget {
+  const value = url?.trim() || DEFAULT_SQLITE_PATH;
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
+  if (value === ':memory:' || value === 'sqlite::memory:')
+    return { kind: 'sqlite', file: ':memory:' };
+  const file = value.replace(/^(sqlite|file):(\/\/)?/i, '');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file) || file === '')
+    throw new ConfigError(
+      `Unsupported database URL '${value.replace(/\/\/[^@/]*@/, '//***@')}': use postgres://…, sqlite:PATH, a file path or :memory:.`,
+    );
+  return { kind: 'sqlite', file: path.resolve(file) };
+}
+
+async function sqliteDialect(file: string): Promise<Dialect> {
+  const [{ SqliteDialect }, { default: Database }] = await Promise.all([
+    import('kysely'),
+    import('libsql'),
+  ]);
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  if (file !== ':memory:') {
+    // WAL: readers never block the writer. NORMAL sync is durable across process crashes
+    // (what exactly-once needs); only an OS crash can lose the last commits.
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+  }
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  database.pragma('foreign_keys = ON');
+  return new SqliteDialect({ database });
+}
+
+async function postgresDialect(url: string, max: number): Promise<Dialect> {
+  const [{ PostgresDialect }, { default: pg }] = await Promise.all([
+    import('kysely'),
+    import('pg'),
+  ]);
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client that loses its server emits 'error'; without a listener that would crash the process.
+  pool.on('error', () => undefined);
+  return new PostgresDialect({ pool });
+}

@@ -1,0 +1,105 @@
+import { ValidationError } from '../../errors/validation-error.js';
+import type { MessageRole, Thread, ThreadMessage } from '../records.js';
+import { toMessage, toThread } from '../rows.js';
+import { now, writeTransaction, type StoreContext } from '../store-context.js';
+
+export async function createThread(
+  context: StoreContext,
+  input: { userId: string; title: string },
+  signal?: AbortSignal,
+): Promise<Thread> {
+  signal?.throwIfAborted();
+  const time = now();
+  const row = {
+    id: context.newId(),
+    user_id: input.userId,
+    title: input.title,
+    message_seq: 0,
+    created_at: time,
+    updated_at: time,
+  };
+  await context.db.insertInto('threads').values(row).execute();
+  return toThread(row);
+}
+
+export async function getThread(
+  context: StoreContext,
+  userId: string,
+  threadId: string,
+  signal?: AbortSignal,
+): Promise<Thread | undefined> {
+  const row = await context.db
+    .selectFrom('threads')
+    .selectAll()
+    .where('id', '=', threadId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst({ signal });
+  return row && toThread(row);
+}
+
+export async function listThreads(
+  context: StoreContext,
+  userId: string,
+  limit = 100,
+  signal?: AbortSignal,
+): Promise<Thread[]> {
+  const rows = await context.db
+    .selectFrom('threads')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute({ signal });
+  return rows.map(toThread);
+}
+
+export function appendMessage(
+  context: StoreContext,
+  input: { threadId: string; role: MessageRole; content: string; runId?: string },
+  signal?: AbortSignal,
+): Promise<ThreadMessage> {
+  return writeTransaction(
+    context,
+    async (db) => {
+      const time = now();
+      // Bumping the thread's counter hands out the seq and locks the thread row (PostgreSQL).
+      const thread = await db
+        .updateTable('threads')
+        .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
+        .where('id', '=', input.threadId)
+        .returning('message_seq')
+        .executeTakeFirst();
+      if (thread === undefined)
+        throw new ValidationError([{ path: 'threadId', message: 'no such thread' }]);
+      const row = {
+        id: context.newId(),
+        thread_id: input.threadId,
+        seq: thread.message_seq,
+        role: input.role,
+        content: input.content,
+        run_id: input.runId ?? null,
+        created_at: time,
+      };
+      await db.insertInto('messages').values(row).execute();
+      return toMessage(row);
+    },
+    signal,
+  );
+}
+
+export async function listMessages(
+  context: StoreContext,
+  threadId: string,
+  limit = 50,
+  signal?: AbortSignal,
+): Promise<ThreadMessage[]> {
+  const rows = await context.db
+    .selectFrom('messages')
+    .selectAll()
+    .where('thread_id', '=', threadId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute({ signal });
+  return rows.reverse().map(toMessage);
+}

@@ -1,0 +1,156 @@
+import type { CadreEvent } from '../events/types.js';
+import type { Usage } from '../model/types.js';
+import type { RunState } from '../runtime/run-state.js';
+
+/** The records the server persists (DESIGN §4). Times are ISO 8601 strings (UTC). */
+
+export type RunStatus =
+  'queued' | 'planning' | 'awaiting_confirmation' | 'executing' | 'completed' | 'failed';
+
+export type ActionStatus =
+  'planned' | 'awaiting_confirmation' | 'executing' | 'completed' | 'failed' | 'rejected';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+export type ApprovalDecision = 'reject' | 'approve_once' | 'approve_and_always_allow_recipient';
+export type MessageRole = 'user' | 'assistant' | 'system';
+
+export interface User {
+  id: string;
+  /** Unique: `cadre token create --user NAME` finds the user by it. */
+  name: string;
+  createdAt: string;
+}
+
+/** The plaintext token is never stored, only its SHA-256. */
+export interface ApiToken {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+export interface Thread {
+  id: string;
+  userId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ThreadMessage {
+  id: string;
+  threadId: string;
+  /** Position in the thread (1, 2, ...); orders messages written in the same millisecond. */
+  seq: number;
+  role: MessageRole;
+  content: string;
+  runId?: string;
+  createdAt: string;
+}
+
+export interface Run {
+  id: string;
+  threadId: string;
+  userId: string;
+  agent: string;
+  status: RunStatus;
+  /** The definition the run started with (any JSON); editing the file never changes it. */
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  /** The loop state to resume from; null before the loop has started. */
+  state: RunState | null;
+  summary: string;
+  model: string;
+  usage: Usage;
+  errorCode?: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+}
+
+export interface Action {
+  id: string;
+  runId: string;
+  callId: string;
+  tool: string;
+  /** Kept so an approved call can run later exactly as it was approved. */
+  args: Record<string, unknown>;
+  inputHash: string;
+  status: ActionStatus;
+  requiresApproval: boolean;
+  /** The tool's result (any JSON), once completed. */
+  output?: unknown;
+  errorCode?: string;
+  errorMessage?: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+}
+
+export interface Approval {
+  id: string;
+  runId: string;
+  actionId: string;
+  callId: string;
+  tool: string;
+  inputHash: string;
+  definitionHash: string;
+  userId: string;
+  /** Calls awaiting approval in one model turn share a batch; the run goes on when all are decided. */
+  batchId: string;
+  status: ApprovalStatus;
+  decision?: ApprovalDecision;
+  feedback?: string;
+  createdAt: string;
+  resolvedAt?: string;
+}
+
+/** "Always allow": `tool` may act on `recipient` (normalised: trimmed, lower-case) without asking. */
+export interface Grant {
+  id: string;
+  userId: string;
+  tool: string;
+  recipient: string;
+  createdAt: string;
+}
+
+export interface RunEvent {
+  runId: string;
+  /** Assigned by the store: 1, 2, ... per run, continuing across resumes. */
+  seq: number;
+  type: string;
+  /** The whole event as emitted, with `seq` set to the stored one. */
+  event: CadreEvent;
+}
+
+/** What a caller writes to the audit log: hashes and codes, never raw arguments or bodies. */
+export interface AuditInput {
+  runId?: string;
+  actionId?: string;
+  modelName?: string;
+  toolName?: string;
+  inputHash?: string;
+  policyDecision?: string;
+  approvalId?: string;
+  executionStatus?: string;
+  errorCode?: string;
+  /** Already sanitised by the caller; the store caps its length. */
+  message: string;
+}
+
+export interface AuditEntry extends AuditInput {
+  id: string;
+  seq: number;
+  createdAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+export type AuditVerification =
+  | { ok: true; count: number }
+  | {
+      ok: false;
+      brokenAt: number;
+      reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch';
+    };

@@ -1,0 +1,142 @@
+import type {
+  Action,
+  ActionStatus,
+  ApiToken,
+  Approval,
+  ApprovalDecision,
+  ApprovalStatus,
+  AuditEntry,
+  Grant,
+  MessageRole,
+  Run,
+  RunStatus,
+  Thread,
+  ThreadMessage,
+  User,
+} from './records.js';
+import type {
+  ActionRow,
+  ApiTokenRow,
+  ApprovalRow,
+  AuditRow,
+  GrantRow,
+  MessageRow,
+  RunRow,
+  ThreadRow,
+  UserRow,
+} from './schema/database.js';
+
+/** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
+
+const opt = (value: string | null): string | undefined => value ?? undefined;
+const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
+
+export const toUser = (row: UserRow): User => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+
+export const toApiToken = (row: ApiTokenRow): ApiToken => ({
+  id: row.id,
+  userId: row.user_id,
+  tokenHash: row.token_hash,
+  createdAt: row.created_at,
+  lastUsedAt: opt(row.last_used_at),
+});
+
+export const toThread = (row: ThreadRow): Thread => ({
+  id: row.id,
+  userId: row.user_id,
+  title: row.title,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export const toMessage = (row: MessageRow): ThreadMessage => ({
+  id: row.id,
+  threadId: row.thread_id,
+  seq: Number(row.seq),
+  role: row.role as MessageRole,
+  content: row.content,
+  runId: opt(row.run_id),
+  createdAt: row.created_at,
+});
+
+export const toRun = (row: RunRow): Run => ({
+  id: row.id,
+  threadId: row.thread_id,
+  userId: row.user_id,
+  agent: row.agent,
+  status: row.status as RunStatus,
+  definitionSnapshot: parse(row.definition_snapshot),
+  definitionHash: row.definition_hash,
+  state: row.state === null ? null : (JSON.parse(row.state) as Run['state']),
+  summary: row.summary,
+  model: row.model,
+  usage: JSON.parse(row.usage) as Run['usage'],
+  errorCode: opt(row.error_code),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  finishedAt: opt(row.finished_at),
+});
+
+export const toAction = (row: ActionRow): Action => ({
+  id: row.id,
+  runId: row.run_id,
+  callId: row.call_id,
+  tool: row.tool,
+  args: JSON.parse(row.args_json) as Record<string, unknown>,
+  inputHash: row.input_hash,
+  status: row.status as ActionStatus,
+  requiresApproval: Number(row.requires_approval) === 1,
+  output: parse(row.output_json),
+  errorCode: opt(row.error_code),
+  errorMessage: opt(row.error_message),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  finishedAt: opt(row.finished_at),
+});
+
+export const toApproval = (row: ApprovalRow): Approval => ({
+  id: row.id,
+  runId: row.run_id,
+  actionId: row.action_id,
+  callId: row.call_id,
+  tool: row.tool,
+  inputHash: row.input_hash,
+  definitionHash: row.definition_hash,
+  userId: row.user_id,
+  batchId: row.batch_id,
+  status: row.status as ApprovalStatus,
+  decision: (row.decision ?? undefined) as ApprovalDecision | undefined,
+  feedback: opt(row.feedback),
+  createdAt: row.created_at,
+  resolvedAt: opt(row.resolved_at),
+});
+
+export const toGrant = (row: GrantRow): Grant => ({
+  id: row.id,
+  userId: row.user_id,
+  tool: row.tool,
+  recipient: row.recipient,
+  createdAt: row.created_at,
+});
+
+export const toAuditEntry = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  seq: Number(row.seq),
+  runId: opt(row.run_id),
+  actionId: opt(row.action_id),
+  modelName: opt(row.model_name),
+  toolName: opt(row.tool_name),
+  inputHash: opt(row.input_hash),
+  policyDecision: opt(row.policy_decision),
+  approvalId: opt(row.approval_id),
+  executionStatus: opt(row.execution_status),
+  errorCode: opt(row.error_code),
+  message: row.message,
+  createdAt: row.created_at,
+  prevHash: row.prev_hash,
+  hash: row.hash,
+});

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import {
+  Migrator,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely/migration';
+import { ConfigError } from '../../errors/cadre-error.js';
+import { initialMigration } from './0001-initial.js';
+import { writeTransaction, type StoreDialect } from '../store-context.js';
+import type { Database } from './database.js';
+
+/** The one migration set, in code so it ships inside the package (no migration folder to find). */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': initialMigration,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(MIGRATIONS),
+};
+
+/**
+ * Brings the schema up to date; safe when several processes open the store at
+ * once. PostgreSQL: Kysely's migrator takes an advisory lock and runs in a
+ * transaction. SQLite: Kysely takes no lock there, so the whole migration runs
+ * inside BEGIN IMMEDIATE, which also makes it all-or-nothing.
+ */
+export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
+  const run = async (target: Kysely<Database>) =>
+    throwOnError(await migrator(target).migrateToLatest());
+  // Throwing inside the SQLite transaction rolls a failed migration back.
+  if (dialect === 'postgres') await run(db);
+  else await writeTransaction({ db, dialect }, run);
+}
+
+function throwOnError({ error, results }: MigrationResultSet): void {
+  if (error === undefined) return;
+  const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+  throw new ConfigError(`The database schema could not be updated (migration ${failed} failed).`, {
+    cause: error,
+  });
+}
+
+function migrator(db: Kysely<Database>): Migrator {
+  return new Migrator({
+    db,
+    provider,
+    migrationTableName: 'cadre_migrations',
+    migrationLockTableName: 'cadre_migrations_lock',
+  });
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openKyselyStore } from './open-store.js';
+import { describeStoreConformance } from './testing/store-conformance.js';
+import { seedApproval } from './testing/store-fixture.js';
+
+const dirs: string[] = [];
+function tempDbFile(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cadre-sqlite-'));
+  dirs.push(dir);
+  return path.join(dir, 'cadre.db');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describeStoreConformance('SQLite (file, WAL)', async () => {
+  const store = await openKyselyStore({ url: tempDbFile() });
+  return { store, db: store.db, cleanup: () => store.close() };
+});
+
+describe('SQLite specifics', () => {
+  it('opens the file in WAL mode with foreign keys on', async () => {
+    const store = await openKyselyStore({ url: `sqlite:${tempDbFile()}` });
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+    const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db);
+    expect(mode.rows[0]?.journal_mode).toBe('wal');
+    expect(keys.rows[0]?.foreign_keys).toBe(1);
+    await store.close();
+  });
+
+  it('a pending approval survives closing and reopening the file (a restart)', async () => {
+    const file = tempDbFile();
+    const first = await openKyselyStore({ url: file });
+    const { user, approval } = await seedApproval(first);
+    await first.close();
+    const second = await openKyselyStore({ url: file });
+    expect(await second.listApprovals(user.id, { status: 'pending' })).toEqual([approval]);
+    expect(await second.recoverInterrupted()).toEqual({ runs: 0, actions: 0 });
+    await second.close();
+  });
+
+  it('works in memory for tests', async () => {
+    const store = await openKyselyStore({ url: ':memory:' });
+    const user = await store.ensureUser('alice');
+    expect(await store.listThreads(user.id)).toEqual([]);
+    await store.close();
+  });
+});

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
+
+export function approvalCases(fixture: CurrentFixture): void {
+  describe('approvals', () => {
+    it('the calls of one turn form one pending batch, in call order', async () => {
+      const { store } = fixture();
+      const { user, run } = await seedRun(store, 'alice', 'awaiting_confirmation');
+      const calls = ['call_b', 'call_a', 'call_c'];
+      const actions = [];
+      for (const callId of calls)
+        actions.push(
+          await store.createAction({
+            runId: run.id,
+            callId,
+            tool: 'gmail_send',
+            args: {},
+            inputHash: callId,
+            status: 'awaiting_confirmation',
+            requiresApproval: true,
+          }),
+        );
+      const created = await store.createApprovals(
+        actions.map((a) => ({
+          runId: run.id,
+          actionId: a.id,
+          callId: a.callId,
+          tool: a.tool,
+          inputHash: a.inputHash,
+          definitionHash: run.definitionHash,
+          userId: user.id,
+        })),
+      );
+      expect(new Set(created.map((a) => a.batchId)).size).toBe(1);
+      expect(created.every((a) => a.status === 'pending' && a.decision === undefined)).toBe(true);
+      const batchId = created[0]?.batchId;
+      const listed = await store.listApprovals(user.id, { batchId, status: 'pending' });
+      expect(listed.map((a) => a.callId)).toEqual(calls);
+      expect(await store.createApprovals([])).toEqual([]);
+    });
+
+    it('lists pending approvals by user, run and thread; another user sees none', async () => {
+      const { store } = fixture();
+      const mine = await seedApproval(store, 'alice');
+      const theirs = await seedApproval(store, 'bob');
+      const pending = await store.listApprovals(mine.user.id, { status: 'pending' });
+      expect(pending).toEqual([mine.approval]);
+      expect(await store.listApprovals(mine.user.id, { threadId: mine.thread.id })).toEqual([
+        mine.approval,
+      ]);
+      expect(await store.listApprovals(mine.user.id, { threadId: theirs.thread.id })).toEqual([]);
+      expect(await store.listApprovals(mine.user.id, { runId: mine.run.id })).toEqual([
+        mine.approval,
+      ]);
+      expect(await store.listApprovals(mine.user.id, { status: 'approved' })).toEqual([]);
+      expect(await store.getApproval(theirs.user.id, mine.approval.id)).toBeUndefined();
+      expect(await store.getApproval(mine.user.id, mine.approval.id)).toEqual(mine.approval);
+    });
+
+    it('approving resolves once; the second resolve is already_resolved (HTTP 409)', async () => {
+      const { store } = fixture();
+      const { user, approval } = await seedApproval(store);
+      const first = await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'approve_once',
+      });
+      expect(first.ok && first.approval).toMatchObject({
+        status: 'approved',
+        decision: 'approve_once',
+      });
+      expect(first.ok && first.approval.resolvedAt).toBeTruthy();
+      const second = await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'reject',
+      });
+      expect(second).toEqual({ ok: false, reason: 'already_resolved' });
+      expect((await store.getApproval(user.id, approval.id))?.decision).toBe('approve_once');
+    });
+
+    it("rejecting keeps the feedback; another user's or an unknown approval is not_found (HTTP 404)", async () => {
+      const { store } = fixture();
+      const { user, approval } = await seedApproval(store);
+      const bob = await store.ensureUser('bob');
+      expect(
+        await store.resolveApproval({
+          approvalId: approval.id,
+          userId: bob.id,
+          decision: 'approve_once',
+        }),
+      ).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
+      expect(
+        await store.resolveApproval({ approvalId: 'missing', userId: user.id, decision: 'reject' }),
+      ).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
+      const rejected = await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'reject',
+        feedback: 'Not to Bob.',
+      });
+      expect(rejected.ok && rejected.approval).toMatchObject({
+        status: 'rejected',
+        feedback: 'Not to Bob.',
+      });
+    });
+
+    it('RACE: concurrent resolves of one approval: exactly one ok, the rest already_resolved', async () => {
+      const { store } = fixture();
+      const { user, approval } = await seedApproval(store);
+      const decisions = [
+        'approve_once',
+        'reject',
+        'approve_and_always_allow_recipient',
+        'approve_once',
+      ] as const;
+      const results = await Promise.all(
+        decisions.map((decision) =>
+          store.resolveApproval({ approvalId: approval.id, userId: user.id, decision }),
+        ),
+      );
+      const winners = results.filter((r) => r.ok);
+      expect(winners).toHaveLength(1);
+      expect(results.filter((r) => !r.ok && r.reason === 'already_resolved')).toHaveLength(3);
+      const stored = await store.getApproval(user.id, approval.id);
+      expect(winners[0]?.ok && stored).toEqual(winners[0]?.ok && winners[0].approval);
+    });
+  });
+
+  describe('grants', () => {
+    it('adding is idempotent and normalises the recipient', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const first = await store.addGrant({
+        userId: alice.id,
+        tool: 'gmail_send',
+        recipient: ' Bob@Example.COM ',
+      });
+      const again = await store.addGrant({
+        userId: alice.id,
+        tool: 'gmail_send',
+        recipient: 'bob@example.com',
+      });
+      expect(first.recipient).toBe('bob@example.com');
+      expect(again).toEqual(first);
+      expect(await store.listGrants(alice.id)).toEqual([first]);
+    });
+
+    it('has() matches user, tool and normalised recipient only', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const bob = await store.ensureUser('bob');
+      await store.addGrant({ userId: alice.id, tool: 'gmail_send', recipient: 'bob@example.com' });
+      expect(await store.hasGrant(alice.id, 'gmail_send', 'BOB@example.com')).toBe(true);
+      expect(await store.hasGrant(alice.id, 'gmail_send', 'eve@example.com')).toBe(false);
+      expect(await store.hasGrant(alice.id, 'calendar_event_create', 'bob@example.com')).toBe(
+        false,
+      );
+      expect(await store.hasGrant(bob.id, 'gmail_send', 'bob@example.com')).toBe(false);
+      expect(await store.listGrants(bob.id)).toEqual([]);
+    });
+  });
+}

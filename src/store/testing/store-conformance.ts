@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import { approvalCases } from './conformance-approvals.js';
+import { identityCases } from './conformance-identity.js';
+import { logCases } from './conformance-log.js';
+import { recoveryCases } from './conformance-recovery.js';
+import { runCases } from './conformance-runs.js';
+import type { OpenFixture, StoreFixture } from './store-fixture.js';
+
+/**
+ * The contract every `Store` backend must pass (the LangGraph checkpoint
+ * lesson: one narrow interface, one suite). `open` gives each test a fresh,
+ * empty, migrated store; `cleanup` closes it and removes what it made.
+ */
+export function describeStoreConformance(name: string, open: OpenFixture): void {
+  describe(`Store conformance: ${name}`, () => {
+    let current: StoreFixture | undefined;
+    const fixture = (): StoreFixture => {
+      if (current === undefined) throw new Error('no store is open (beforeEach failed?)');
+      return current;
+    };
+    beforeEach(async () => {
+      current = await open();
+    });
+    afterEach(async () => {
+      await current?.cleanup();
+      current = undefined;
+    });
+
+    identityCases(fixture);
+    runCases(fixture);
+    approvalCases(fixture);
+    logCases(fixture);
+    recoveryCases(fixture);
+  });
+}

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { CadreEvent } from '../../events/types.js';
+import type { RunStatus } from '../records.js';
+import type { Database } from '../schema/database.js';
+import type { Store } from '../types.js';
+
+/** One open store for one test, plus raw access to its tables for "behind the store's back" checks. */
+export interface StoreFixture {
+  store: Store;
+  db: Kysely<Database>;
+  cleanup: () => Promise<void>;
+}
+
+export type OpenFixture = () => Promise<StoreFixture>;
+export type CurrentFixture = () => StoreFixture;
+
+/** A user with a thread and a run in `status`. */
+export async function seedRun(store: Store, userName = 'alice', status: RunStatus = 'planning') {
+  const user = await store.ensureUser(userName);
+  const thread = await store.createThread({ userId: user.id, title: `${userName}'s thread` });
+  const run = await store.createRun({
+    threadId: thread.id,
+    userId: user.id,
+    agent: 'assistant',
+    status,
+    definitionSnapshot: { name: 'assistant', promptConfig: { systemPrompt: 'Be brief.' } },
+    definitionHash: 'a'.repeat(64),
+    model: 'scripted',
+  });
+  return { user, thread, run };
+}
+
+/** An action awaiting approval, with its approval (a batch of one). */
+export async function seedApproval(store: Store, userName = 'alice', callId = 'call_1') {
+  const seeded = await seedRun(store, userName, 'awaiting_confirmation');
+  const action = await store.createAction({
+    runId: seeded.run.id,
+    callId,
+    tool: 'gmail_send',
+    args: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' },
+    inputHash: 'b'.repeat(64),
+    status: 'awaiting_confirmation',
+    requiresApproval: true,
+  });
+  const [approval] = await store.createApprovals([
+    {
+      runId: seeded.run.id,
+      actionId: action.id,
+      callId,
+      tool: action.tool,
+      inputHash: action.inputHash,
+      definitionHash: seeded.run.definitionHash,
+      userId: seeded.user.id,
+    },
+  ]);
+  if (approval === undefined) throw new Error('createApprovals returned nothing');
+  return { ...seeded, action, approval };
+}
+
+export function sampleEvent(runId: string, type = 'text_delta', message = 'hello'): CadreEvent {
+  return {
+    type,
+    message,
+    timestamp: new Date().toISOString(),
+    data: { delta: message },
+    runId,
+    executionId: runId,
+    depth: 0,
+    path: ['assistant'],
+    seq: 0,
+  };
+}

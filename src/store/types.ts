@@ -1,0 +1,204 @@
+import type { CadreEvent } from '../events/types.js';
+import type { Usage } from '../model/types.js';
+import type { RunState } from '../runtime/run-state.js';
+import type {
+  Action,
+  ActionStatus,
+  ApiToken,
+  Approval,
+  ApprovalDecision,
+  ApprovalStatus,
+  AuditEntry,
+  AuditInput,
+  AuditVerification,
+  Grant,
+  MessageRole,
+  Run,
+  RunEvent,
+  RunStatus,
+  Thread,
+  ThreadMessage,
+  User,
+} from './records.js';
+
+export type * from './records.js';
+
+export interface NewRun {
+  /** Defaults to a new UUIDv7; pass the executor's run id to keep one id everywhere. */
+  id?: string;
+  threadId: string;
+  userId: string;
+  agent: string;
+  status?: RunStatus;
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  model: string;
+  state?: RunState | null;
+}
+
+export interface RunPatch {
+  status?: RunStatus;
+  state?: RunState | null;
+  summary?: string;
+  model?: string;
+  usage?: Usage;
+  errorCode?: string | null;
+}
+
+export interface NewAction {
+  runId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  inputHash: string;
+  status: ActionStatus;
+  requiresApproval: boolean;
+}
+
+export interface ActionTransition {
+  /** The status the caller believes the action is in; anything else makes the transition fail. */
+  from: ActionStatus | readonly ActionStatus[];
+  to: ActionStatus;
+  output?: unknown;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+export type NewApproval = Pick<
+  Approval,
+  'runId' | 'actionId' | 'callId' | 'tool' | 'inputHash' | 'definitionHash' | 'userId'
+>;
+
+export interface ApprovalFilter {
+  status?: ApprovalStatus;
+  runId?: string;
+  threadId?: string;
+  batchId?: string;
+}
+
+export interface Resolution {
+  approvalId: string;
+  /** Only this user's approvals can be resolved; another user's is "not_found". */
+  userId: string;
+  decision: ApprovalDecision;
+  feedback?: string;
+}
+
+/** The outcome of a compare-and-set: `status_mismatch` carries the status found instead. */
+export type Transition<T, S extends string> =
+  | { ok: true; value: T }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'status_mismatch'; status: S };
+
+export type ResolveResult =
+  { ok: true; approval: Approval } | { ok: false; reason: 'not_found' | 'already_resolved' };
+
+export interface Recovery {
+  /** Runs found `planning` / `executing`, now `failed` with errorCode `interrupted`. */
+  runs: number;
+  /** Actions found `executing`, now `failed` with errorCode `interrupted`; never re-run. */
+  actions: number;
+}
+
+/**
+ * Persistence for the server flow (DESIGN §4). Every backend passes one
+ * conformance suite (`testing/store-conformance.ts`). Reads scoped by user
+ * answer `undefined` for another user's record, exactly as for a missing one.
+ * Writes check the signal before they start and then run to completion.
+ */
+export interface Store {
+  /** Returns the user with this name, creating it on first use. */
+  ensureUser(name: string, signal?: AbortSignal): Promise<User>;
+  /** The plaintext token is returned once and never stored. */
+  createToken(userId: string, signal?: AbortSignal): Promise<{ token: string; record: ApiToken }>;
+  /** Looks the token up by its SHA-256 and notes when it was last used. */
+  findUserByToken(token: string, signal?: AbortSignal): Promise<User | undefined>;
+
+  createThread(input: { userId: string; title: string }, signal?: AbortSignal): Promise<Thread>;
+  getThread(userId: string, threadId: string, signal?: AbortSignal): Promise<Thread | undefined>;
+  /** Most recently updated first. */
+  listThreads(
+    userId: string,
+    options?: { limit?: number },
+    signal?: AbortSignal,
+  ): Promise<Thread[]>;
+  /** Appends at the end of the thread and bumps its `updatedAt`. */
+  appendMessage(
+    input: { threadId: string; role: MessageRole; content: string; runId?: string },
+    signal?: AbortSignal,
+  ): Promise<ThreadMessage>;
+  /** The last `limit` messages (default 50), oldest first. */
+  listMessages(
+    threadId: string,
+    options?: { limit?: number },
+    signal?: AbortSignal,
+  ): Promise<ThreadMessage[]>;
+
+  createRun(input: NewRun, signal?: AbortSignal): Promise<Run>;
+  getRun(userId: string, runId: string, signal?: AbortSignal): Promise<Run | undefined>;
+  /** Compare-and-set when `expectedStatus` is given; `finishedAt` is set on completed / failed. */
+  updateRun(
+    runId: string,
+    patch: RunPatch,
+    options?: { expectedStatus?: RunStatus | readonly RunStatus[] },
+    signal?: AbortSignal,
+  ): Promise<Transition<Run, RunStatus>>;
+
+  /** Idempotent per (runId, callId): a second create returns the action already stored. */
+  createAction(input: NewAction, signal?: AbortSignal): Promise<Action>;
+  getAction(actionId: string, signal?: AbortSignal): Promise<Action | undefined>;
+  /** In creation order. */
+  listActions(runId: string, signal?: AbortSignal): Promise<Action[]>;
+  /** Compare-and-set on the current status: of two racing callers exactly one wins. */
+  transitionAction(
+    actionId: string,
+    transition: ActionTransition,
+    signal?: AbortSignal,
+  ): Promise<Transition<Action, ActionStatus>>;
+
+  /** Creates the approvals of one turn as one batch (one shared batchId), atomically. */
+  createApprovals(items: readonly NewApproval[], signal?: AbortSignal): Promise<Approval[]>;
+  getApproval(
+    userId: string,
+    approvalId: string,
+    signal?: AbortSignal,
+  ): Promise<Approval | undefined>;
+  /** This user's approvals, oldest first. */
+  listApprovals(userId: string, filter?: ApprovalFilter, signal?: AbortSignal): Promise<Approval[]>;
+  /** Compare-and-set on `pending`: of two racing resolves exactly one is ok. */
+  resolveApproval(resolution: Resolution, signal?: AbortSignal): Promise<ResolveResult>;
+
+  /** Idempotent; the recipient is normalised (trimmed, lower-cased). */
+  addGrant(
+    input: { userId: string; tool: string; recipient: string },
+    signal?: AbortSignal,
+  ): Promise<Grant>;
+  listGrants(userId: string, signal?: AbortSignal): Promise<Grant[]>;
+  hasGrant(userId: string, tool: string, recipient: string, signal?: AbortSignal): Promise<boolean>;
+
+  /** Appends in order; the store assigns each event the run's next seq. */
+  appendEvents(
+    runId: string,
+    events: readonly CadreEvent[],
+    signal?: AbortSignal,
+  ): Promise<RunEvent[]>;
+  /** Events with seq > `after` (default 0), at most `limit` (default 1000), in order. */
+  readEvents(
+    runId: string,
+    options?: { after?: number; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<RunEvent[]>;
+
+  /** Appends one entry to the hash chain; concurrent appends from several processes form one chain. */
+  appendAudit(entry: AuditInput, signal?: AbortSignal): Promise<AuditEntry>;
+  listAudit(
+    options?: { runId?: string; after?: number; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<AuditEntry[]>;
+  /** Walks the whole chain: seq contiguity, prevHash links, each hash, and the stored head. */
+  verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
+
+  /** At start-up: mid-flight runs and executing actions become failed (`interrupted`); approvals stay. */
+  recoverInterrupted(signal?: AbortSignal): Promise<Recovery>;
+  close(): Promise<void>;
+}
