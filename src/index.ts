@@ -74,3 +74,34 @@ export {
   type RunAgentOptions,
 } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
+
+// Built-in code agents and tracking.
+export {
+  builtinAgentEntries,
+  DeepResearchAgent,
+  ReactAgent,
+  DEEP_RESEARCH_DEFAULTS,
+  type DeepResearchConfig,
+  type DeepResearchOptions,
+  type PhaseBudgets,
+  type ReactConfig,
+  type SubQueryOutcome,
+} from './agents/builtin/index.js';
+export {
+  DefaultTracker,
+  ExecutionState,
+  RunMetrics,
+  PHASES,
+  DEFAULT_PHASE_TABLES,
+  DEEP_RESEARCH_PHASES,
+  REACT_PHASES,
+  LOOP_PHASES,
+  nextPhase,
+  type ExecutionTracker,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type ExecutionStateOptions,
+  type Phase,
+  type PhaseTable,
+  type WellKnownPhase,
+} from './tracking/index.js';

@@ -26,6 +26,8 @@ export interface AgentContext {
   modelName: string;
   /** Runs another agent as a child: its events join this run's stream. */
   spawn(request: SpawnRequest): Promise<RunResult>;
+  /** Root folder the run's file tools are confined to. */
+  workspace: string;
   /** Milliseconds left in this execution's time budget. */
   remainingMs(): number;
   emit: EventSink;

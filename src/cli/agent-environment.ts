@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { AgentRegistry } from '../agents/agent-registry.js';
+import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { discoverAgents } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../agents/types.js';
 import type { LoadOptions } from '../spec/load-definition.js';
@@ -29,7 +30,7 @@ export async function agentEnvironment(
     knownTools,
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     ...(options.alsoBesides ? { folders: [dirname(options.alsoBesides)] } : {}),
-    ...(options.builtins ? { builtins: options.builtins } : {}),
+    builtins: options.builtins ?? builtinAgentEntries(),
   });
   const names = new Set(registry.names());
   return {

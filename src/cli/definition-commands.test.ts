@@ -71,9 +71,11 @@ describe('cadre agents', () => {
 
   it('looks in ./agents and .cadre/agents by default and names invalid files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cadre-agents-'));
-    await runCliCaptured(['agents'], { cwd: dir }).then((run) =>
-      expect(run.stderr).toMatch(/No agent definitions found in agents, \.cadre\/agents/),
-    );
+    await runCliCaptured(['agents'], { cwd: dir, env: { HOME: dir } }).then((run) => {
+      // An empty project still has the built-in code agents.
+      expect(run.stdout).toMatch(/^deep_research {2}builtin\n/m);
+      expect(run.stdout).toMatch(/^react {2}builtin\n/m);
+    });
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, '.cadre/agents'), { recursive: true });
     await writeFile(

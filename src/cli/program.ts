@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
+import type { EvalCommandOptions } from './commands/eval.js';
+import type { ReplayCommandOptions } from './commands/replay.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -33,6 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     )
     .option('--json', 'print only the result object, as JSON')
     .option('-q, --quiet', 'no progress output')
+    .option('--record <file>', 'record the run as a trajectory (JSON) for replay and evals')
     .action(
       async (
         file: string,
@@ -44,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
           json?: boolean;
           approve: string[];
           quiet?: boolean;
+          record?: string;
         },
       ) => {
         const { runCommand } = await import('./commands/run.js');
@@ -65,6 +69,24 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     });
 
   program
+    .command('chat')
+    .description(
+      'Talk to an agent in the terminal (default: ACTIVE_AGENT_PATH, else the built-in assistant)',
+    )
+    .argument('[agent]', 'a discovered agent name or a definition file')
+    .option('-m, --model <model>', 'model to use')
+    .option(
+      '--approve <tool>',
+      "approve a side-effecting tool without asking ('all' for every tool; repeatable)",
+      collect,
+      [],
+    )
+    .action(async (agent: string | undefined, options: { model?: string; approve: string[] }) => {
+      const { chatCommand } = await import('./commands/chat.js');
+      exitCode = await chatCommand(agent, options, io);
+    });
+
+  program
     .command('schema')
     .description('Print the JSON Schema of the agent definition format')
     .action(async () => {
@@ -79,6 +101,73 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .action(async (dir: string | undefined) => {
       const { agentsCommand } = await import('./commands/agents.js');
       exitCode = await agentsCommand(dir, io);
+    });
+
+  program
+    .command('replay')
+    .description(
+      'Re-run a recorded trajectory offline: recorded model answers and tool results, no side effects',
+    )
+    .argument('<trajectory>', 'a trajectory file (cadre run --record)')
+    .option(
+      '--agent <file>',
+      'run this definition instead of the recorded one, to see where it diverges',
+    )
+    .option('--strict', 'a divergence from the recording is an error')
+    .option('--live-tools', 're-run read-only tools for real (side-effecting tools never run)')
+    .option(
+      '--until <n>',
+      'replay n model steps, then continue live (--model, the agent model or CADRE_MODEL)',
+    )
+    .option('-m, --model <model>', 'the live model a fork (--until) continues with')
+    .option('--timing [scale]', 'replay the recorded delays, scaled (default 1)')
+    .option('-w, --workspace <dir>', 'folder live tools are confined to (default: current folder)')
+    .option(
+      '--approve <tool>',
+      'approve a side-effecting tool after a fork (repeatable)',
+      collect,
+      [],
+    )
+    .option('--record <file>', 'record the replayed run (e.g. a fork) as a new trajectory')
+    .option('--json', 'print {result, replay} as JSON')
+    .option('-q, --quiet', 'no progress output')
+    .action(async (file: string, options: ReplayCommandOptions) => {
+      const { replayCommand } = await import('./commands/replay.js');
+      exitCode = await replayCommand(file, options, io);
+    });
+
+  program
+    .command('eval')
+    .description('Score an agent on a dataset (JSONL rows, or a folder of trajectories)')
+    .argument('<agent>', 'agent definition file')
+    .requiredOption('-d, --dataset <path>', 'a .jsonl file or a folder of trajectories')
+    .option(
+      '-s, --scorer <name>',
+      'exact, contains, regex, json_schema[=file], tool_called, llm_judge (repeatable)',
+      collect,
+      [],
+    )
+    .option('-m, --model <model>', 'model for the agent (a fresh client per row)')
+    .option(
+      '--judge-model <model>',
+      'model for llm_judge (default: --model, then the judge definition)',
+    )
+    .option('--judge <file>', 'judge definition (default: examples/agents/judge.yaml)')
+    .option('-c, --concurrency <n>', 'rows run at once', '4')
+    .option('--repeat <k>', 'run every row k times', '1')
+    .option('--retries <n>', 'retries of a row whose run fails', '1')
+    .option('--min-score <x>', 'exit 1 when a scorer mean is below x (0..1)')
+    .option('-w, --workspace <dir>', 'folder file tools are confined to (default: current folder)')
+    .option(
+      '--approve <tool>',
+      "approve a side-effecting tool ('all' for every tool; repeatable)",
+      collect,
+      [],
+    )
+    .option('--json', 'print the full report as JSON')
+    .action(async (agent: string, options: EvalCommandOptions) => {
+      const { evalCommand } = await import('./commands/eval.js');
+      exitCode = await evalCommand(agent, options, io);
     });
 
   try {

@@ -59,6 +59,7 @@ export function resolveConfig(
       ...(onlyDomains ? { onlyDomains } : {}),
       ...(timeout !== undefined ? { domainTimeoutSecs: timeout } : {}),
       ...(Object.keys(models).length ? { models } : {}),
+      ...(config.execution_mode === 'threads' ? { executionMode: 'threads' as const } : {}),
     },
     executionMode: config.execution_mode === 'threads' ? 'threads' : 'async',
   };

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { parseChatHistory } from './chat-history.js';
+import { threadId } from 'node:worker_threads';
+import type { CadreEvent } from '../events/types.js';
+import { cachedResolver } from '../model/cached-resolver.js';
+import { resolveModelClient } from '../model/resolve-model.js';
 import { runAgent, run_agent } from './run-agent.js';
 
 /** The agent-format seed's JSON Schema, verbatim. */
@@ -171,6 +175,74 @@ describe('runAgent: the agent-format minimal interface (scripted model responses
     expect(result.response_time_secs).toBeLessThan(5);
     expect(result.called_tools).toEqual(['A', 'B']);
     expect(result.extra).toBe(true);
+  });
+});
+
+describe('execution_mode: threads (scripted model files)', () => {
+  it('runs each domain in a worker thread; its events join the stream and the result comes back', async () => {
+    const cwd = await workspace();
+    await mkdir(join(cwd, 'domains'));
+    await writeFile(
+      join(cwd, 'domains/files.md'),
+      '---\nname: files\ndescription: Knows the files\ntools: LS\n---\nList files.\n',
+    );
+    await writeFile(
+      join(cwd, 'router.yaml'),
+      'name: hub\ndescription: Routes\nkind: router\ndomains: [files]\n',
+    );
+    await writeFile(
+      join(cwd, 'router-turns.json'),
+      JSON.stringify([
+        {
+          parts: [
+            {
+              functionCall: {
+                name: 'route',
+                args: { targets: [{ domain: 'files', intent: 'list' }] },
+              },
+            },
+          ],
+        },
+        { parts: [{ text: 'You have notes.txt.' }] },
+      ]),
+    );
+    await writeFile(
+      join(cwd, 'domain-turns.json'),
+      JSON.stringify([
+        { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
+        { parts: [{ text: 'notes.txt is there' }] },
+      ]),
+    );
+    const events: CadreEvent[] = [];
+    const env = { ACTIVE_AGENT_PATH: 'router.yaml' };
+    const resolveOnce = cachedResolver((m: string) => resolveModelClient(m, env, { cwd }));
+    const result = await runAgent(
+      'what files?',
+      undefined,
+      undefined,
+      {
+        tool_root: 'domains',
+        execution_mode: 'threads',
+        model_overrides: { domain: `scripted:${join(cwd, 'domain-turns.json')}` },
+      },
+      {
+        cwd,
+        env,
+        defaultModel: `scripted:${join(cwd, 'router-turns.json')}`,
+        resolveModel: resolveOnce,
+        onEvent: (e) => events.push(e),
+      },
+    );
+    expect(result.content).toBe('You have notes.txt.');
+    expect(result.traces.map((t) => t.tool)).toEqual(['ls']);
+    const thread = events.find((e) => e.type === 'thread_started');
+    expect(thread?.data.threadId).toEqual(expect.any(Number));
+    expect(thread?.data.threadId).not.toBe(threadId);
+    const domainEvents = events.filter((e) => e.depth === 1 && e.path.join('/') === 'hub/files');
+    expect(domainEvents.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['run_started', 'tool_call', 'tool_result', 'final_result']),
+    );
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
 });
 

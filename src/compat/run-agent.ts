@@ -1,3 +1,5 @@
+import { builtinAgentEntries } from '../agents/builtin/index.js';
+import { nameOf } from '../agents/agent-registry.js';
 import { discoverAgents } from '../agents/discover-agents.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -59,9 +61,15 @@ export async function runAgent(
   const { registry } = await discoverAgents({
     cwd,
     knownTools,
+    builtins: builtinAgentEntries(),
     ...(resolved.toolRoot ? { folders: [resolved.toolRoot] } : {}),
   });
-  const active = await pickAgent(options, env, cwd, knownTools, registry.names());
+  // The default assistant routes over the project's own agents; built-ins stay callable by name.
+  const projectAgents = registry
+    .list()
+    .filter((a) => a.origin !== 'builtin')
+    .map((a) => nameOf(a.entry));
+  const active = await pickAgent(options, env, cwd, knownTools, registry.names(), projectAgents);
   if (active.kind === 'function') {
     const raw = await active.run(prompt, chatHistory, memory, config);
     return normalizeForeign(raw, started);
@@ -98,12 +106,13 @@ async function pickAgent(
   cwd: string,
   knownTools: string[],
   agentNames: string[],
+  projectAgents: string[],
 ): Promise<ActiveAgent> {
   if (typeof options.agent === 'object') return { kind: 'definition', definition: options.agent };
   const path = options.agent ?? env.ACTIVE_AGENT_PATH;
   const names = new Set(agentNames);
   if (path) return loadActiveAgent(path, { cwd, knownTools, isKnownAgent: (n) => names.has(n) });
-  return { kind: 'definition', definition: defaultAssistant(agentNames) };
+  return { kind: 'definition', definition: defaultAssistant(projectAgents) };
 }
 
 function normalizeForeign(raw: Record<string, unknown>, started: number): AgentFormatResult {

@@ -54,6 +54,7 @@ export async function runCodeAgent(
       return spawnChild(services, parent, request, callerSignal);
     },
     remainingMs: () => deadline.remaining(),
+    workspace: services.workspace,
     emit,
   };
 

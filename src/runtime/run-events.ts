@@ -12,6 +12,19 @@ export class RunEvents {
     private readonly listener?: (event: CadreEvent) => void,
   ) {}
 
+  /**
+   * Re-stamps an event made elsewhere (a worker thread's own run) into this
+   * run's sequence, keeping where in the tree it happened.
+   */
+  forward(event: CadreEvent): void {
+    this.sinkFor({
+      executionId: event.executionId,
+      ...(event.parentExecutionId ? { parentId: event.parentExecutionId } : {}),
+      depth: event.depth,
+      path: event.path,
+    })({ type: event.type, message: event.message, data: event.data });
+  }
+
   sinkFor(execution: ExecutionContext): EventSink {
     const listener = this.listener;
     if (!listener) return () => {};

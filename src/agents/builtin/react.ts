@@ -165,7 +165,7 @@ export class ReactAgent implements Agent {
         runId: ctx.runId,
         execution: ctx.execution,
         signal: ctx.signal,
-        workspace: await (workspace ??= realpath(this.config.workspace ?? process.cwd())),
+        workspace: await (workspace ??= realpath(this.config.workspace ?? ctx.workspace)),
         emit: ctx.emit,
       }),
     };

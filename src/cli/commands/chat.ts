@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
+import { nameOf } from '../../agents/agent-registry.js';
 import { defaultAssistant } from '../../compat/default-assistant.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
@@ -155,7 +156,15 @@ async function pickAgent(
   environment: AgentEnvironment,
   io: CliIO,
 ): Promise<AgentDefinition> {
-  if (!nameOrPath) return defaultAssistant(environment.registry.names());
+  if (!nameOrPath) {
+    // Routes over the project's own agents; built-ins stay callable by name.
+    return defaultAssistant(
+      environment.registry
+        .list()
+        .filter((a) => a.origin !== 'builtin')
+        .map((a) => nameOf(a.entry)),
+    );
+  }
   const entry = environment.registry.get(nameOrPath);
   if (entry?.kind === 'definition') return entry.definition;
   const active = await loadActiveAgent(resolve(io.cwd, nameOrPath), environment.loadOptions);

@@ -49,7 +49,9 @@ export async function validateCommand(
     try {
       const isDir = (await stat(absolute)).isDirectory();
       // Definitions may name agents found beside them or in the project's agent folders.
-      const { loadOptions } = await agentEnvironment(io, { alsoBesides: isDir ? join(absolute, 'x') : absolute });
+      const { loadOptions } = await agentEnvironment(io, {
+        alsoBesides: isDir ? join(absolute, 'x') : absolute,
+      });
       if (isDir) {
         const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
         loaded.forEach(pass);

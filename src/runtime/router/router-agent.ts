@@ -25,6 +25,8 @@ import {
 export const DEFAULT_DOMAIN_TIMEOUT_SECS = 60;
 
 export interface RouterOptions {
+  /** `threads`: each domain runs in a worker thread (agent-format `execution_mode`). */
+  executionMode?: 'async' | 'threads';
   /** Per-role models (agent-format `model_overrides`); `router` picks the routing call's model. */
   models?: { router?: string; domain?: string; synth?: string };
   /** Restrict routing to these domains (agent-format `only_domains`). */
@@ -152,6 +154,7 @@ export class RouterAgent implements Agent {
             ephemeral: false,
             inputs: inputsFor(entry, query),
             signal,
+            ...(this.options.executionMode === 'threads' ? { isolation: 'thread' as const } : {}),
             ...(this.options.models?.domain ? { model: this.options.models.domain } : {}),
             ...(input.history ? { history: input.history } : {}),
           }),

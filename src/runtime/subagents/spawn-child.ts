@@ -5,6 +5,9 @@ import type { EventSink, ExecutionContext } from '../../events/types.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import { runCodeAgent } from '../code-agent-runner.js';
 import { executeAgent } from '../executor.js';
+import { FALLBACK_MODEL } from '../run-options.js';
+import { DEFAULT_MAX_TIME_MINUTES } from '../../spec/types.js';
+import { runInThread } from './run-in-thread.js';
 import type { RunResult } from '../run-result.js';
 import type { Semaphore } from '../semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
@@ -108,6 +111,32 @@ function runTarget(
       ...definition,
       modelConfig: { ...definition.modelConfig, model: request.model },
     };
+  if (request.isolation === 'thread') {
+    const blocker = threadBlocker(definition, services);
+    if (!blocker) {
+      return runInThread(
+        services,
+        {
+          definition,
+          inputs: request.inputs,
+          ...(request.history ? { history: request.history } : {}),
+          model: definition.modelConfig?.model ?? services.defaultModel ?? FALLBACK_MODEL,
+          env: { ...process.env },
+          cwd: process.cwd(),
+          workspace: services.workspace,
+          timeBudgetMs: Number.isFinite(budgetMs) ? budgetMs : DEFAULT_MAX_TIME_MINUTES * 60_000,
+          runId: parent.runId,
+          execution,
+        },
+        signal,
+      );
+    }
+    parent.emit({
+      type: 'warning',
+      message: `${definition.name} runs in this thread: ${blocker}`,
+      data: { reason: blocker },
+    });
+  }
   return executeAgent(definition, { ...shared, inputs: request.inputs });
 }
 
@@ -141,4 +170,13 @@ function withGrant(definition: AgentDefinition, tools: string[]): AgentDefinitio
 function promptOf(inputs: Record<string, unknown>): string {
   const prompt = inputs.prompt ?? inputs.query;
   return typeof prompt === 'string' ? prompt : JSON.stringify(inputs);
+}
+
+/** Why a child cannot move to a worker thread, or undefined when it can. */
+function threadBlocker(definition: AgentDefinition, services: SpawnServices): string | undefined {
+  if (services.model) return 'its model client is an in-process object';
+  if (definition.processOutput || definition.outputConfig?.schema?.kind === 'zod')
+    return 'it has code (processOutput or a Zod schema)';
+  if (definition.router) return 'routers run in the caller';
+  return undefined;
 }

@@ -20,6 +20,8 @@ export interface SpawnRequest {
   signal?: AbortSignal;
   /** Model for the child, replacing its own (agent-format `model_overrides`). */
   model?: string;
+  /** `thread`: run the child in a worker thread (agent-format `execution_mode: threads`). */
+  isolation?: 'thread';
   /** Earlier conversation turns the child should see. */
   history?: Message[];
 }

@@ -1,0 +1,142 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ConfigError } from '../../errors/cadre-error.js';
+import { formatIssue } from '../../errors/validation-error.js';
+import { resolveModelClient } from '../../model/resolve-model.js';
+import { FALLBACK_MODEL } from '../../runtime/executor.js';
+import { createRuntime } from '../../runtime/runtime.js';
+import { loadDefinition } from '../../spec/load-definition.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import { builtinTools } from '../../tools/builtin/index.js';
+import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
+import { definitionFromSnapshot } from '../../trajectory/definition-snapshot.js';
+import { formatReplayReport } from '../../trajectory/format-report.js';
+import { loadTrajectory, saveTrajectory } from '../../trajectory/load-trajectory.js';
+import type { LiveModel } from '../../trajectory/replay-model.js';
+import { replayTrajectory } from '../../trajectory/replay.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { createProgressPrinter } from '../progress.js';
+import { reportError } from '../report-error.js';
+import { createStyle } from '../style.js';
+import { terminalConfirm } from '../terminal-confirm.js';
+
+export interface ReplayCommandOptions {
+  agent?: string;
+  strict?: boolean;
+  liveTools?: boolean;
+  until?: string;
+  model?: string;
+  timing?: string | boolean;
+  workspace?: string;
+  approve: string[];
+  record?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/**
+ * `cadre replay FILE.json`: the recorded agent runs again through the real
+ * executor with recorded model answers and tool results (no network, no
+ * side effects); the report says where the new run diverged.
+ */
+export async function replayCommand(
+  file: string,
+  options: ReplayCommandOptions,
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const controller = new AbortController();
+  const unsubscribe = io.onInterrupt?.(() => {
+    io.stderr(`\n${style.yellow('Cancelling…')} (Ctrl-C again to exit now)\n`);
+    controller.abort();
+  });
+  try {
+    const trajectory = await loadTrajectory(resolve(io.cwd, file), controller.signal);
+    const agentPath = options.agent ? resolve(io.cwd, options.agent) : trajectory.agent.source;
+    // Subagents run again (their model steps replayed), so the command sees the agents `cadre run` does.
+    const environment = await agentEnvironment(io, agentPath ? { alsoBesides: agentPath } : {});
+    const definition = options.agent
+      ? await loadAgent(resolve(io.cwd, options.agent), environment, io, style.yellow('warning'))
+      : undefined;
+    const until = options.until === undefined ? undefined : count(options.until, '--until');
+    const timingScale =
+      options.timing === undefined || options.timing === false ? undefined : scale(options.timing);
+    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
+      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
+    });
+    // Resolved before the replay starts, so a missing key fails at once, not mid-run.
+    const agentModel = (definition ?? definitionFromSnapshot(trajectory.agent)).modelConfig?.model;
+    const live = until === undefined ? undefined : liveModel(options.model ?? agentModel, io);
+    const {
+      result,
+      report,
+      trajectory: replayed,
+    } = await replayTrajectory(trajectory, {
+      ...(definition ? { definition } : {}),
+      strict: options.strict === true,
+      liveTools: options.liveTools === true,
+      tools: builtinTools,
+      agents: environment.registry,
+      ...(until !== undefined ? { until } : {}),
+      ...(live ? { live: () => live } : {}),
+      ...(timingScale ? { timingScale } : {}),
+      confirm: terminalConfirm(io, options.approve),
+      signal: controller.signal,
+      workspace,
+      runtime: await createRuntime(),
+      record: options.record !== undefined,
+      ...(options.quiet || options.json
+        ? {}
+        : { onEvent: createProgressPrinter(io.stderr, style) }),
+    });
+    if (options.record && replayed) {
+      await saveTrajectory(resolve(io.cwd, options.record), replayed);
+      io.stderr(`Recorded the replayed run: ${options.record}\n`);
+    }
+    if (options.json) io.stdout(`${JSON.stringify({ result, replay: report }, null, 2)}\n`);
+    else {
+      io.stdout(`${result.final_message}\n`);
+      io.stderr(formatReplayReport(report, file));
+    }
+    if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
+    if (options.strict && report.divergences.length > 0) return EXIT.failed;
+    return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  } finally {
+    unsubscribe?.();
+  }
+}
+
+async function loadAgent(
+  path: string,
+  environment: AgentEnvironment,
+  io: CliIO,
+  warning: string,
+): Promise<AgentDefinition> {
+  const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
+  for (const w of warnings) io.stderr(`${warning} ${formatIssue(w)}\n`);
+  return definition;
+}
+
+/** The model a fork continues with, chosen as `cadre run` would: --model, the definition, CADRE_MODEL. */
+function liveModel(requested: string | undefined, io: CliIO): LiveModel {
+  const name = requested ?? io.env.CADRE_MODEL ?? FALLBACK_MODEL;
+  const { client, model } = resolveModelClient(name, io.env, { cwd: io.cwd });
+  return { client, model };
+}
+
+function count(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(`${flag} expects a whole number of model steps, got "${text}".`);
+  return value;
+}
+
+function scale(value: string | true): number {
+  if (value === true) return 1;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new ConfigError(`--timing expects a positive scale, got "${value}".`);
+  return n;
+}

@@ -1,0 +1,30 @@
+import type { CadreEvent, ExecutionContext } from '../../events/types.js';
+import type { Message } from '../../model/types.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import type { ConfirmationDecision, ConfirmationRequest } from '../confirmation.js';
+import type { RunResult } from '../run-result.js';
+
+/** Everything a worker thread needs to run one child: plain, structured-cloneable data. */
+export interface ThreadJob {
+  definition: AgentDefinition;
+  inputs: Record<string, unknown>;
+  history?: Message[];
+  model: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  workspace: string;
+  timeBudgetMs: number;
+  runId: string;
+  execution: ExecutionContext;
+}
+
+export type ToWorker =
+  | { kind: 'start'; job: ThreadJob }
+  | { kind: 'abort' }
+  | { kind: 'confirmed'; id: number; decision: ConfirmationDecision };
+
+export type FromWorker =
+  | { kind: 'event'; event: CadreEvent }
+  | { kind: 'confirm'; id: number; request: ConfirmationRequest }
+  | { kind: 'result'; result: RunResult }
+  | { kind: 'error'; message: string };
