@@ -15,7 +15,9 @@ export type ConfirmationDecision =
   | { kind: 'approve' }
   /** Approve this call and every later call of the same tool in this run. */
   | { kind: 'approve_always' }
-  | { kind: 'reject'; feedback?: string };
+  | { kind: 'reject'; feedback?: string }
+  /** Decide later: the run pauses (startRun / resumeRun), e.g. behind an HTTP approval card. */
+  | { kind: 'defer' };
 
 export type ConfirmationHandler = (
   request: ConfirmationRequest,

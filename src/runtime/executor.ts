@@ -1,16 +1,23 @@
-import { emptyUsage, type GenerationConfig } from '../model/types.js';
+import { emptyUsage, type GenerationConfig, type ModelClient } from '../model/types.js';
 import {
   DEFAULT_MAX_TIME_MINUTES,
   DEFAULT_MAX_TURNS,
   type AgentDefinition,
 } from '../spec/types.js';
-import { completionDeclarations, completionProtocol } from './completion.js';
+import {
+  completionDeclarations,
+  completionProtocol,
+  type CompletionProtocol,
+} from './completion.js';
+import { ConfigError } from '../errors/cadre-error.js';
+import type { ConfirmationDecision } from './confirmation.js';
+import { previewOf } from './approvals.js';
 import { Deadline } from './deadline.js';
 import { finishRun } from './finish.js';
 import { graceTurn, GRACE_MS } from './grace-turn.js';
 import { validateInputs } from './inputs.js';
 import type { LoopContext } from './loop-context.js';
-import { pickModel, prepareExecution } from './prepare-execution.js';
+import { pickModel, prepareExecution, type PreparedExecution } from './prepare-execution.js';
 import { preparePrompt } from './prompts.js';
 import type { RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
@@ -20,9 +27,22 @@ import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from './subagents/granted-tools.js';
 import { spawnChild, type SpawnParent } from './subagents/spawn-child.js';
 import { takeTurn } from './take-turn.js';
+import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
 
 export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
+
+/** A run either finished, or paused with side-effecting calls waiting for a person. */
+export type RunOutcome =
+  | { status: 'finished'; result: RunResult }
+  | { status: 'paused'; state: RunState; pending: PendingCall[] };
+
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  preview: string;
+}
 
 /**
  * Runs an agent definition to the end. Bad inputs or templates throw
@@ -33,17 +53,36 @@ export async function executeAgent(
   definition: AgentDefinition,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  if (definition.router) return runRouter({ ...definition, router: definition.router }, options);
+  const outcome = await startRun(definition, options);
+  if (outcome.status === 'paused') {
+    throw new ConfigError(
+      'A confirmation handler deferred its decision: use startRun and resumeRun to pause and resume a run.',
+    );
+  }
+  return outcome.result;
+}
+
+/**
+ * Starts a run. It finishes, or pauses when the confirmation handler defers
+ * a decision: the returned state is plain data to store and later pass to
+ * resumeRun (in this process or another).
+ */
+export async function startRun(
+  definition: AgentDefinition,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  if (definition.router) {
+    return {
+      status: 'finished',
+      result: await runRouter({ ...definition, router: definition.router }, options),
+    };
+  }
   const startedAtMs = performance.now();
   const { runId, execution, emit, services } = await prepareExecution(options, definition.name);
-  const validator = services.runtime.validator;
-  const inputs = validateInputs(definition, options.inputs ?? {}, validator);
-  const protocol = await completionProtocol(definition, validator);
+  const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
+  const protocol = await completionProtocol(definition, services.runtime.validator);
   const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);
-  const allowNested = options.allowNested ?? true;
-  const { registry, withheld } = grantedTools(definition.toolConfig.tools, services, allowNested);
   const { client, model } = pickModel(definition.modelConfig?.model, services);
-
   const state: RunState = {
     version: 1,
     runId,
@@ -61,8 +100,83 @@ export async function executeAgent(
     nudged: false,
     status: 'running',
   };
+  const ctx = loopContext(
+    definition,
+    state,
+    protocol,
+    client,
+    { runId, execution, emit, services },
+    options,
+  );
+  emit({
+    type: 'run_started',
+    message: `Running ${definition.displayName ?? definition.name} on ${model}`,
+    data: { agent: definition.name, model, inputs, tools: ctx.registry.names() },
+  });
+  return drive(ctx, startedAtMs, options, () => loop(ctx, options.onStateChange));
+}
+
+/**
+ * Resumes a paused run from its stored state with a decision for every
+ * waiting call. Approved calls run exactly once (guarded by `claim`), then
+ * the loop goes on with the real results until it finishes or pauses again.
+ */
+export async function resumeRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  const pending = stored.pendingTurn;
+  if (stored.status !== 'paused' || !pending)
+    throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
+  const missing = pending.calls.filter((c, i) => pending.responses[i] === null && !decisions[c.id]);
+  if (missing.length > 0)
+    throw new ConfigError(
+      `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.id).join(', ')}.`,
+    );
+  const state = structuredClone(stored) as RunState;
+  state.status = 'running';
+  const prepared = await prepareExecution({ ...options, runId: state.runId }, definition.name);
+  const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
+  const { client } = pickModel(state.model, prepared.services);
+  const ctx = loopContext(definition, state, protocol, client, prepared, options);
+  ctx.emit({
+    type: 'run_resumed',
+    message: `Resuming ${definition.name}`,
+    data: { decisions: Object.keys(decisions).length },
+  });
+  // Wall clock counts from the run's start, waiting included.
+  const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
+  return drive(ctx, startedAtMs, options, async () => {
+    const stop = await settlePendingTurn(ctx, decisions);
+    return stop ?? loop(ctx, options.onStateChange);
+  });
+}
+
+function loopContext(
+  definition: AgentDefinition,
+  state: RunState,
+  protocol: CompletionProtocol,
+  client: ModelClient,
+  prepared: PreparedExecution,
+  options: RunOptions,
+): LoopContext {
+  const { runId, execution, emit, services } = prepared;
+  const allowNested = options.allowNested ?? true;
+  const { registry, withheld } = grantedTools(definition.toolConfig.tools, services, allowNested);
+  if (withheld.length > 0) {
+    emit({
+      type: 'warning',
+      message: `Nested subagents are not allowed here; withheld: ${withheld.join(', ')}`,
+      data: { withheld },
+    });
+  }
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
-  const deadline = new Deadline(Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity));
+  // A resumed run has only what it had not used before it paused.
+  const deadline = new Deadline(
+    Math.max(0, Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) - state.activeMs),
+  );
   const callerSignal = options.signal ?? new AbortController().signal;
   const parent: SpawnParent = {
     runId,
@@ -72,7 +186,7 @@ export async function executeAgent(
     perParent: new Semaphore(services.perParentLimit),
     emit,
   };
-  const ctx: LoopContext = {
+  return {
     definition,
     state,
     protocol,
@@ -80,7 +194,7 @@ export async function executeAgent(
     declarations: [...registry.declarations(), ...completionDeclarations(protocol)],
     client,
     generation: generationConfig(definition),
-    validator,
+    validator: services.runtime.validator,
     confirm: services.confirm,
     emit,
     deadline,
@@ -97,28 +211,31 @@ export async function executeAgent(
         : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
+    ...(options.claim ? { claim: options.claim } : {}),
   };
+}
 
-  emit({
-    type: 'run_started',
-    message: `Running ${definition.displayName ?? definition.name} on ${model}`,
-    data: { agent: definition.name, model, inputs, tools: registry.names() },
-  });
-  if (withheld.length > 0) {
-    emit({
-      type: 'warning',
-      message: `Nested subagents are not allowed here; withheld: ${withheld.join(', ')}`,
-      data: { withheld },
-    });
-  }
+/** Runs the body, then the grace turn if needed; ends with a result (one final_result) or a pause. */
+async function drive(
+  ctx: LoopContext,
+  startedAtMs: number,
+  options: RunOptions,
+  body: () => Promise<Stop>,
+): Promise<RunOutcome> {
+  const { state } = ctx;
+  const segmentStart = performance.now();
   let stop: Stop = {
     reason: 'ERROR',
     error: { code: 'internal', message: 'The run did not finish.' },
   };
   try {
-    stop = await loop(ctx, options.onStateChange);
+    stop = await body();
     if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
-      stop = await graceTurn(ctx, stop.reason, services.graceMs ?? GRACE_MS);
+      stop = await graceTurn(
+        ctx,
+        stop.reason,
+        options.graceMs ?? options.services?.graceMs ?? GRACE_MS,
+      );
     }
   } catch (error) {
     stop = {
@@ -126,16 +243,44 @@ export async function executeAgent(
       error: { code: 'internal', message: `Unexpected failure: ${String(error)}` },
     };
   } finally {
-    state.activeMs = performance.now() - startedAtMs;
+    state.activeMs += performance.now() - segmentStart;
     ctx.deadline.dispose();
   }
+  if (stop.reason === 'PAUSED') {
+    state.status = 'paused';
+    const pending = pendingCalls(ctx);
+    ctx.emit({
+      type: 'run_paused',
+      message: `Waiting for approval of ${pending.map((p) => p.preview).join('; ')}`,
+      data: { pending },
+    });
+    options.onStateChange?.(state);
+    return { status: 'paused', state, pending };
+  }
   const result = finishRun(ctx, stop, startedAtMs);
-  emit({
+  ctx.emit({
     type: 'final_result',
     message: `${result.terminate_reason}${result.recovered_from ? ` (recovered from ${result.recovered_from})` : ''}`,
     data: { result },
   });
-  return result;
+  return { status: 'finished', result };
+}
+
+function pendingCalls(ctx: LoopContext): PendingCall[] {
+  const pending = ctx.state.pendingTurn;
+  if (!pending) return [];
+  return pending.calls.flatMap((call, i) => {
+    if (pending.responses[i] !== null) return [];
+    const tool = ctx.registry.get(call.name);
+    return [
+      {
+        callId: call.id,
+        tool: call.name,
+        args: call.args,
+        preview: tool ? previewOf(tool, call.args) : call.name,
+      },
+    ];
+  });
 }
 
 async function loop(

@@ -1,10 +1,10 @@
 import type { AgentDefinition } from '../spec/types.js';
 import type { LoopContext } from './loop-context.js';
 import type { RunResult, TerminateReason } from './run-result.js';
-import type { Stop } from './stop.js';
+import type { FinalStop } from './stop.js';
 
 /** Turns the final state into the result every caller gets (one shape for all protocols). */
-export function finishRun(ctx: LoopContext, stop: Stop, startedAtMs: number): RunResult {
+export function finishRun(ctx: LoopContext, stop: FinalStop, startedAtMs: number): RunResult {
   const { state, definition } = ctx;
   let reason: TerminateReason = stop.reason === 'NO_COMPLETION' ? 'ERROR' : stop.reason;
   let error = stop.reason === 'ERROR' ? stop.error : undefined;
@@ -78,7 +78,7 @@ function goalOutput(
   }
 }
 
-function failureMessage(ctx: LoopContext, stop: Stop): string {
+function failureMessage(ctx: LoopContext, stop: FinalStop): string {
   switch (stop.reason) {
     case 'MAX_TURNS':
       return `Agent reached the max turns limit (${ctx.maxTurns}).`;

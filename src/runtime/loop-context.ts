@@ -1,5 +1,10 @@
 import type { EventSink } from '../events/types.js';
-import type { GenerationConfig, ModelClient, ToolDeclaration } from '../model/types.js';
+import type {
+  FunctionCallPart,
+  GenerationConfig,
+  ModelClient,
+  ToolDeclaration,
+} from '../model/types.js';
 import type { AgentDefinition } from '../spec/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
@@ -27,4 +32,6 @@ export interface LoopContext {
   callerSignal: AbortSignal;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
+  /** Exactly-once guard for side effects (a store's compare-and-set). */
+  claim?: (call: FunctionCallPart) => Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import type { AgentLookup } from '../agents/types.js';
 import type { CadreEvent, ExecutionContext } from '../events/types.js';
-import type { Message, ModelClient } from '../model/types.js';
+import type { FunctionCallPart, Message, ModelClient } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
 import type { ConfirmationHandler } from './confirmation.js';
@@ -55,6 +55,11 @@ export interface RunOptions {
   /** Shared by a whole run tree; children receive their root's. */
   services?: SpawnServices;
   graceMs?: number;
+  /**
+   * Claims a side-effecting call just before it runs; false means it already
+   * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
+   */
+  claim?: (call: FunctionCallPart) => Promise<boolean>;
   /** Called with the loop state after every turn: where a store persists it. */
   onStateChange?: (state: Readonly<RunState>) => void;
 }

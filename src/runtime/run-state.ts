@@ -1,4 +1,4 @@
-import type { Message, Usage } from '../model/types.js';
+import type { FunctionCallPart, FunctionResponsePart, Message, Usage } from '../model/types.js';
 import type { RecoverableReason, TerminateReason, ToolTrace } from './run-result.js';
 
 /**
@@ -27,7 +27,9 @@ export interface RunState {
   /** The missing-outputs nudge is sent once. */
   nudged: boolean;
   recoveredFrom?: RecoverableReason;
-  status: 'running' | 'finished';
+  /** A turn parked for approvals: every call, with the responses known so far (null = awaiting a decision). */
+  pendingTurn?: { calls: FunctionCallPart[]; responses: Array<FunctionResponsePart | null> };
+  status: 'running' | 'paused' | 'finished';
   terminateReason?: TerminateReason;
   finalText?: string;
   error?: { code: string; message: string };

@@ -4,6 +4,8 @@ import type { RecoverableReason } from './run-result.js';
 export type Stop =
   | { reason: 'GOAL' }
   | { reason: 'ABORTED' }
+  /** A person decides on a call later; the state holds the parked turn. */
+  | { reason: 'PAUSED' }
   | { reason: 'ERROR'; error: { code: string; message: string } }
   | { reason: RecoverableReason };
 
@@ -12,3 +14,6 @@ export function isRecoverable(stop: Stop): stop is { reason: RecoverableReason }
     stop.reason === 'MAX_TURNS' || stop.reason === 'TIMEOUT' || stop.reason === 'NO_COMPLETION'
   );
 }
+
+/** How a run can end (a pause is not an end). */
+export type FinalStop = Exclude<Stop, { reason: 'PAUSED' }>;

@@ -5,7 +5,7 @@ import { missingOutputs } from './completion.js';
 import type { LoopContext } from './loop-context.js';
 import { runModelTurn } from './model-turn.js';
 import type { Stop } from './stop.js';
-import { runToolCalls } from './tool-calls.js';
+import { runToolCalls, type CallEnvironment, type CallOutcome } from './tool-calls.js';
 
 /**
  * One model turn and the tool calls it asked for. Returns a Stop when the
@@ -54,23 +54,31 @@ export async function takeTurn(
   const offered = new Set(declarations.map((d) => d.name));
   let outcomes;
   try {
-    outcomes = await runToolCalls(turn.calls, {
-      state,
-      registry: ctx.registry,
-      offered,
-      protocol: ctx.protocol,
-      validator: ctx.validator,
-      confirm: ctx.confirm,
-      waitingForPerson: (waiting) => (waiting ? ctx.deadline.pause() : ctx.deadline.resume()),
-      toolContext: { ...ctx.toolContext, signal },
-      emit,
-      onReject: ctx.definition.onReject ?? 'continue',
-    });
+    outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));
   } catch (error) {
     return interruption(ctx, error, signal);
   }
-  state.messages.push({ role: 'user', parts: outcomes.map((o) => o.response) });
-  const failure = outcomes.find((o) => o.failRun)?.failRun;
+  if (outcomes.some((o) => o.kind === 'deferred')) {
+    // Park the turn: answered calls keep their responses, deferred ones wait for a person.
+    state.pendingTurn = {
+      calls: turn.calls,
+      responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
+    };
+    return { reason: 'PAUSED' };
+  }
+  return afterCalls(ctx, outcomes, isGrace);
+}
+
+/** Records the answers of a turn's calls and says whether the run ends. */
+export function afterCalls(
+  ctx: LoopContext,
+  outcomes: readonly CallOutcome[],
+  isGrace: boolean,
+): Stop | undefined {
+  const { state } = ctx;
+  const answers = outcomes.flatMap((o) => (o.kind === 'answered' ? [o] : []));
+  state.messages.push({ role: 'user', parts: answers.map((o) => o.response) });
+  const failure = answers.find((o) => o.failRun)?.failRun;
   if (failure) return { reason: 'ERROR', error: failure };
   if (state.completed) return { reason: 'GOAL' };
   if (
@@ -149,4 +157,25 @@ export function answerDanglingCalls(ctx: LoopContext, reason: string): void {
       : [],
   );
   if (responses.length > 0) ctx.state.messages.push({ role: 'user', parts: responses });
+}
+
+/** The environment tool calls of this execution run in. */
+export function callEnvironment(
+  ctx: LoopContext,
+  offered: ReadonlySet<string>,
+  signal: AbortSignal,
+): CallEnvironment {
+  return {
+    state: ctx.state,
+    registry: ctx.registry,
+    offered,
+    protocol: ctx.protocol,
+    validator: ctx.validator,
+    confirm: ctx.confirm,
+    waitingForPerson: (waiting) => (waiting ? ctx.deadline.pause() : ctx.deadline.resume()),
+    toolContext: { ...ctx.toolContext, signal },
+    emit: ctx.emit,
+    onReject: ctx.definition.onReject ?? 'continue',
+    ...(ctx.claim ? { claim: ctx.claim } : {}),
+  };
 }

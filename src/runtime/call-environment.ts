@@ -1,0 +1,45 @@
+import type { EventSink } from '../events/types.js';
+import type { FunctionCallPart, FunctionResponsePart } from '../model/types.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolContext } from '../tools/types.js';
+import type { CompletionProtocol } from './completion.js';
+import type { ConfirmationHandler } from './confirmation.js';
+import type { RunState } from './run-state.js';
+import type { SchemaValidator } from './schema-validator.js';
+
+/** What the calls of one turn need from the run. */
+export interface CallEnvironment {
+  state: RunState;
+  registry: ToolRegistry;
+  /** Names the model was offered this turn (only completion tools on the grace turn). */
+  offered: ReadonlySet<string>;
+  protocol: CompletionProtocol;
+  validator: SchemaValidator;
+  confirm: ConfirmationHandler;
+  /** Pauses the time budget while a person decides. */
+  waitingForPerson(waiting: boolean): void;
+  toolContext: ToolContext;
+  emit: EventSink;
+  onReject: 'continue' | 'fail';
+  /**
+   * Claims a side-effecting call just before it runs (exactly once, even
+   * across processes); false means it was already run or is being run.
+   */
+  claim?: (call: FunctionCallPart) => Promise<boolean>;
+}
+
+export type CallOutcome =
+  | {
+      kind: 'answered';
+      response: FunctionResponsePart;
+      /** Set when the run must end as failed (onReject: fail). */
+      failRun?: { code: string; message: string };
+    }
+  /** A person decides later: the run pauses with this call unanswered. */
+  | { kind: 'deferred'; call: FunctionCallPart };
+
+export const answered = (
+  response: FunctionResponsePart,
+  failRun?: { code: string; message: string },
+): CallOutcome =>
+  failRun ? { kind: 'answered', response, failRun } : { kind: 'answered', response };

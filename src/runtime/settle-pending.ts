@@ -1,0 +1,60 @@
+import { ConfigError, isAbortError } from '../errors/cadre-error.js';
+import { applyDecision } from './approvals.js';
+import { answered, type CallOutcome } from './call-environment.js';
+import { errorResponse } from './call-responses.js';
+import type { ConfirmationDecision } from './confirmation.js';
+import type { LoopContext } from './loop-context.js';
+import type { Stop } from './stop.js';
+import { afterCalls, answerDanglingCalls, callEnvironment } from './take-turn.js';
+import { reportResult } from './tool-calls.js';
+
+/**
+ * Completes a parked turn with the people's decisions: approved calls run
+ * (each claimed first, so a second resume cannot run it again), rejected
+ * ones answer with the feedback; then the turn's answers go to the model.
+ */
+export async function settlePendingTurn(
+  ctx: LoopContext,
+  decisions: Readonly<Record<string, ConfirmationDecision>>,
+): Promise<Stop | undefined> {
+  const pending = ctx.state.pendingTurn;
+  if (!pending) return undefined;
+  const signal = AbortSignal.any([ctx.callerSignal, ctx.deadline.signal]);
+  const env = callEnvironment(ctx, new Set(ctx.registry.names()), signal);
+  const outcomes: CallOutcome[] = [];
+  try {
+    for (const [index, call] of pending.calls.entries()) {
+      const known = pending.responses[index];
+      if (known) {
+        outcomes.push(answered(known));
+        continue;
+      }
+      const tool = ctx.registry.get(call.name);
+      const decision = decisions[call.id];
+      if (!tool || !decision) {
+        outcomes.push(
+          answered(errorResponse(call, `${call.name} is no longer available to this agent.`)),
+        );
+        continue;
+      }
+      if (decision.kind === 'defer')
+        throw new ConfigError(`A resumed call needs a decision; got "defer" for ${call.id}.`);
+      const started = performance.now();
+      const outcome = await applyDecision(call, tool, decision, env);
+      if (outcome.kind === 'answered')
+        reportResult(call, outcome, performance.now() - started, env);
+      outcomes.push(outcome);
+    }
+  } catch (error) {
+    if (!isAbortError(error) && !signal.aborted) throw error;
+    ctx.state.messages.push({
+      role: 'user',
+      parts: outcomes.flatMap((o) => (o.kind === 'answered' ? [o.response] : [])),
+    });
+    delete ctx.state.pendingTurn;
+    answerDanglingCalls(ctx, 'Interrupted before it finished.');
+    return ctx.callerSignal.aborted ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
+  }
+  delete ctx.state.pendingTurn;
+  return afterCalls(ctx, outcomes, false);
+}
