@@ -22,7 +22,15 @@ export { SchemaRegistry } from './spec/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
 export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
-export { executeAgent, type ModelResolver, type RunOptions } from './runtime/executor.js';
+export {
+  executeAgent,
+  startRun,
+  resumeRun,
+  type ModelResolver,
+  type PendingCall,
+  type RunOptions,
+  type RunOutcome,
+} from './runtime/executor.js';
 export { streamAgent } from './runtime/stream-agent.js';
 export { createRuntime, type Runtime } from './runtime/runtime.js';
 export type {
@@ -105,3 +113,51 @@ export {
   type PhaseTable,
   type WellKnownPhase,
 } from './tracking/index.js';
+
+// Trajectories and evals (zod, yaml and Ajv load on first use).
+export {
+  runRecorded,
+  startRecording,
+  replayTrajectory,
+  loadTrajectory,
+  saveTrajectory,
+  parseTrajectory,
+  ReplayModel,
+  RecordingModel,
+  comparableEvents,
+  trajectoryJsonSchema,
+  definitionHash,
+  describeDivergence,
+  ReplayDivergenceError,
+  TRAJECTORY_SCHEMA_VERSION,
+  SUPPORTED_TRAJECTORY_VERSIONS,
+  type Trajectory,
+  type ModelStep,
+  type ToolStep,
+  type Recording,
+  type RecordedRunOptions,
+  type ReplayOptions,
+  type ReplayOutcome,
+  type ReplayReport,
+  type Divergence,
+} from './trajectory/index.js';
+export {
+  runEval,
+  loadDataset,
+  formatSummary,
+  belowMinimum,
+  exactScorer,
+  containsScorer,
+  regexScorer,
+  jsonSchemaScorer,
+  toolCalledScorer,
+  llmJudgeScorer,
+  loadJudgeDefinition,
+  type EvalRow,
+  type EvalOptions,
+  type EvalReport,
+  type RowResult,
+  type Scorer,
+  type ScoreResult,
+  type ScoreContext,
+} from './eval/index.js';
