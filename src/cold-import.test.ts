@@ -15,6 +15,13 @@ const LAZY = [
   '@google/genai',
   'openai',
   'commander',
+  'kysely',
+  'libsql',
+  'pg',
+  'nodemailer',
+  'tsdav',
+  'fastify',
+  'pino',
 ];
 
 function staticImports(file: string): { local: string[]; packages: string[] } {
