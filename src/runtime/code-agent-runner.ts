@@ -31,7 +31,7 @@ export async function runCodeAgent(
   );
   const callerSignal = options.signal ?? new AbortController().signal;
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
-  const perParent = new Semaphore(services.perParentLimit);
+  let perParent: Semaphore | undefined;
   let usage: Usage = emptyUsage();
   let turns = 0;
   const parent = {
@@ -39,7 +39,7 @@ export async function runCodeAgent(
     execution,
     grantedNames: [],
     remainingMs: () => deadline.remaining(),
-    perParent,
+    perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
     emit,
   };
   const ctx: AgentContext = {

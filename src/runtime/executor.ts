@@ -178,12 +178,13 @@ function loopContext(
     Math.max(0, Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) - state.activeMs),
   );
   const callerSignal = options.signal ?? new AbortController().signal;
+  let perParent: Semaphore | undefined;
   const parent: SpawnParent = {
     runId,
     execution,
     grantedNames: registry.names(),
     remainingMs: () => deadline.remaining(),
-    perParent: new Semaphore(services.perParentLimit),
+    perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
     emit,
   };
   return {
@@ -191,7 +192,10 @@ function loopContext(
     state,
     protocol,
     registry,
-    declarations: [...registry.declarations(), ...completionDeclarations(protocol)],
+    declarations: [
+      ...registry.declarations(services.runtime.declarations),
+      ...completionDeclarations(protocol),
+    ],
     client,
     generation: generationConfig(definition),
     validator: services.runtime.validator,

@@ -1,3 +1,5 @@
+import type { ToolDeclaration } from '../model/types.js';
+import type { Tool } from '../tools/types.js';
 import { SchemaValidator } from './schema-validator.js';
 
 /**
@@ -6,8 +8,10 @@ import { SchemaValidator } from './schema-validator.js';
  */
 export interface Runtime {
   validator: SchemaValidator;
+  /** Tool declarations built once per tool, shared by every run's registry. */
+  declarations: WeakMap<Tool, ToolDeclaration>;
 }
 
 export async function createRuntime(): Promise<Runtime> {
-  return { validator: await SchemaValidator.create() };
+  return { validator: await SchemaValidator.create(), declarations: new WeakMap() };
 }

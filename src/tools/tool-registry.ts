@@ -27,12 +27,19 @@ export class ToolRegistry {
     return this.byName.size;
   }
 
-  declarations(): ToolDeclaration[] {
-    return [...this.byName.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: t.inputSchema,
-    }));
+  /** The tools as the model sees them; `cache` (one per runtime) avoids rebuilding them every run. */
+  declarations(cache?: WeakMap<Tool, ToolDeclaration>): ToolDeclaration[] {
+    return [...this.byName.values()].map((tool) => {
+      const known = cache?.get(tool);
+      if (known) return known;
+      const declaration = {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema,
+      };
+      cache?.set(tool, declaration);
+      return declaration;
+    });
   }
 
   /**

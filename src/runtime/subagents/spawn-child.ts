@@ -21,7 +21,8 @@ export interface SpawnParent {
   /** Tools the parent holds (names), the ceiling for call-time tool choices. */
   grantedNames: readonly string[];
   remainingMs(): number;
-  perParent: Semaphore;
+  /** The per-parent concurrency limit, created on first use (most runs never spawn). */
+  perParent(): Semaphore;
   emit: EventSink;
 }
 
@@ -56,10 +57,9 @@ export async function spawnChild(
   });
   const result = await services.global.run(
     () =>
-      parent.perParent.run(
-        () => runTarget(services, parent, request, execution, budgetMs, signal),
-        signal,
-      ),
+      parent
+        .perParent()
+        .run(() => runTarget(services, parent, request, execution, budgetMs, signal), signal),
     signal,
   );
   parent.emit({
