@@ -178,6 +178,40 @@ describe('runAgent: the agent-format minimal interface (scripted model responses
   });
 });
 
+describe('tool_root tool files (scripted model responses)', () => {
+  it('loads *.tool modules under tool_root so agents there can use them', async () => {
+    const cwd = await workspace();
+    await mkdir(join(cwd, 'root/weather'), { recursive: true });
+    await writeFile(
+      join(cwd, 'root/weather/forecast.tool.mjs'),
+      'export default { name: "forecast", description: "Forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, sideEffect: false, execute: async ({ city }) => ({ city, sky: "clear" }) };\n',
+    );
+    await writeFile(
+      join(cwd, 'root/weather/weather.md'),
+      '---\nname: weather\ndescription: Weather\ntools: forecast\n---\nUse the forecast tool.\n',
+    );
+    const model = new ScriptedModel((r) =>
+      answered(r) ? { parts: [{ text: 'Clear skies.' }] } : call('forecast', { city: 'Lyon' }),
+    );
+    const result = await runAgent(
+      'weather in Lyon?',
+      undefined,
+      undefined,
+      { tool_root: 'root/weather' },
+      { cwd, env: { ACTIVE_AGENT_PATH: 'root/weather/weather.md' }, model },
+    );
+    expect(result.content).toBe('Clear skies.');
+    expect(result.traces).toEqual([
+      {
+        tool: 'forecast',
+        args: { city: 'Lyon' },
+        output: '{"city":"Lyon","sky":"clear"}',
+        duration_secs: expect.any(Number),
+      },
+    ]);
+  });
+});
+
 describe('execution_mode: threads (scripted model files)', () => {
   it('runs each domain in a worker thread; its events join the stream and the result comes back', async () => {
     const cwd = await workspace();

@@ -11,6 +11,8 @@ import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import type { AgentDefinition } from '../spec/types.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/types.js';
+import { discoverToolFiles } from '../tools/discover-tool-files.js';
+import { resolve } from 'node:path';
 import { loadActiveAgent, type ActiveAgent } from './active-agent.js';
 import { resolveConfig, type AgentFormatConfig } from './agent-format-config.js';
 import { parseChatHistory } from './chat-history.js';
@@ -56,7 +58,11 @@ export async function runAgent(
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const resolved = resolveConfig(config, env);
-  const tools = options.tools ?? builtinTools;
+  // Tool modules under tool_root join the tools every agent may be granted.
+  const rootTools = resolved.toolRoot
+    ? await discoverToolFiles(resolve(cwd, resolved.toolRoot), options.signal)
+    : [];
+  const tools = [...(options.tools ?? builtinTools), ...rootTools];
   const knownTools = [...tools.map((t) => t.name), TASK_TOOL];
   const { registry } = await discoverAgents({
     cwd,
