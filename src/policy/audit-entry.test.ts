@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, ToolExecutionError } from '../errors/index.js';
-import { canonicalHash } from '../store/canonical-json.js';
+import { canonicalHash } from '../util/canonical-json.js';
 import { buildAuditEntry, type AuditFacts } from './audit-entry.js';
 import { sanitizeMessage } from './sanitize.js';
 

@@ -1,5 +1,5 @@
 import { CadreError } from '../errors/index.js';
-import { canonicalHash } from '../store/canonical-json.js';
+import { canonicalHash } from '../util/canonical-json.js';
 import { sanitizeMessage } from './sanitize.js';
 import type { PolicyDecision, PolicyMode } from './types.js';
 

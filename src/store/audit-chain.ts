@@ -1,6 +1,6 @@
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { AuditEntry, AuditInput } from './records.js';
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../util/sha256.js';
 
 /** The prevHash of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);

@@ -10,6 +10,6 @@ export {
   DEFAULT_SQLITE_PATH,
   type OpenStoreOptions,
 } from './open-store.js';
-export { canonicalHash, canonicalJson } from './canonical-json.js';
-export { sha256Hex } from './sha256.js';
+export { canonicalHash, canonicalJson } from '../util/canonical-json.js';
+export { sha256Hex } from '../util/sha256.js';
 export { normaliseRecipient } from './recipient.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiToken, User } from '../records.js';
 import { toApiToken, toUser } from '../rows.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import { now, type StoreContext } from '../store-context.js';
 
 /** lastUsedAt is refreshed at most this often, so authenticating stays a read. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/validation-error.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import type { CurrentFixture } from './store-fixture.js';
 
 export function identityCases(fixture: CurrentFixture): void {
