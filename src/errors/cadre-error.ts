@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'model_error'
   | 'config_error'
   | 'timeout'
-  | 'cancelled';
+  | 'cancelled'
+  | 'not_found'
+  | 'conflict';
 
 /**
  * Base of every error Cadre raises on purpose. `message` is safe to show a
@@ -58,6 +60,20 @@ export class TimeoutError extends CadreError {
 export class CancelledError extends CadreError {
   constructor(message = 'The run was cancelled.', options?: { cause?: unknown }) {
     super('cancelled', message, options);
+  }
+}
+
+/** Something that does not exist for this caller (another user's thread answers this too). */
+export class NotFoundError extends CadreError {
+  constructor(message = 'Not found.') {
+    super('not_found', message);
+  }
+}
+
+/** The request lost a race it cannot win again (an approval already resolved). */
+export class ConflictError extends CadreError {
+  constructor(message: string) {
+    super('conflict', message);
   }
 }
 

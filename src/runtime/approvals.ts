@@ -104,6 +104,11 @@ export async function execute(
     response = errorResponse(call, message);
   }
   const result = response.response;
+  if (tool.sideEffect)
+    await env.settle?.(
+      call,
+      'output' in result ? { ok: true, output: result.output } : { ok: false, error: result.error },
+    );
   env.state.traces.push({
     tool: call.name,
     args: call.args,

@@ -26,7 +26,11 @@ export interface CallEnvironment {
    * across processes); false means it was already run or is being run.
    */
   claim?: (call: FunctionCallPart) => Promise<boolean>;
+  /** Records how a claimed side effect ended (the action leaves `executing`). */
+  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
 }
+
+export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };
 
 export type CallOutcome =
   | {

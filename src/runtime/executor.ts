@@ -216,6 +216,7 @@ function loopContext(
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(options.claim ? { claim: options.claim } : {}),
+    ...(options.settle ? { settle: options.settle } : {}),
   };
 }
 

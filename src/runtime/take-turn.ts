@@ -177,5 +177,6 @@ export function callEnvironment(
     emit: ctx.emit,
     onReject: ctx.definition.onReject ?? 'continue',
     ...(ctx.claim ? { claim: ctx.claim } : {}),
+    ...(ctx.settle ? { settle: ctx.settle } : {}),
   };
 }

@@ -1,0 +1,77 @@
+import { NotFoundError } from '../../errors/cadre-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
+import type { RunService } from '../run-service-types.js';
+import type { ServerContext } from './server-context.js';
+import { approvalView } from './views.js';
+
+type Reads = Pick<
+  RunService,
+  | 'pendingApprovals'
+  | 'listThreads'
+  | 'getThread'
+  | 'getRun'
+  | 'readEvents'
+  | 'listAgents'
+  | 'audit'
+  | 'verifyAudit'
+>;
+
+/** The read side: every lookup is scoped to the user, so another user's record is simply not there. */
+export function readViews(ctx: ServerContext): Reads {
+  const { store } = ctx;
+  const threadOf = async (userId: string, runId: string): Promise<string | undefined> =>
+    (await store.getRun(userId, runId))?.threadId;
+  return {
+    async pendingApprovals(userId, signal) {
+      const pending = await store.listApprovals(userId, { status: 'pending' }, signal);
+      return Promise.all(
+        pending.map(async (a) => approvalView(ctx, a, (await threadOf(userId, a.runId)) ?? '')),
+      );
+    },
+    listThreads: (userId, signal) => store.listThreads(userId, {}, signal),
+    async getThread(userId, threadId, signal) {
+      const thread = await store.getThread(userId, threadId, signal);
+      if (!thread) return undefined;
+      const [messages, pending] = await Promise.all([
+        store.listMessages(threadId, { limit: 200 }, signal),
+        store.listApprovals(userId, { threadId, status: 'pending' }, signal),
+      ]);
+      return {
+        thread,
+        messages,
+        pendingApprovals: await Promise.all(pending.map((a) => approvalView(ctx, a, threadId))),
+      };
+    },
+    async getRun(userId, runId, signal) {
+      const run = await store.getRun(userId, runId, signal);
+      if (!run) return undefined;
+      const [actions, approvals, events] = await Promise.all([
+        store.listActions(runId, signal),
+        store.listApprovals(userId, { runId }, signal),
+        store.readEvents(runId, {}, signal),
+      ]);
+      const { state: _s, definitionSnapshot: _d, ...summary } = run;
+      return { run: summary, actions, approvals, events };
+    },
+    async readEvents(userId, runId, after, signal) {
+      if (!(await store.getRun(userId, runId, signal))) return undefined;
+      return store.readEvents(runId, { after }, signal);
+    },
+    listAgents: () =>
+      Promise.resolve(
+        ctx.agents.list().map((a) => ({
+          name: a.entry.kind === 'definition' ? a.entry.definition.name : a.entry.name,
+          description:
+            a.entry.kind === 'definition' ? a.entry.definition.description : a.entry.description,
+          origin: a.origin,
+        })),
+      ),
+    async audit(userId, runId, signal) {
+      // The log spans every user: it is shown one run at a time, to the run's owner.
+      if (!runId) throw new ValidationError([{ path: 'runId', message: 'is required' }]);
+      if (!(await store.getRun(userId, runId, signal))) throw new NotFoundError('No such run.');
+      return store.listAudit({ runId }, signal);
+    },
+    verifyAudit: (signal) => store.verifyAudit(signal),
+  };
+}

@@ -1,0 +1,217 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError } from '../../errors/cadre-error.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import type { ModelRequest } from '../../model/types.js';
+import { openStore } from '../../store/open-store.js';
+import type { Store } from '../../store/types.js';
+import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
+import type { RunService } from '../run-service-types.js';
+import { createRunService } from './create-run-service.js';
+
+let dir: string;
+let smtp: TestSmtpServer;
+const opened: Array<{ store: Store; service: RunService }> = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cadre-core-'));
+  smtp = await startSmtpServer();
+});
+afterEach(async () => {
+  for (const { service, store } of opened.splice(0)) {
+    await service.close();
+    await store.close();
+  }
+  await smtp.close();
+});
+
+async function service(
+  model: ScriptedModel,
+): Promise<{ service: RunService; store: Store; userId: string; otherId: string }> {
+  const store = await openStore({ url: join(dir, 'cadre.db') });
+  const svc = await createRunService({
+    store,
+    cwd: dir,
+    env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'bot@example.com', HOME: dir },
+    modelClient: model,
+  });
+  opened.push({ store, service: svc });
+  const user = await store.ensureUser('ann');
+  const other = await store.ensureUser('eve');
+  return { service: svc, store, userId: user.id, otherId: other.id };
+}
+
+const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
+const answered = (r: ModelRequest) => lastParts(r).some((p) => p.kind === 'function_response');
+const send = (to: string): ScriptedTurn => ({
+  parts: [
+    { functionCall: { name: 'gmail_send', args: { to, subject: 'Hi', body: 'Hello there' } } },
+  ],
+});
+const mailer = (to = 'bob@example.com') =>
+  new ScriptedModel((r): ScriptedTurn =>
+    answered(r) ? { parts: [{ text: `Result: ${JSON.stringify(lastParts(r))}` }] } : send(to),
+  );
+
+describe('server core: runs, approvals, resume (scripted model, real SMTP and SQLite)', () => {
+  it('answers a chat prompt and keeps the thread and events', async () => {
+    const { service: svc, userId } = await service(
+      new ScriptedModel([{ parts: [{ text: 'Hello Ann.' }] }]),
+    );
+    const response = await svc.run({ userId, prompt: 'Hi' });
+    expect(response).toMatchObject({
+      ok: true,
+      status: 'completed',
+      summary: 'Hello Ann.',
+      actions: [],
+      approvals: [],
+    });
+    const thread = await svc.getThread(userId, response.threadId);
+    expect(thread?.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello Ann.'],
+    ]);
+    const events = (await svc.readEvents(userId, response.runId, 0)) ?? [];
+    expect(events.map((e) => e.type)).toContain('final_result');
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  });
+
+  it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(paused.approvals).toEqual([
+      expect.objectContaining({ tool: 'gmail_send', preview: 'Send "Hi" to bob@example.com' }),
+    ]);
+    expect(paused.actions).toEqual([
+      expect.objectContaining({
+        tool: 'gmail_send',
+        status: 'awaiting_confirmation',
+        requiresApproval: true,
+      }),
+    ]);
+    expect(smtp.messages).toHaveLength(0);
+    expect((await svc.getThread(userId, paused.threadId))?.messages.at(-1)?.content).toMatch(
+      /I need your approval to:\n- Send "Hi" to bob@example.com/,
+    );
+    expect(await svc.pendingApprovals(userId)).toHaveLength(1);
+
+    const approvalId = paused.approvals[0]!.approvalId;
+    const done = await svc.resolveApproval({ userId, approvalId, decision: 'approve_once' });
+    expect(done.status).toBe('completed');
+    expect(done.summary).toContain('accepted');
+    expect(done.actions[0]).toMatchObject({ status: 'completed', approvalId });
+    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.messages[0]?.rcptTo).toEqual(['bob@example.com']);
+    await expect(
+      svc.resolveApproval({ userId, approvalId, decision: 'approve_once' }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(smtp.messages).toHaveLength(1);
+    expect(await svc.verifyAudit()).toMatchObject({ ok: true });
+    const audit = await svc.audit(userId, done.runId);
+    expect(audit.map((a) => a.executionStatus)).toEqual([
+      'awaiting_confirmation',
+      'awaiting_confirmation',
+      'completed',
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('bob@example.com');
+  });
+
+  it('a rejection reaches the model with the feedback and nothing is sent', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob' });
+    const done = await svc.resolveApproval({
+      userId,
+      approvalId: paused.approvals[0]!.approvalId,
+      decision: 'reject',
+      feedback: 'Not Bob, Carol',
+    });
+    expect(done.status).toBe('completed');
+    expect(done.summary).toContain('Not Bob, Carol');
+    expect(done.actions[0]?.status).toBe('rejected');
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('"always allow this recipient" stores a grant: the next mail to them needs no approval', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob' });
+    await svc.resolveApproval({
+      userId,
+      approvalId: paused.approvals[0]!.approvalId,
+      decision: 'approve_and_always_allow_recipient',
+    });
+    const second = await svc.run({ userId, prompt: 'Mail Bob again', threadId: paused.threadId });
+    expect(second.status).toBe('completed');
+    expect(second.actions).toEqual([
+      expect.objectContaining({ status: 'completed', requiresApproval: false }),
+    ]);
+    expect(smtp.messages).toHaveLength(2);
+  });
+
+  it("another user's approval, run and thread are not found", async () => {
+    const { service: svc, userId, otherId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob' });
+    await expect(
+      svc.resolveApproval({
+        userId: otherId,
+        approvalId: paused.approvals[0]!.approvalId,
+        decision: 'approve_once',
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(await svc.getRun(otherId, paused.runId)).toBeUndefined();
+    expect(await svc.getThread(otherId, paused.threadId)).toBeUndefined();
+    await expect(
+      svc.run({ userId: otherId, prompt: 'x', threadId: paused.threadId }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('pending approvals survive a restart; a side effect caught mid-flight is marked interrupted, never re-run', async () => {
+    const model = mailer();
+    const first = await service(model);
+    const paused = await first.service.run({ userId: first.userId, prompt: 'Mail Bob' });
+    const { service: _s, store } = opened.pop()!;
+    await store.close();
+
+    const second = await service(model);
+    const pending = await second.service.pendingApprovals(second.userId);
+    expect(pending.map((p) => p.approvalId)).toEqual([paused.approvals[0]!.approvalId]);
+    const done = await second.service.resolveApproval({
+      userId: second.userId,
+      approvalId: pending[0]!.approvalId,
+      decision: 'approve_once',
+    });
+    expect(done.status).toBe('completed');
+    expect(smtp.messages).toHaveLength(1);
+
+    // A crash between "executing" and "completed": the next start fails the action and the run.
+    const again = await second.service.run({
+      userId: second.userId,
+      prompt: 'Mail Carol',
+      threadId: paused.threadId,
+    });
+    const action = (await second.store.listActions(again.runId))[0]!;
+    await second.store.transitionAction(action.id, {
+      from: 'awaiting_confirmation',
+      to: 'executing',
+    });
+    await second.store.updateRun(again.runId, { status: 'executing' });
+    const { store: s2 } = opened.pop()!;
+    await s2.close();
+    const third = await service(model);
+    const run = await third.service.getRun(third.userId, again.runId);
+    expect(run?.run.status).toBe('failed');
+    expect(run?.actions[0]).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
+    expect(await third.service.pendingApprovals(third.userId)).toHaveLength(1);
+    await expect(
+      third.service.resolveApproval({
+        userId: third.userId,
+        approvalId: run!.approvals[0]!.id,
+        decision: 'approve_once',
+      }),
+    ).resolves.toMatchObject({ status: 'failed' });
+    expect(smtp.messages).toHaveLength(1);
+  });
+});

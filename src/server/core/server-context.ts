@@ -1,0 +1,28 @@
+import type { AgentRegistry } from '../../agents/agent-registry.js';
+import type { ModelResolver } from '../../runtime/run-options.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { PolicyRule, TrustLevel } from '../../policy/types.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import type { Store } from '../../store/types.js';
+import type { Tool } from '../../tools/types.js';
+
+/** What every request of the server core shares: built once at start. */
+export interface ServerContext {
+  store: Store;
+  agents: AgentRegistry;
+  /** Every tool agents may be granted (file tools, gmail_send, calendar_event_create). */
+  tools: readonly Tool[];
+  resolveModel: ModelResolver;
+  /** The model when the agent names none (`cadre serve --model`, CADRE_MODEL). */
+  defaultModel?: string;
+  runtime: Runtime;
+  /** The agent used when a request names none. */
+  defaultAgent: AgentDefinition;
+  policy: { rules: readonly PolicyRule[]; sideEffects: 'on' | 'off'; trust?: TrustLevel };
+  workspace: string;
+}
+
+/** The seed's loop limit for chat threads; an agent's own max_turns wins. */
+export const SERVER_DEFAULT_MAX_TURNS = 3;
+/** How much of a thread's history goes to the model. */
+export const HISTORY_MESSAGES = 20;

@@ -1,0 +1,71 @@
+import type { Approval, ApprovalDecision, Run } from '../../store/types.js';
+import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
+import type { ServerContext } from './server-context.js';
+
+const DECISIONS: ApprovalDecision[] = [
+  'reject',
+  'approve_once',
+  'approve_and_always_allow_recipient',
+];
+
+/** An approval card: what will be done (the tool's preview), and why it waits. */
+export async function approvalView(
+  ctx: ServerContext,
+  approval: Approval,
+  threadId: string,
+): Promise<ApprovalView> {
+  const action = await ctx.store.getAction(approval.actionId);
+  const tool = ctx.tools.find((t) => t.name === approval.tool);
+  const preview = action && tool?.preview ? tool.preview(action.args) : approval.tool;
+  return {
+    approvalId: approval.id,
+    runId: approval.runId,
+    threadId,
+    tool: approval.tool,
+    preview,
+    reason:
+      ctx.policy.sideEffects === 'off'
+        ? 'Side effects are off.'
+        : `${approval.tool} changes the world outside this conversation, and no grant covers this call.`,
+    batchId: approval.batchId,
+    createdAt: approval.createdAt,
+    decisions: DECISIONS,
+  };
+}
+
+/** The runtime spec's response for a run as it stands in the store. */
+export async function runResponse(
+  ctx: ServerContext,
+  userId: string,
+  run: Run,
+): Promise<RunResponse> {
+  const [actions, approvals] = await Promise.all([
+    ctx.store.listActions(run.id),
+    ctx.store.listApprovals(userId, { runId: run.id }),
+  ]);
+  const views: ActionView[] = actions.map((a) => {
+    const approval = approvals.find((p) => p.actionId === a.id);
+    return {
+      actionId: a.id,
+      tool: a.tool,
+      status: a.status,
+      requiresApproval: a.requiresApproval,
+      ...(approval ? { approvalId: approval.id } : {}),
+    };
+  });
+  const pending = approvals.filter((a) => a.status === 'pending');
+  return {
+    ok: true,
+    runId: run.id,
+    threadId: run.threadId,
+    status:
+      run.status === 'completed'
+        ? 'completed'
+        : run.status === 'failed'
+          ? 'failed'
+          : 'awaiting_confirmation',
+    summary: run.summary,
+    actions: views,
+    approvals: await Promise.all(pending.map((a) => approvalView(ctx, a, run.threadId))),
+  };
+}

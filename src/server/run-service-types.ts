@@ -1,0 +1,125 @@
+import type { CadreEvent } from '../events/types.js';
+import type {
+  Action,
+  ActionStatus,
+  Approval,
+  ApprovalDecision,
+  AuditEntry,
+  AuditVerification,
+  Run,
+  RunEvent,
+  Thread,
+  ThreadMessage,
+} from '../store/types.js';
+
+/**
+ * What the HTTP layer asks of the server core. The core owns the store,
+ * the agents, policy, approvals, resume and audit; the HTTP layer owns
+ * auth, validation of bodies, status codes and wire formats.
+ * Errors: ValidationError (400/422), NotFoundError (404), ConflictError (409),
+ * ConfigError, ModelError (502), TimeoutError, CancelledError; all CadreError.
+ */
+export interface RunService {
+  /** POST /api/agent/run(/stream): append the prompt to a thread (new if absent) and run until done or awaiting approval. */
+  run(request: RunRequest, hooks?: RunHooks): Promise<RunResponse>;
+  /** POST /api/agent/approvals/resolve: decide one approval; when its batch is complete the run resumes. */
+  resolveApproval(request: ResolveRequest, hooks?: RunHooks): Promise<RunResponse>;
+  pendingApprovals(userId: string, signal?: AbortSignal): Promise<ApprovalView[]>;
+  listThreads(userId: string, signal?: AbortSignal): Promise<Thread[]>;
+  /** Another user's thread is undefined (the HTTP layer answers 404). */
+  getThread(
+    userId: string,
+    threadId: string,
+    signal?: AbortSignal,
+  ): Promise<ThreadView | undefined>;
+  getRun(userId: string, runId: string, signal?: AbortSignal): Promise<RunView | undefined>;
+  /** Events after `after` (a seq), for re-attaching after a disconnect; undefined when the run is not the user's. */
+  readEvents(
+    userId: string,
+    runId: string,
+    after: number,
+    signal?: AbortSignal,
+  ): Promise<RunEvent[] | undefined>;
+  listAgents(): Promise<AgentView[]>;
+  audit(userId: string, runId?: string, signal?: AbortSignal): Promise<AuditEntry[]>;
+  verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
+  close(): Promise<void>;
+}
+
+export interface RunRequest {
+  userId: string;
+  prompt: string;
+  threadId?: string;
+  /** An agent discovered in the server's agent folders; default ACTIVE_AGENT_PATH, else the built-in assistant. */
+  agent?: string;
+  /** Keep a trajectory of this run (stored with the run). */
+  record?: boolean;
+}
+
+export interface ResolveRequest {
+  userId: string;
+  approvalId: string;
+  decision: ApprovalDecision;
+  feedback?: string;
+}
+
+export interface RunHooks {
+  /** Every event of the run as it happens (the NDJSON stream writes these). */
+  onEvent?: (event: CadreEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The runtime spec's response shape (extra fields allowed). */
+export interface RunResponse {
+  ok: true;
+  runId: string;
+  threadId: string;
+  status: 'completed' | 'awaiting_confirmation' | 'failed';
+  summary: string;
+  actions: ActionView[];
+  /** Approvals waiting for a decision, when status is awaiting_confirmation. */
+  approvals: ApprovalView[];
+}
+
+export interface ActionView {
+  actionId: string;
+  tool: string;
+  status: ActionStatus;
+  requiresApproval: boolean;
+  approvalId?: string;
+}
+
+/** What an approval card shows: what will be done, why, and how to decide. */
+export interface ApprovalView {
+  approvalId: string;
+  runId: string;
+  threadId: string;
+  tool: string;
+  /** The tool's one-line description of the call. */
+  preview: string;
+  /** The policy's reason for asking. */
+  reason: string;
+  /** Several calls of one turn share a batch; the run goes on when all are decided. */
+  batchId: string;
+  createdAt: string;
+  decisions: ApprovalDecision[];
+}
+
+export interface ThreadView {
+  thread: Thread;
+  messages: ThreadMessage[];
+  pendingApprovals: ApprovalView[];
+}
+
+export interface RunView {
+  run: Omit<Run, 'state' | 'definitionSnapshot'>;
+  actions: Action[];
+  approvals: Approval[];
+  events: RunEvent[];
+}
+
+export interface AgentView {
+  name: string;
+  description: string;
+  origin: string;
+}
