@@ -26,8 +26,9 @@ export class AgentRegistry implements AgentLookup {
     const name = nameOf(agent.entry);
     const existing = this.agents.get(name);
     if (existing) {
+      // Higher precedence wins; on a tie the first found (the folder searched first) stays.
       const [winner, loser] =
-        RANK[agent.origin] <= RANK[existing.origin] ? [agent, existing] : [existing, agent];
+        RANK[agent.origin] < RANK[existing.origin] ? [agent, existing] : [existing, agent];
       this.onOverride(
         `agent '${name}' from ${describe(winner)} overrides the one from ${describe(loser)}`,
       );

@@ -45,9 +45,13 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
     { dir: join(options.cwd, 'agents'), origin: 'project' },
     { dir: join(home, '.cadre/agents'), origin: 'user' },
   ];
-  const existing = [];
-  for (const folder of folders)
+  const existing: typeof folders = [];
+  const seen = new Set<string>();
+  for (const folder of folders) {
+    if (seen.has(folder.dir)) continue; // a folder named twice is read once
+    seen.add(folder.dir);
     if ((await stat(folder.dir).catch(() => undefined))?.isDirectory()) existing.push(folder);
+  }
 
   const base = { ...options.load, knownTools: options.knownTools, cwd: options.cwd };
   // First pass learns every agent's name, so definitions can grant each other (or themselves).

@@ -5,6 +5,7 @@ import type { CadreEvent } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { ConfirmationHandler } from '../runtime/confirmation.js';
 import { executeAgent } from '../runtime/executor.js';
+import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import type { ModelResolver } from '../runtime/run-options.js';
 import type { ToolTrace } from '../runtime/run-result.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
@@ -81,7 +82,8 @@ export async function runAgent(
     return normalizeForeign(raw, started);
   }
   const result = await executeAgent(active.definition, {
-    inputs: { prompt },
+    // An agent with structured inputs gets the prompt as its single input (or as JSON of them).
+    inputs: inputsFor({ kind: 'definition', definition: active.definition }, prompt),
     history: parseChatHistory(chatHistory),
     ...(memory?.trim() ? { memory } : {}),
     router: resolved.router,

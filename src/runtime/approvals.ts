@@ -82,6 +82,8 @@ export async function execute(
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
+  // Never start a side effect once the run is being cancelled.
+  env.toolContext.signal.throwIfAborted();
   if (tool.sideEffect && env.claim && !(await env.claim(call))) {
     return answered(
       errorResponse(call, `This ${tool.name} call was already handled; it was not run again.`),
@@ -96,7 +98,11 @@ export async function execute(
     });
     response = { kind: 'function_response', id: call.id, name: call.name, response: { output } };
   } catch (error) {
-    if (isAbortError(error) || env.toolContext.signal.aborted) throw error;
+    if (isAbortError(error) || env.toolContext.signal.aborted) {
+      // The action must not stay `executing`: record that it was cut short.
+      if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });
+      throw error;
+    }
     const message =
       error instanceof CadreError
         ? error.message

@@ -28,6 +28,8 @@ export interface CallEnvironment {
   claim?: (call: FunctionCallPart) => Promise<boolean>;
   /** Records how a claimed side effect ended (the action leaves `executing`). */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /** An earlier call of this turn is waiting for a person: side effects may only join that wait. */
+  afterDeferral?: boolean;
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };

@@ -130,6 +130,11 @@ export async function resumeRun(
   const pending = stored.pendingTurn;
   if (stored.status !== 'paused' || !pending)
     throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
+  const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'defer');
+  if (deferred.length > 0)
+    throw new ConfigError(
+      `A resumed call needs a decision, not "defer" (${deferred.map(([id]) => id).join(', ')}).`,
+    );
   const missing = pending.calls.filter((c, i) => pending.responses[i] === null && !decisions[c.id]);
   if (missing.length > 0)
     throw new ConfigError(
@@ -150,6 +155,8 @@ export async function resumeRun(
   const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
   return drive(ctx, startedAtMs, options, async () => {
     const stop = await settlePendingTurn(ctx, decisions);
+    // Persist right away: the side effects just ran and must not be asked for again.
+    options.onStateChange?.(ctx.state);
     return stop ?? loop(ctx, options.onStateChange);
   });
 }
@@ -215,8 +222,8 @@ function loopContext(
         : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
-    ...(options.claim ? { claim: options.claim } : {}),
-    ...(options.settle ? { settle: options.settle } : {}),
+    ...(services.claim ? { claim: services.claim } : {}),
+    ...(services.settle ? { settle: services.settle } : {}),
   };
 }
 

@@ -53,7 +53,8 @@ export async function graceTurn(
       state.recoveredFrom = from;
       return stop;
     }
-    if (stop?.reason === 'ABORTED' || stop?.reason === 'ERROR') return stop;
+    if (stop?.reason === 'ABORTED' && ctx.callerSignal.aborted) return stop;
+    if (stop?.reason === 'ERROR') return stop;
     return { reason: from };
   } finally {
     budget.dispose();

@@ -44,6 +44,8 @@ export async function prepareExecution(
         events: options.events ?? new RunEvents(runId, options.onEvent),
         workspace: resolve(options.workspace ?? process.cwd()),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+        ...(options.claim ? { claim: options.claim } : {}),
+        ...(options.settle ? { settle: options.settle } : {}),
       },
       options.limits,
     );

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../model/types.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { ZodLike } from '../spec/types.js';
 
 export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; errors: string[] };
@@ -21,6 +22,7 @@ interface AjvCompiled {
 export class SchemaValidator {
   private readonly compiled = new WeakMap<object, ValidateFn>();
   private readonly derived = new WeakMap<object, ValidateFn>();
+  private readonly byText = new Map<string, ValidateFn>();
   private constructor(private readonly ajv: AjvLike) {}
 
   static async create(options: { coerceTypes?: boolean } = {}): Promise<SchemaValidator> {
@@ -37,15 +39,22 @@ export class SchemaValidator {
   forJsonSchema(schema: JsonSchema): ValidateFn {
     const cached = this.compiled.get(schema);
     if (cached) return cached;
-    // Draft-07 `$schema` ids would make a 2020-12 Ajv refuse the schema; the keywords we use agree.
-    const { $schema: _ignored, ...rest } = schema;
-    const check = this.ajv.compile(rest);
-    const fn: ValidateFn = (value) =>
+    // Equal schemas built afresh (per run, per resume) share one compiled validator;
+    // `$id` is dropped so Ajv never refuses a second copy of an identified schema.
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    const key = canonicalJson(rest);
+    const fn = this.byText.get(key) ?? this.compile(rest);
+    this.byText.set(key, fn);
+    this.compiled.set(schema, fn);
+    return fn;
+  }
+
+  private compile(schema: JsonSchema): ValidateFn {
+    const check = this.ajv.compile(schema);
+    return (value) =>
       check(value)
         ? { ok: true, value }
         : { ok: false, errors: (check.errors ?? []).map(formatAjvError) };
-    this.compiled.set(schema, fn);
-    return fn;
   }
 
   /** Validator for a schema derived from `key` (e.g. a definition's inputs map), built once. */

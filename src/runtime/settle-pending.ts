@@ -5,7 +5,7 @@ import { errorResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
 import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
-import { afterCalls, answerDanglingCalls, callEnvironment } from './take-turn.js';
+import { afterCalls, callEnvironment } from './take-turn.js';
 import { reportResult } from './tool-calls.js';
 
 /**
@@ -47,12 +47,15 @@ export async function settlePendingTurn(
     }
   } catch (error) {
     if (!isAbortError(error) && !signal.aborted) throw error;
-    ctx.state.messages.push({
-      role: 'user',
-      parts: outcomes.flatMap((o) => (o.kind === 'answered' ? [o.response] : [])),
+    // Every call of the turn gets an answer: the known ones, and "interrupted" for the rest.
+    const parts = pending.calls.map((call, index) => {
+      const done = outcomes[index];
+      return done?.kind === 'answered'
+        ? done.response
+        : (pending.responses[index] ?? errorResponse(call, 'Interrupted before it ran.'));
     });
+    ctx.state.messages.push({ role: 'user', parts });
     delete ctx.state.pendingTurn;
-    answerDanglingCalls(ctx, 'Interrupted before it finished.');
     return ctx.callerSignal.aborted ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
   }
   delete ctx.state.pendingTurn;

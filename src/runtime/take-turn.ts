@@ -1,4 +1,4 @@
-import { isAbortError } from '../errors/cadre-error.js';
+import { CancelledError, isAbortError } from '../errors/cadre-error.js';
 import { ModelError } from '../errors/model-error.js';
 import { addUsage, type FunctionResponsePart, type ToolDeclaration } from '../model/types.js';
 import { missingOutputs } from './completion.js';
@@ -57,6 +57,14 @@ export async function takeTurn(
     outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));
   } catch (error) {
     return interruption(ctx, error, signal);
+  }
+  if (signal.aborted) {
+    // Every call is answered (some as interrupted); keep the real results, then stop.
+    state.messages.push({
+      role: 'user',
+      parts: outcomes.flatMap((o) => (o.kind === 'answered' ? [o.response] : [])),
+    });
+    return interruption(ctx, new CancelledError(), signal);
   }
   if (outcomes.some((o) => o.kind === 'deferred')) {
     // Park the turn: answered calls keep their responses, deferred ones wait for a person.
@@ -129,8 +137,8 @@ function interruption(ctx: LoopContext, error: unknown, signal: AbortSignal): St
   if (isAbortError(error) || signal.aborted) {
     answerDanglingCalls(ctx, 'Interrupted before it finished.');
     if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
-    if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
-    return { reason: 'ABORTED' };
+    // The run's deadline or a grace turn's own budget: either way, time ran out.
+    return { reason: 'TIMEOUT' };
   }
   const message =
     error instanceof ModelError

@@ -1,3 +1,4 @@
+import { isAbortError } from '../errors/cadre-error.js';
 import type { FunctionCallPart } from '../model/types.js';
 import type { Tool } from '../tools/types.js';
 import { applyDecision, askPerson, execute } from './approvals.js';
@@ -22,23 +23,47 @@ export async function runToolCalls(
   env: CallEnvironment,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
+  const signal = env.toolContext.signal;
+  // A call cut short by cancellation is answered as such; the answers that came back are kept.
+  const interrupted = (call: FunctionCallPart): CallOutcome =>
+    answered(errorResponse(call, 'Interrupted before it finished.'));
+  const settle = async (
+    call: FunctionCallPart,
+    run: Promise<CallOutcome>,
+  ): Promise<CallOutcome> => {
+    try {
+      return await run;
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) return interrupted(call);
+      throw error;
+    }
+  };
   let batch: FunctionCallPart[] = [];
+  let parked = false;
   const flush = async (): Promise<void> => {
-    if (batch.length === 1) outcomes.push(await runOne(batch[0] as FunctionCallPart, env));
-    else if (batch.length > 1)
-      outcomes.push(...(await Promise.all(batch.map((c) => runOne(c, env)))));
+    outcomes.push(...(await Promise.all(batch.map((c) => settle(c, runOne(c, env))))));
     batch = [];
   };
   for (const call of calls) {
     const tool = env.offered.has(call.name) ? env.registry.get(call.name) : undefined;
-    if (tool?.sideEffect) {
-      await flush();
-      const outcome = await runOne(call, env);
-      outcomes.push(outcome);
-      if (outcome.kind === 'answered' && outcome.failRun) break;
-    } else {
+    if (!tool?.sideEffect) {
       batch.push(call);
+      continue;
     }
+    await flush();
+    if (signal.aborted) {
+      outcomes.push(interrupted(call));
+      continue;
+    }
+    // Effects keep the model's order: after a call that waits for a person, later
+    // side effects either wait too (same batch) or are not run at all.
+    const outcome = await settle(
+      call,
+      runOne(call, parked ? { ...env, afterDeferral: true } : env),
+    );
+    outcomes.push(outcome);
+    if (outcome.kind === 'deferred') parked = true;
+    if (outcome.kind === 'answered' && outcome.failRun) break;
   }
   await flush();
   // After a fatal rejection the remaining calls are still answered, never run.
@@ -107,12 +132,23 @@ async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<C
     return answered(
       errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
     );
-  if (
+  const needsPerson =
     tool.sideEffect &&
     tool.defaultApproval !== 'auto' &&
-    !env.state.alwaysApproved.includes(tool.name)
+    !env.state.alwaysApproved.includes(tool.name);
+  const decision = needsPerson ? await askPerson(call, tool, env) : undefined;
+  if (
+    env.afterDeferral &&
+    tool.sideEffect &&
+    decision?.kind !== 'defer' &&
+    decision?.kind !== 'reject'
   ) {
-    return applyDecision(call, tool, await askPerson(call, tool, env), env);
+    return answered(
+      errorResponse(
+        call,
+        'Not run: an earlier call in this turn is waiting for approval. Call it again once that is decided.',
+      ),
+    );
   }
-  return execute(call, tool, env);
+  return decision ? applyDecision(call, tool, decision, env) : execute(call, tool, env);
 }

@@ -6,6 +6,7 @@ import { loadDefinitionsFromDir } from '../../spec/load-definition.js';
 import { builtinToolNames } from '../../tools/builtin/index.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
+import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 
 export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents'];
@@ -17,6 +18,14 @@ export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents'];
  */
 export async function agentsCommand(dir: string | undefined, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  try {
+    return await listAgents(dir, io, style);
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  }
+}
+
+async function listAgents(dir: string | undefined, io: CliIO, style: Style): Promise<number> {
   if (!dir) {
     const environment = await agentEnvironment(io);
     const agents = environment.registry.list();

@@ -6,7 +6,9 @@ import { loadActiveAgent } from '../../compat/active-agent.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import type { Message } from '../../model/types.js';
+import { ConfigError } from '../../errors/cadre-error.js';
 import { executeAgent } from '../../runtime/executor.js';
+import { inputsFor } from '../../runtime/subagents/query-inputs.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import { builtinTools } from '../../tools/builtin/index.js';
@@ -123,7 +125,7 @@ async function turn(
   const unsubscribe = t.io.onInterrupt?.(() => controller.abort());
   try {
     const result = await executeAgent(agent, {
-      inputs: agent.inputConfig ? {} : { prompt },
+      inputs: inputsFor({ kind: 'definition', definition: agent }, prompt),
       history,
       runtime: t.runtime,
       tools: builtinTools,

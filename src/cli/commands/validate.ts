@@ -47,7 +47,12 @@ export async function validateCommand(
   for (const path of paths.length > 0 ? paths : ['.']) {
     const absolute = resolve(io.cwd, path);
     try {
-      const isDir = (await stat(absolute)).isDirectory();
+      const info = await stat(absolute).catch(() => undefined);
+      if (!info) {
+        fail([{ path: '', message: 'no such file or folder', file: path }]);
+        continue;
+      }
+      const isDir = info.isDirectory();
       // Definitions may name agents found beside them or in the project's agent folders.
       const { loadOptions } = await agentEnvironment(io, {
         alsoBesides: isDir ? join(absolute, 'x') : absolute,

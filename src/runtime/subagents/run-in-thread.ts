@@ -49,9 +49,14 @@ export function runInThread(
           services.events.forward(message.event);
           break;
         case 'confirm':
-          void services
+          // Whatever happens to the decision, the worker gets an answer (never left waiting).
+          services
             .confirm(message.request, signal)
-            .then((decision) => send({ kind: 'confirmed', id: message.id, decision }));
+            .catch(() => ({ kind: 'reject' as const, feedback: 'No decision could be made.' }))
+            .then(
+              (decision) => send({ kind: 'confirmed', id: message.id, decision }),
+              () => undefined,
+            );
           break;
         case 'result':
           finish(() => resolve(message.result));

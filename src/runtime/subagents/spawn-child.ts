@@ -49,29 +49,40 @@ export async function spawnChild(
     );
   }
   const execution = childExecution(parent.execution, name);
-  const budgetMs = Math.min(request.timeoutMs ?? Infinity, parent.remainingMs());
   parent.emit({
     type: 'subagent_started',
     message: `Starting ${name}`,
     data: { agent: name, executionId: execution.executionId, depth, ephemeral: request.ephemeral },
   });
-  const result = await services.global.run(
-    () =>
-      parent
-        .perParent()
-        .run(() => runTarget(services, parent, request, execution, budgetMs, signal), signal),
-    signal,
-  );
-  parent.emit({
-    type: 'subagent_finished',
-    message: `${name}: ${result.terminate_reason}`,
-    data: {
-      agent: name,
-      executionId: execution.executionId,
-      terminate_reason: result.terminate_reason,
-      usage: result.usage,
-    },
-  });
+  // The budget is taken once a slot is granted, so time spent queueing is not given twice.
+  const run = (): Promise<RunResult> =>
+    runTarget(
+      services,
+      parent,
+      request,
+      execution,
+      Math.min(request.timeoutMs ?? Infinity, parent.remainingMs()),
+      signal,
+    );
+  // Per-parent first, then global; a child of a child runs under the slot its
+  // ancestor already holds, so nested fan-out can never deadlock on the global limit.
+  const limited = (): Promise<RunResult> => parent.perParent().run(run, signal);
+  let result: RunResult | undefined;
+  try {
+    result = await (parent.execution.depth === 0
+      ? services.global.run(limited, signal)
+      : limited());
+  } finally {
+    parent.emit({
+      type: 'subagent_finished',
+      message: `${name}: ${result?.terminate_reason ?? 'did not finish'}`,
+      data: {
+        agent: name,
+        executionId: execution.executionId,
+        ...(result ? { terminate_reason: result.terminate_reason, usage: result.usage } : {}),
+      },
+    });
+  }
   return result;
 }
 
@@ -87,7 +98,7 @@ function runTarget(
   const shared = {
     runId: parent.runId,
     execution,
-    services,
+    services: childServices(services),
     signal,
     allowNested: request.allowNested ?? true,
     timeBudgetMs: budgetMs,
@@ -179,4 +190,25 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
     return 'it has code (processOutput or a Zod schema)';
   if (definition.router) return 'routers run in the caller';
   return undefined;
+}
+
+/**
+ * A child cannot pause its parent's turn for a person: a decision deferred
+ * inside it becomes a refusal the child's model can read and work around.
+ */
+function childServices(services: SpawnServices): SpawnServices {
+  const confirm = services.confirm;
+  return {
+    ...services,
+    confirm: async (request, signal) => {
+      const decision = await confirm(request, signal);
+      return decision.kind === 'defer'
+        ? {
+            kind: 'reject',
+            feedback:
+              'This needs a person’s approval, which a subagent cannot wait for. Report what you would do instead.',
+          }
+        : decision;
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { AgentLookup } from '../../agents/types.js';
-import type { ModelClient } from '../../model/types.js';
+import type { FunctionCallPart, ModelClient } from '../../model/types.js';
+import type { SideEffectOutcome } from '../call-environment.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ConfirmationHandler } from '../confirmation.js';
 import type { RunEvents } from '../run-events.js';
@@ -28,6 +29,9 @@ export interface SpawnServices {
   global: Semaphore;
   perParentLimit: number;
   graceMs?: number;
+  /** Exactly-once guard and its bookkeeping, for every execution of the tree. */
+  claim?: (call: FunctionCallPart) => Promise<boolean>;
+  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
 }
 
 export interface SpawnLimits {

@@ -109,7 +109,7 @@ function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnReq
     name: 'ephemeral',
     description: inline.description ?? 'An ad-hoc agent',
     promptConfig: { systemPrompt: inline.system_prompt },
-    ...(inline.model ? { modelConfig: { model: inline.model } } : {}),
+    ...(inline.model ? { modelConfig: { model: callTimeModel(inline.model) } } : {}),
     toolConfig: { tools: [] },
   };
   // An ephemeral child's tools come from the parent; config.tools narrows them further.
@@ -120,4 +120,13 @@ function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnReq
     inputs: { [PROMPT_INPUT]: args.query },
     ...(ownTools ? { tools: ownTools } : {}),
   };
+}
+
+/** A model named by the model at call time: a provider model, never a local file of canned answers. */
+function callTimeModel(model: string): string {
+  if (/^scripted:/i.test(model.trim()))
+    throw new ToolExecutionError(
+      "agent.model cannot name a scripted model; leave it out to use the run's model.",
+    );
+  return model;
 }

@@ -63,6 +63,25 @@ export function policyConfirm(
         );
         return { kind: 'reject', feedback: `Blocked by policy: ${decision.reason}` };
       case 'require_approval': {
+        // A subagent cannot pause its parent's turn: it is told, and the call is not run.
+        if (request.execution.depth > 0) {
+          await audit(
+            ctx.store,
+            {
+              runId,
+              modelName: model(),
+              toolName: request.tool,
+              args: normalized.ok ? normalized.args : request.args,
+              decision,
+              execution: { status: 'not_executed' },
+            },
+            signal,
+          );
+          return {
+            kind: 'reject',
+            feedback: `${decision.reason} A subagent cannot wait for approval; report what you would do instead.`,
+          };
+        }
         const action = await ctx.store.createAction(
           {
             runId,
