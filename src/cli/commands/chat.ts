@@ -171,7 +171,7 @@ async function pickAgent(
   if (entry?.kind === 'definition') return entry.definition;
   const active = await loadActiveAgent(resolve(io.cwd, nameOrPath), environment.loadOptions);
   if (active.kind !== 'definition')
-    throw new Error(
+    throw new ConfigError(
       `${nameOrPath} is an agent-format module; chat with definitions or discovered agents.`,
     );
   return active.definition;
