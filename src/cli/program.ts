@@ -3,6 +3,7 @@ import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
 import type { EvalCommandOptions } from './commands/eval.js';
 import type { ReplayCommandOptions } from './commands/replay.js';
+import type { ServeCommandOptions } from './commands/serve.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -168,6 +169,51 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .action(async (agent: string, options: EvalCommandOptions) => {
       const { evalCommand } = await import('./commands/eval.js');
       exitCode = await evalCommand(agent, options, io);
+    });
+
+  program
+    .command('serve')
+    .description('Serve the HTTP API (runs, streams, approvals, threads, audit) on 127.0.0.1')
+    .option('-p, --port <port>', 'port to listen on (0: any free port)', '8787')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--db <url>',
+      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+    )
+    .option('-m, --model <model>', 'model for agents that name none')
+    .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
+    .action(async (options: ServeCommandOptions) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      exitCode = await serveCommand(options, io);
+    });
+
+  program
+    .command('token')
+    .description('API tokens for cadre serve')
+    .command('create')
+    .description('Create a token for a user (created on first use); printed once, stored hashed')
+    .requiredOption('--user <name>', 'the user the token acts as')
+    .option(
+      '--db <url>',
+      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+    )
+    .action(async (options: { user: string; db?: string }) => {
+      const { tokenCreateCommand } = await import('./commands/token.js');
+      exitCode = await tokenCreateCommand(options, io);
+    });
+
+  program
+    .command('audit')
+    .description('The hash-chained audit log of the server')
+    .command('verify')
+    .description('Check the whole chain; exit 0 when intact, 1 with the first broken entry')
+    .option(
+      '--db <url>',
+      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+    )
+    .action(async (options: { db?: string }) => {
+      const { auditVerifyCommand } = await import('./commands/audit.js');
+      exitCode = await auditVerifyCommand(options, io);
     });
 
   try {

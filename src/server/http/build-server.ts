@@ -1,0 +1,78 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { RunService } from '../run-service-types.js';
+import { registerAuth, type TokenLookup } from './auth.js';
+import { errorBody, mapError } from './error-mapping.js';
+import { registerGracefulClose } from './graceful-close.js';
+import { HttpProblem } from './http-problem.js';
+import { createLogger, type LogOptions } from './logger.js';
+import { agentRoutes } from './routes/agent-routes.js';
+import { approvalRoutes } from './routes/approval-routes.js';
+import { auditRoutes } from './routes/audit-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import type { RouteContext } from './routes/route-context.js';
+import { runReadRoutes } from './routes/run-read-routes.js';
+import { runRoutes } from './routes/run-routes.js';
+import { threadRoutes } from './routes/thread-routes.js';
+
+export interface BuildServerOptions {
+  service: RunService;
+  /** Auth lookups only. */
+  store: TokenLookup;
+  log?: LogOptions;
+  /** Per token; default 600 requests a minute. */
+  rateLimit?: { max: number; timeWindow: number | string };
+  /** Bytes; default 256 KiB. */
+  bodyLimit?: number;
+}
+
+export const DEFAULT_BODY_LIMIT = 256 * 1024;
+export const DEFAULT_RATE_LIMIT = { max: 600, timeWindow: '1 minute' } as const;
+
+/** The HTTP API over a RunService: auth, rate and size limits, validation, status codes, JSON and NDJSON. */
+export function buildServer(options: BuildServerOptions): FastifyInstance {
+  // Typed as Fastify's logger so the instance is the plain FastifyInstance routes expect.
+  const logger: FastifyBaseLogger = createLogger(options.log);
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Ids are at most 200 characters (request-schemas); longer path parts are 404 at the router.
+    routerOptions: { maxParamLength: 200 },
+  });
+  const shutdown = new AbortController();
+  registerGracefulClose(app, shutdown);
+
+  app.setErrorHandler((error, request, reply) => {
+    const mapped = mapError(error);
+    if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: mapped.code, status: mapped.status }, 'request refused');
+    if (mapped.code === 'auth_error') void reply.header('www-authenticate', 'Bearer');
+    return reply.status(mapped.status).send(errorBody(mapped));
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ ok: false, error: { code: 'not_found', message: 'No such route.' } }),
+  );
+
+  registerAuth(app, options.store, shutdown.signal);
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  void app.register(rateLimit, {
+    max: limit.max,
+    timeWindow: limit.timeWindow,
+    // Runs after auth (route-level hooks follow global ones), so the key is the token.
+    keyGenerator: (request) => request.tokenKey || `ip:${request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new HttpProblem(429, 'rate_limited', `Too many requests; retry in ${context.after}.`),
+  });
+  const ctx: RouteContext = { service: options.service, lifetime: shutdown.signal };
+  // Routes register after the rate limiter, whose onRoute hook must see them.
+  void app.register(async (scope) => {
+    healthRoutes(scope);
+    runRoutes(scope, ctx);
+    approvalRoutes(scope, ctx);
+    threadRoutes(scope, ctx);
+    runReadRoutes(scope, ctx);
+    agentRoutes(scope, ctx);
+    auditRoutes(scope, ctx);
+  });
+  return app;
+}

@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import { HttpProblem } from './http-problem.js';
+
+const nonBlank = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.trim().length > 0, 'must not be empty');
+/** Ids and names are opaque; the bound only keeps absurd input away from the store. */
+const id = nonBlank(200);
+
+/** `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?`; nothing else. */
+export const runBody = z.strictObject({
+  prompt: nonBlank(100_000),
+  threadId: id.optional(),
+  agent: id.optional(),
+});
+
+/** `POST /api/agent/approvals/resolve(/stream)`. */
+export const resolveBody = z.strictObject({
+  approvalId: id,
+  decision: z.enum(['reject', 'approve_once', 'approve_and_always_allow_recipient']),
+  feedback: z.string().max(10_000).optional(),
+});
+
+export const idParams = z.strictObject({ id });
+
+/** Query strings are lenient about extra keys (cache busters), strict about the ones we read. */
+export const eventsQuery = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .optional(),
+});
+
+export const auditQuery = z.object({ runId: id });
+
+const MAX_MESSAGE = 300;
+
+/** Parses a request part or throws a 400 that says which field is wrong (never echoing values). */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  part: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const text = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${[part, ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    .join('; ');
+  throw new HttpProblem(
+    400,
+    'validation_error',
+    text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text,
+  );
+}
