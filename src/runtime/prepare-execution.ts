@@ -41,7 +41,7 @@ export async function prepareExecution(
         ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
         confirm: options.confirm ?? refuseSideEffects,
         runtime: options.runtime ?? (await createRuntime()),
-        events: options.events ?? new RunEvents(runId, options.onEvent),
+        events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
         workspace: resolve(options.workspace ?? process.cwd()),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.claim ? { claim: options.claim } : {}),

@@ -5,12 +5,16 @@ import type { CadreEvent, EventSink, ExecutionContext } from '../events/types.js
  * sequence, and hands them to the listener. Listener errors never break a run.
  */
 export class RunEvents {
-  private seq = 0;
+  private seq: number;
 
   constructor(
     readonly runId: string,
     private readonly listener?: (event: CadreEvent) => void,
-  ) {}
+    /** Where a resumed run's sequence continues from (the last stored seq). */
+    afterSeq = 0,
+  ) {
+    this.seq = afterSeq;
+  }
 
   /**
    * Re-stamps an event made elsewhere (a worker thread's own run) into this

@@ -47,6 +47,8 @@ export interface RunOptions {
   /** Decides side-effecting calls; the default refuses them (fail closed). */
   confirm?: ConfirmationHandler;
   onEvent?: (event: CadreEvent) => void;
+  /** A resumed run's events continue the stored sequence from here. */
+  afterEventSeq?: number;
   runId?: string;
   /** The caller's place in the agent tree (subagents); a root run gets its own. */
   execution?: ExecutionContext;

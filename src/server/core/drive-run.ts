@@ -66,7 +66,11 @@ export async function driveRun(
             inputs: { prompt: step.prompt },
             history: step.history,
           })
-        : await resumeRun(definition, run.state ?? failMissingState(run), step.decisions, options);
+        : await resumeRun(definition, run.state ?? failMissingState(run), step.decisions, {
+            ...options,
+            // Streamed seqs match stored ones, so a client can re-attach with ?after=.
+            afterEventSeq: (await ctx.store.readEvents(run.id, {})).at(-1)?.seq ?? 0,
+          });
   } finally {
     await writer.flush();
   }

@@ -6,7 +6,10 @@ import type { Store } from '../../store/types.js';
  * Events emitted together are written in one batch (one transaction), and
  * batches are chained so order holds; `flush()` waits for all of them.
  */
-export function eventWriter(store: Store, runId: string): { write(event: CadreEvent): void; flush(): Promise<void> } {
+export function eventWriter(
+  store: Store,
+  runId: string,
+): { write(event: CadreEvent): void; flush(): Promise<void> } {
   let buffer: CadreEvent[] = [];
   let chain: Promise<unknown> = Promise.resolve();
   let scheduled = false;
@@ -16,7 +19,9 @@ export function eventWriter(store: Store, runId: string): { write(event: CadreEv
     const batch = buffer;
     buffer = [];
     if (batch.length === 0) return;
-    chain = chain.then(() => store.appendEvents(runId, batch)).catch((error: unknown) => (failure ??= error));
+    chain = chain
+      .then(() => store.appendEvents(runId, batch))
+      .catch((error: unknown) => (failure ??= error));
   };
   return {
     write(event) {

@@ -119,6 +119,22 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(JSON.stringify(audit)).not.toContain('bob@example.com');
   });
 
+  it('a resumed run streams the same seqs it stores, so a client can re-attach with ?after=', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const streamed: number[] = [];
+    const paused = await svc.run(
+      { userId, prompt: 'Mail Bob' },
+      { onEvent: (e) => streamed.push(e.seq) },
+    );
+    await svc.resolveApproval(
+      { userId, approvalId: paused.approvals[0]!.approvalId, decision: 'approve_once' },
+      { onEvent: (e) => streamed.push(e.seq) },
+    );
+    const stored = ((await svc.readEvents(userId, paused.runId, 0)) ?? []).map((e) => e.seq);
+    expect(streamed).toEqual(stored);
+    expect(stored).toEqual(stored.map((_, i) => i + 1));
+  });
+
   it('a rejection reaches the model with the feedback and nothing is sent', async () => {
     const { service: svc, userId } = await service(mailer());
     const paused = await svc.run({ userId, prompt: 'Mail Bob' });
