@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../store/open-store.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(repo, 'dist/src/cli/main.js');
+const children: ChildProcess[] = [];
+let smtp: TestSmtpServer | undefined;
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await smtp?.close();
+});
+
+/** Starts the built `cadre serve` as a real process and waits for its URL. */
+function serve(
+  cwd: string,
+  turns: string,
+  db: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--port', '0', '--db', db, '--model', `scripted:${turns}`],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: cwd,
+        CADRE_SMTP_URL: smtp?.url(),
+        CADRE_MAIL_FROM: 'bot@example.com',
+        CADRE_LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.push(child);
+  return new Promise((resolveUrl, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl({ url: match[1] as string, child });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+describe('a server killed with SIGKILL (scripted model, real SMTP, real process)', () => {
+  it('restarts with the pending approval intact, and the mail goes out exactly once', async () => {
+    smtp = await startSmtpServer();
+    const cwd = await mkdtemp(join(tmpdir(), 'cadre-restart-'));
+    const db = join(cwd, 'cadre.db');
+    const store = await openStore({ url: db });
+    const { token } = await store.createToken((await store.ensureUser('ann')).id);
+    await store.close();
+    const before = join(cwd, 'before.json');
+    const after = join(cwd, 'after.json');
+    await writeFile(
+      before,
+      JSON.stringify([
+        {
+          parts: [
+            {
+              functionCall: {
+                name: 'gmail_send',
+                args: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' },
+              },
+            },
+          ],
+        },
+      ]),
+    );
+    await writeFile(after, JSON.stringify([{ parts: [{ text: 'Sent it.' }] }]));
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+    const first = await serve(cwd, before, db);
+    const paused = (await (
+      await fetch(`${first.url}/api/agent/run`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ prompt: 'Mail Bob' }),
+      })
+    ).json()) as {
+      status: string;
+      approvals: Array<{ approvalId: string }>;
+    };
+    expect(paused.status).toBe('awaiting_confirmation');
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await serve(cwd, after, db);
+    const pending = (await (
+      await fetch(`${second.url}/api/agent/approvals/pending`, { headers })
+    ).json()) as { approvals: Array<{ approvalId: string }> };
+    expect(pending.approvals.map((a) => a.approvalId)).toEqual([paused.approvals[0]?.approvalId]);
+    const done = (await (
+      await fetch(`${second.url}/api/agent/approvals/resolve`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          approvalId: paused.approvals[0]?.approvalId,
+          decision: 'approve_once',
+        }),
+      })
+    ).json()) as { status: string; summary: string };
+    expect(done).toMatchObject({ status: 'completed', summary: 'Sent it.' });
+    expect(smtp.messages).toHaveLength(1);
+    const again = await fetch(`${second.url}/api/agent/approvals/resolve`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        approvalId: paused.approvals[0]?.approvalId,
+        decision: 'approve_once',
+      }),
+    });
+    expect(again.status).toBe(409);
+    expect(smtp.messages).toHaveLength(1);
+  }, 60_000);
+});
