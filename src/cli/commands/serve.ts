@@ -54,6 +54,9 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
         ? { rateLimit: { max: positive(io.env.CADRE_RATE_LIMIT), timeWindow: '1 minute' } }
         : {}),
     });
+    // The web page at `/` (threads, live runs, approval cards); the API stays under /api.
+    const { registerWebUi } = await import('../../server/web-ui.js');
+    registerWebUi(app);
     const address = await app.listen({ host: options.host, port }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       throw new ConfigError(`Cannot listen on ${options.host}:${port} (${String(code ?? error)}).`);

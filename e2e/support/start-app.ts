@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { buildServer } from '../../src/server/http/build-server.js';
+import { createRunService } from '../../src/server/core/create-run-service.js';
+import { registerWebUi } from '../../src/server/web-ui.js';
+import { openStore } from '../../src/store/open-store.js';
+import { startSmtpServer, type TestSmtpServer } from '../../src/tools/mail/test-support.js';
+import { assistantTurn } from './assistant-script.js';
+import { PausableModel } from './pausable-model.js';
+
+export interface RunningApp {
+  url: string;
+  /** A bearer token of user `ann`. */
+  token: string;
+  smtp: TestSmtpServer;
+  model: PausableModel;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server in-process: SQLite in a temp folder, a real SMTP server,
+ * the HTTP API and the built page; only the model is scripted.
+ */
+export async function startApp(): Promise<RunningApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'cadre-e2e-'));
+  await writeAgents(join(dir, 'agents'));
+  const smtp = await startSmtpServer();
+  const store = await openStore({ url: join(dir, 'cadre.db') });
+  const model = new PausableModel(new ScriptedModel(assistantTurn));
+  const service = await createRunService({
+    store,
+    cwd: dir,
+    env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'cadre@example.com', HOME: dir },
+    model: 'scripted',
+    modelClient: model,
+  });
+  const app = buildServer({ service, store, log: { level: 'silent' } });
+  registerWebUi(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const user = await store.ensureUser('ann');
+  const { token } = await store.createToken(user.id);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    smtp,
+    model,
+    async close() {
+      await app.close();
+      await service.close();
+      await store.close();
+      await smtp.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Agents for the picker: a coordinator that delegates to a greeter (a nested subagent in the timeline). */
+async function writeAgents(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'greeter.yaml'),
+    'name: greeter\ndescription: Says hello.\npromptConfig:\n  systemPrompt: You greet people.\n',
+  );
+  await writeFile(
+    join(folder, 'coordinator.yaml'),
+    [
+      'name: coordinator',
+      'description: Delegates greetings to the greeter.',
+      'promptConfig:',
+      '  systemPrompt: Ask the greeter (task tool) to greet, then report.',
+      'toolConfig:',
+      '  tools: [task]',
+      '',
+    ].join('\n'),
+  );
+}

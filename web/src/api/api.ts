@@ -1,0 +1,97 @@
+import { ApiError, apiErrorOf } from './api-error.js';
+import { readNdjson } from './read-ndjson.js';
+import { toStreamLine, type StreamLine } from './stream-line.js';
+import type {
+  AgentView,
+  ApprovalDecision,
+  AuditEntry,
+  AuditVerification,
+  RunView,
+  Thread,
+  ThreadView,
+} from './wire-types.js';
+
+export interface RunBody {
+  prompt: string;
+  threadId?: string;
+  agent?: string;
+}
+
+export interface ResolveBody {
+  approvalId: string;
+  decision: ApprovalDecision;
+  feedback?: string;
+}
+
+/** The few routes the page calls, with the bearer token attached. */
+export interface Api {
+  listThreads(signal?: AbortSignal): Promise<Thread[]>;
+  getThread(threadId: string, signal?: AbortSignal): Promise<ThreadView>;
+  getRun(runId: string, signal?: AbortSignal): Promise<RunView>;
+  listAgents(signal?: AbortSignal): Promise<AgentView[]>;
+  audit(runId: string, signal?: AbortSignal): Promise<AuditEntry[]>;
+  verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
+  runStream(body: RunBody, signal?: AbortSignal): AsyncGenerator<StreamLine>;
+  resolveStream(body: ResolveBody, signal?: AbortSignal): AsyncGenerator<StreamLine>;
+}
+
+/** Lists may come bare or wrapped (`{threads: [...]}`); both are accepted. */
+function listOf<T>(body: unknown, key: string): T[] {
+  if (Array.isArray(body)) return body as T[];
+  if (typeof body === 'object' && body !== null && key in body) {
+    const inner = (body as Record<string, unknown>)[key];
+    if (Array.isArray(inner)) return inner as T[];
+  }
+  return [];
+}
+
+export function createApi(token: string, onUnauthorized: () => void): Api {
+  async function send(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(path, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
+    });
+    if (response.ok) return response;
+    const error = await apiErrorOf(response);
+    if (response.status === 401) onUnauthorized();
+    throw error;
+  }
+  const getJson = async (path: string, signal?: AbortSignal): Promise<unknown> =>
+    (await send(path, signal ? { signal } : {})).json() as Promise<unknown>;
+
+  async function* stream(path: string, body: object, signal?: AbortSignal) {
+    const response = await send(path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
+    if (!response.body) throw new ApiError(response.status, 'empty', 'The server sent no body.');
+    for await (const value of readNdjson(response.body)) {
+      const line = toStreamLine(value);
+      if (line) yield line;
+    }
+  }
+
+  return {
+    listThreads: async (signal) => listOf<Thread>(await getJson('/api/threads', signal), 'threads'),
+    getThread: async (id, signal) =>
+      (await getJson(`/api/threads/${encodeURIComponent(id)}`, signal)) as ThreadView,
+    getRun: async (id, signal) =>
+      (await getJson(`/api/runs/${encodeURIComponent(id)}`, signal)) as RunView,
+    listAgents: async (signal) => listOf<AgentView>(await getJson('/api/agents', signal), 'agents'),
+    audit: async (runId, signal) =>
+      listOf<AuditEntry>(
+        await getJson(`/api/audit?runId=${encodeURIComponent(runId)}`, signal),
+        'entries',
+      ),
+    verifyAudit: async (signal) => {
+      const body = (await getJson('/api/audit/verify', signal)) as Record<string, unknown>;
+      return (body.verification ?? body) as AuditVerification;
+    },
+    runStream: (body, signal) => stream('/api/agent/run/stream', body, signal),
+    resolveStream: (body, signal) => stream('/api/agent/approvals/resolve/stream', body, signal),
+  };
+}

@@ -1,0 +1,97 @@
+import type { CadreEvent, RunResponse, WireError } from './wire-types.js';
+
+/** One line of the run stream (DESIGN §3); lines of unknown types are skipped. */
+export type StreamLine =
+  | { type: 'status'; status: string; runId?: string; threadId?: string }
+  | { type: 'delta'; delta: string }
+  | { type: 'thought_delta'; delta: string }
+  | { type: 'tool_call'; callId?: string; tool: string; summary: string; depth: number }
+  | { type: 'approval_required'; callId?: string; tool: string; preview?: string }
+  | { type: 'event'; event: CadreEvent }
+  | { type: 'result'; result: RunResponse }
+  | { type: 'error'; error: WireError };
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/** Fields may sit on the line itself or under `data` (an event-shaped line). */
+function fields(line: Loose): Loose {
+  return isObject(line.data) ? { ...line.data, ...line } : line;
+}
+
+function deltaOf(line: Loose): string {
+  const data = fields(line);
+  return text(data.delta) ?? text(data.text) ?? '';
+}
+
+/** The server sends `{error: message, code}`; an `{error: {code, message}}` object is read too. */
+function errorOf(value: unknown, code: unknown): WireError {
+  if (isObject(value))
+    return {
+      code: text(value.code) ?? 'error',
+      message: text(value.message) ?? 'The run failed.',
+    };
+  return { code: text(code) ?? 'error', message: text(value) ?? 'The run failed.' };
+}
+
+const MAX_ARG = 60;
+
+/** `gmail_send(to: "bob@example.com", subject: "Hi")`, each value clipped. */
+export function describeCall(tool: string, args: unknown): string {
+  if (!isObject(args)) return tool;
+  const parts = Object.entries(args).map(([key, value]) => {
+    const shown = JSON.stringify(value) ?? String(value);
+    return `${key}: ${shown.length > MAX_ARG ? `${shown.slice(0, MAX_ARG)}…` : shown}`;
+  });
+  return `${tool}(${parts.join(', ')})`;
+}
+
+export function toStreamLine(value: unknown): StreamLine | undefined {
+  if (!isObject(value)) return undefined;
+  const data = fields(value);
+  const tool = text(data.tool) ?? text(data.name) ?? text(data.toolName) ?? 'tool';
+  const callId = text(data.callId) ?? text(data.id);
+  switch (value.type) {
+    case 'status':
+      return {
+        type: 'status',
+        status: text(data.status) ?? 'running',
+        ...(text(data.runId) ? { runId: text(data.runId) } : {}),
+        ...(text(data.threadId) ? { threadId: text(data.threadId) } : {}),
+      };
+    case 'delta':
+    case 'thought_delta':
+      return { type: value.type, delta: deltaOf(value) };
+    case 'tool_call':
+      return {
+        type: 'tool_call',
+        tool,
+        ...(callId ? { callId } : {}),
+        summary: text(data.message) ?? describeCall(tool, data.args),
+        depth: typeof data.depth === 'number' ? data.depth : 0,
+      };
+    case 'approval_required':
+      return {
+        type: 'approval_required',
+        tool,
+        ...(callId ? { callId } : {}),
+        ...(text(data.preview) ? { preview: text(data.preview) } : {}),
+      };
+    case 'event':
+      return isObject(value.event) && typeof value.event.type === 'string'
+        ? { type: 'event', event: value.event as unknown as CadreEvent }
+        : undefined;
+    case 'result':
+      return isObject(value.result)
+        ? { type: 'result', result: value.result as unknown as RunResponse }
+        : undefined;
+    case 'error':
+      return { type: 'error', error: errorOf(value.error, value.code) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,80 @@
+import { useId, useState } from 'react';
+import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
+
+interface Props {
+  approval: ApprovalView;
+  /** This card's decision is being sent. */
+  busy: boolean;
+  /** Another run is streaming: decide after it. */
+  disabled: boolean;
+  onDecide(decision: ApprovalDecision, feedback: string): void;
+}
+
+/**
+ * What will be done (the tool's preview), why it waits (the policy's reason),
+ * and the three answers; feedback goes to the model with a rejection.
+ */
+export function ApprovalCard({ approval, busy, disabled, onDecide }: Props) {
+  const [feedback, setFeedback] = useState('');
+  const id = useId();
+  const offers = (d: ApprovalDecision) => approval.decisions.includes(d);
+  const decide = (d: ApprovalDecision) => onDecide(d, feedback);
+  return (
+    <article className="card approval-card" aria-labelledby={`${id}-title`} aria-busy={busy}>
+      <h2 id={`${id}-title`} className="approval-title">
+        Approval needed: <code>{approval.tool}</code>
+      </h2>
+      <h3 className="approval-label">What will be done</h3>
+      <pre className="approval-preview">{approval.preview}</pre>
+      <h3 className="approval-label">Why you are asked</h3>
+      <p className="approval-reason">{approval.reason}</p>
+      <label htmlFor={`${id}-feedback`} className="approval-label">
+        Feedback for the agent (optional)
+      </label>
+      <textarea
+        id={`${id}-feedback`}
+        rows={2}
+        value={feedback}
+        onChange={(e) => setFeedback(e.target.value)}
+        placeholder="e.g. Send it to Carol instead"
+        disabled={busy}
+      />
+      <div className="approval-actions" role="group" aria-label="Decision">
+        {offers('reject') && (
+          <button
+            type="button"
+            className="danger"
+            disabled={disabled}
+            onClick={() => decide('reject')}
+          >
+            Reject
+          </button>
+        )}
+        {offers('approve_once') && (
+          <button
+            type="button"
+            className="primary"
+            disabled={disabled}
+            onClick={() => decide('approve_once')}
+          >
+            Approve once
+          </button>
+        )}
+        {offers('approve_and_always_allow_recipient') && (
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => decide('approve_and_always_allow_recipient')}
+          >
+            Always allow for this recipient
+          </button>
+        )}
+      </div>
+      {busy && (
+        <p className="muted" role="status">
+          Sending your decision…
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,76 @@
+import type { Api } from '../api/api.js';
+import { buildExecutionTree } from '../state/event-tree.js';
+import { formatDuration, formatTokens } from '../state/format.js';
+import { threadPath, type Navigate } from '../state/use-route.js';
+import { useRunDetails } from '../state/use-run-details.js';
+import { AuditView } from './audit-view.js';
+import { ExecutionNodeView } from './execution-node-view.js';
+
+interface Props {
+  api: Api;
+  runId: string;
+  navigate: Navigate;
+}
+
+/** One run: a summary, the event tree with subagents nested, and its audit entries. */
+export function RunTimeline({ api, runId, navigate }: Props) {
+  const details = useRunDetails(api, runId);
+  if (details.error)
+    return (
+      <p role="alert" className="notice notice-error">
+        {details.error}
+      </p>
+    );
+  if (!details.run) return <p role="status">Loading run…</p>;
+  const { run, events } = details.run;
+  const roots = buildExecutionTree(events);
+  const origin = events[0]?.event.timestamp ?? run.createdAt;
+  const ended = run.finishedAt ?? run.updatedAt;
+  return (
+    <section className="timeline" aria-labelledby="run-title">
+      <a
+        href={threadPath(run.threadId)}
+        onClick={(event) => {
+          event.preventDefault();
+          navigate(threadPath(run.threadId));
+        }}
+      >
+        ← Back to the thread
+      </a>
+      <h1 id="run-title">Run timeline</h1>
+      <dl className="run-summary">
+        <dt>Status</dt>
+        <dd>
+          <span className={`badge badge-${run.status}`}>{run.status}</span>
+        </dd>
+        <dt>Agent</dt>
+        <dd>{run.agent}</dd>
+        <dt>Model</dt>
+        <dd>{run.model || '–'}</dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(Date.parse(ended) - Date.parse(run.createdAt))}</dd>
+        <dt>Tokens</dt>
+        <dd>
+          {formatTokens(run.usage.totalTokens)} ({run.usage.inputTokens} in,{' '}
+          {run.usage.outputTokens} out, {run.usage.thoughtTokens} thinking)
+        </dd>
+        <dt>Summary</dt>
+        <dd>{run.summary || '–'}</dd>
+      </dl>
+      <h2>Events</h2>
+      {roots.length === 0 ? (
+        <p className="muted">No events recorded.</p>
+      ) : (
+        <ol className="tree" aria-label="Executions">
+          {roots.map((node) => (
+            <ExecutionNodeView key={node.executionId} node={node} origin={origin} />
+          ))}
+        </ol>
+      )}
+      <AuditView
+        entries={details.audit ?? []}
+        {...(details.verification ? { verification: details.verification } : {})}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Thread } from '../api/wire-types.js';
+
+interface Props {
+  threads: Thread[];
+  activeId?: string;
+  error?: string;
+  onOpen(threadId: string): void;
+  onNew(): void;
+}
+
+export function ThreadList({ threads, activeId, error, onOpen, onNew }: Props) {
+  return (
+    <nav className="sidebar" aria-label="Threads">
+      <button type="button" className="primary new-thread" onClick={onNew}>
+        New thread
+      </button>
+      <h2 className="sidebar-title" id="threads-title">
+        Threads
+      </h2>
+      {error && (
+        <p role="alert" className="notice notice-error">
+          {error}
+        </p>
+      )}
+      {threads.length === 0 && !error && <p className="muted">No threads yet.</p>}
+      <ul className="thread-list" aria-labelledby="threads-title">
+        {threads.map((thread) => (
+          <li key={thread.id}>
+            <a
+              href={`/threads/${encodeURIComponent(thread.id)}`}
+              aria-current={thread.id === activeId ? 'page' : undefined}
+              onClick={(event) => {
+                // Plain clicks stay in the page; modified clicks open a new tab as usual.
+                if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                event.preventDefault();
+                onOpen(thread.id);
+              }}
+            >
+              <span className="thread-title">{thread.title || 'Untitled thread'}</span>
+              <time className="muted" dateTime={thread.updatedAt}>
+                {new Date(thread.updatedAt).toLocaleString()}
+              </time>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,28 @@
+import { formatDuration } from '../state/format.js';
+import type { StepState, ToolStep } from '../state/run-trace.js';
+
+const LABEL: Record<StepState, string> = {
+  running: 'Running',
+  awaiting_approval: 'Awaiting approval',
+  approved: 'Approved',
+  done: 'Done',
+  failed: 'Failed',
+  rejected: 'Rejected',
+};
+
+export function ToolStepItem({ step }: { step: ToolStep }) {
+  return (
+    <li
+      className={`step step-${step.state}`}
+      style={{ marginInlineStart: `${step.depth * 1.25}rem` }}
+    >
+      <span className="step-dot" aria-hidden="true" />
+      <span className="step-summary">{step.summary}</span>
+      <span className={`badge badge-${step.state}`}>{LABEL[step.state]}</span>
+      {step.durationMs !== undefined && step.state !== 'rejected' && (
+        <span className="muted step-duration">{formatDuration(step.durationMs)}</span>
+      )}
+      {step.error && step.state === 'failed' && <span className="step-error">{step.error}</span>}
+    </li>
+  );
+}

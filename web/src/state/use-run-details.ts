@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import type { Api } from '../api/api.js';
+import type { AuditEntry, AuditVerification, RunView } from '../api/wire-types.js';
+
+export interface RunDetails {
+  run?: RunView;
+  audit?: AuditEntry[];
+  verification?: AuditVerification;
+  error?: string;
+}
+
+/** A run's events, its audit entries and the audit chain's status, loaded together. */
+export function useRunDetails(api: Api, runId: string): RunDetails {
+  const [details, setDetails] = useState<RunDetails>({});
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    setDetails({});
+    const load = async () => {
+      try {
+        const [run, audit, verification] = await Promise.all([
+          api.getRun(runId, signal),
+          api.audit(runId, signal),
+          api.verifyAudit(signal),
+        ]);
+        setDetails({ run, audit, verification });
+      } catch (e) {
+        if (!signal.aborted)
+          setDetails({ error: e instanceof Error ? e.message : 'Failed to load.' });
+      }
+    };
+    void load();
+    return () => controller.abort();
+  }, [api, runId]);
+  return details;
+}
