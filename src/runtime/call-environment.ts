@@ -2,6 +2,7 @@ import type { EventSink } from '../events/types.js';
 import type { FunctionCallPart, FunctionResponsePart } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
+import type { ToolInterceptor } from '../policy/interceptors.js';
 import type { CompletionProtocol } from './completion.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { RunState } from './run-state.js';
@@ -30,6 +31,8 @@ export interface CallEnvironment {
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** An earlier call of this turn is waiting for a person: side effects may only join that wait. */
   afterDeferral?: boolean;
+  /** Checks around every tool call (policy hooks, logging). */
+  interceptors?: readonly ToolInterceptor[];
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };

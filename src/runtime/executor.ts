@@ -224,6 +224,7 @@ function loopContext(
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(services.claim ? { claim: services.claim } : {}),
     ...(services.settle ? { settle: services.settle } : {}),
+    ...(services.interceptors ? { interceptors: services.interceptors } : {}),
   };
 }
 

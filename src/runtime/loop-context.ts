@@ -9,6 +9,7 @@ import type { AgentDefinition } from '../spec/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
 import type { CompletionProtocol } from './completion.js';
+import type { ToolInterceptor } from '../policy/interceptors.js';
 import type { SideEffectOutcome } from './call-environment.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { Deadline } from './deadline.js';
@@ -36,4 +37,5 @@ export interface LoopContext {
   /** Exactly-once guard for side effects (a store's compare-and-set). */
   claim?: (call: FunctionCallPart) => Promise<boolean>;
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  interceptors?: readonly ToolInterceptor[];
 }

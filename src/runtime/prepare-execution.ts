@@ -46,6 +46,7 @@ export async function prepareExecution(
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.claim ? { claim: options.claim } : {}),
         ...(options.settle ? { settle: options.settle } : {}),
+        ...(options.interceptors ? { interceptors: options.interceptors } : {}),
       },
       options.limits,
     );

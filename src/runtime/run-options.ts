@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { SideEffectOutcome } from './call-environment.js';
+import type { ToolInterceptor } from '../policy/interceptors.js';
 import type { RunEvents } from './run-events.js';
 import type { RunState } from './run-state.js';
 import type { Runtime } from './runtime.js';
@@ -63,6 +64,8 @@ export interface RunOptions {
    * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
    */
   claim?: (call: FunctionCallPart) => Promise<boolean>;
+  /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
+  interceptors?: readonly ToolInterceptor[];
   /** Records how a claimed side effect ended. */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** Called with the loop state after every turn: where a store persists it. */

@@ -186,5 +186,6 @@ export function callEnvironment(
     onReject: ctx.definition.onReject ?? 'continue',
     ...(ctx.claim ? { claim: ctx.claim } : {}),
     ...(ctx.settle ? { settle: ctx.settle } : {}),
+    ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { AgentLookup } from '../../agents/types.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
 import type { SideEffectOutcome } from '../call-environment.js';
+import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ConfirmationHandler } from '../confirmation.js';
 import type { RunEvents } from '../run-events.js';
@@ -32,6 +33,8 @@ export interface SpawnServices {
   /** Exactly-once guard and its bookkeeping, for every execution of the tree. */
   claim?: (call: FunctionCallPart) => Promise<boolean>;
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /** Checks around every tool call of every execution. */
+  interceptors?: readonly ToolInterceptor[];
 }
 
 export interface SpawnLimits {
