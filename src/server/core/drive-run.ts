@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import type { Message } from '../../model/types.js';
+import { startRecording } from '../../trajectory/recorder.js';
+import { saveTrajectory } from '../../trajectory/load-trajectory.js';
 import { startRun, resumeRun, type RunOutcome } from '../../runtime/executor.js';
 import type { ConfirmationDecision } from '../../runtime/confirmation.js';
 import type { RunOptions } from '../../runtime/run-options.js';
@@ -12,7 +15,7 @@ import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
 
 export type Step =
-  | { kind: 'start'; prompt: string; history: Message[] }
+  | { kind: 'start'; prompt: string; history: Message[]; record?: boolean }
   | { kind: 'resume'; decisions: Record<string, ConfirmationDecision> };
 
 /**
@@ -58,11 +61,13 @@ export async function driveRun(
     },
   };
   let outcome: RunOutcome;
+  const recording =
+    step.kind === 'start' && step.record ? await startRecording(definition, options) : undefined;
   try {
     outcome =
       step.kind === 'start'
         ? await startRun(definition, {
-            ...options,
+            ...(recording?.options ?? options),
             inputs: { prompt: step.prompt },
             history: step.history,
           })
@@ -73,6 +78,13 @@ export async function driveRun(
           });
   } finally {
     await writer.flush();
+  }
+  if (recording && outcome.status === 'finished') {
+    // Trajectories cover runs that finish in one go; a paused run is not recorded.
+    await saveTrajectory(
+      join(ctx.workspace, '.cadre', 'runs', `${run.id}.json`),
+      recording.finish(outcome.result),
+    );
   }
   return record(ctx, userId, run, outcome, parked);
 }

@@ -50,7 +50,12 @@ export async function runPrompt(
     request.userId,
     run,
     definition,
-    { kind: 'start', prompt, history: toHistory(earlier) },
+    {
+      kind: 'start',
+      prompt,
+      history: toHistory(earlier),
+      ...(request.record ? { record: true } : {}),
+    },
     hooks,
   );
 }

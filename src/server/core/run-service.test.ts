@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { loadTrajectory } from '../../trajectory/load-trajectory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,6 +77,18 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     const events = (await svc.readEvents(userId, response.runId, 0)) ?? [];
     expect(events.map((e) => e.type)).toContain('final_result');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  });
+
+  it('records a run on request, as a trajectory that loads back', async () => {
+    const { service: svc, userId } = await service(
+      new ScriptedModel([{ parts: [{ text: 'Recorded hello.' }] }]),
+    );
+    const response = await svc.run({ userId, prompt: 'Hi', record: true });
+    const trajectory = await loadTrajectory(
+      join(await realpath(dir), '.cadre/runs', `${response.runId}.json`),
+    );
+    expect(trajectory.metadata).toMatchObject({ terminate_reason: 'GOAL' });
+    expect(trajectory.model_steps).toHaveLength(1);
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {

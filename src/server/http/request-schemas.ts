@@ -9,11 +9,13 @@ const nonBlank = (max: number) =>
 /** Ids and names are opaque; the bound only keeps absurd input away from the store. */
 const id = nonBlank(200);
 
-/** `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?`; nothing else. */
+/** `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?` and `record?`; nothing else. */
 export const runBody = z.strictObject({
   prompt: nonBlank(100_000),
   threadId: id.optional(),
   agent: id.optional(),
+  /** Keep a trajectory of this run in the server's `.cadre/runs/`. */
+  record: z.boolean().optional(),
 });
 
 /** `POST /api/agent/approvals/resolve(/stream)`. */
