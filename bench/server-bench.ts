@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import type { LoadJob, LoadResult } from './load-clients.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel, type ScriptedTurn } from '../src/model/scripted-model.js';
@@ -14,10 +16,13 @@ const SECONDS = 8;
 
 /** A 3-turn agent: two real `ls` calls, then an answer. The model is scripted: no network. */
 function model(): ScriptedModel {
-  const calls = (r: ModelRequest): number => r.messages.filter((m) => m.parts.some((p) => p.kind === 'function_response')).length;
+  const calls = (r: ModelRequest): number =>
+    r.messages.filter((m) => m.parts.some((p) => p.kind === 'function_response')).length;
   return new ScriptedModel(
     (r): ScriptedTurn =>
-      calls(r) < 2 ? { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] } : { parts: [{ text: 'Two folders looked at.' }] },
+      calls(r) < 2
+        ? { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] }
+        : { parts: [{ text: 'Two folders looked at.' }] },
     { recordRequests: false },
   );
 }
@@ -29,9 +34,17 @@ function percentile(sorted: number[], p: number): number {
 async function measure(label: string, store: Store): Promise<void> {
   const cwd = await mkdtemp(join(tmpdir(), 'cadre-bench-server-'));
   await mkdir(join(cwd, 'agents'));
-  await writeFile(join(cwd, 'agents/bench.yaml'), 'name: bench\ndescription: Bench\ntoolConfig:\n  tools: [ls]\nrunConfig:\n  max_turns: 5\n');
+  await writeFile(
+    join(cwd, 'agents/bench.yaml'),
+    'name: bench\ndescription: Bench\ntoolConfig:\n  tools: [ls]\nrunConfig:\n  max_turns: 5\n',
+  );
   const service = await createRunService({ store, cwd, env: { HOME: cwd }, modelClient: model() });
-  const app = buildServer({ service, store, log: { level: 'silent' }, rateLimit: { max: 1_000_000, timeWindow: '1 minute' } });
+  const app = buildServer({
+    service,
+    store,
+    log: { level: 'silent' },
+    rateLimit: { max: 1_000_000, timeWindow: '1 minute' },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -40,34 +53,17 @@ async function measure(label: string, store: Store): Promise<void> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ prompt: 'Look around.', agent: 'bench' });
 
-  const latencies: number[] = [];
-  const firstBytes: number[] = [];
-  let failures = 0;
-  const end = performance.now() + SECONDS * 1000;
-  const client = async (index: number): Promise<void> => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      const stream = index % 5 === 0; // every fifth client streams, to time the first NDJSON byte
-      const response = await fetch(`${base}/api/agent/run${stream ? '/stream' : ''}`, { method: 'POST', headers, body });
-      if (stream && response.body) {
-        const reader = response.body.getReader();
-        let first = true;
-        for (;;) {
-          const { done } = await reader.read();
-          if (first) firstBytes.push(performance.now() - started);
-          first = false;
-          if (done) break;
-        }
-      } else {
-        await response.arrayBuffer();
-      }
-      if (!response.ok) failures++;
-      latencies.push(performance.now() - started);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
-  const seconds = (performance.now() - started) / 1000;
+  const job: LoadJob = { base, headers, body, clients: CLIENTS, seconds: SECONDS };
+  const { latencies, firstBytes, failures, seconds } = await new Promise<LoadResult>(
+    (resolve, reject) => {
+      const worker = new Worker(new URL('./load-clients.js', import.meta.url), { workerData: job });
+      worker.once('message', (result: LoadResult) => {
+        resolve(result);
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+    },
+  );
   await app.close();
   latencies.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
@@ -77,7 +73,9 @@ async function measure(label: string, store: Store): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`Cadre server benchmark: ${CLIENTS} concurrent clients for ${SECONDS} s each, a scripted 3-turn agent over HTTP (node ${process.version})\n`);
+  console.log(
+    `Cadre server benchmark: ${CLIENTS} concurrent clients (in a worker thread) for ${SECONDS} s each, a scripted 3-turn agent over HTTP (node ${process.version})\n`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
   const sqlite = await openStore({ url: join(dir, 'cadre.db') });
   await measure('SQLite', sqlite);

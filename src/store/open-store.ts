@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { SqliteDatabase } from 'kysely';
+import { withStatementCache } from './statement-cache.js';
 import type { Dialect } from 'kysely';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { KyselyStore } from './kysely-store.js';
@@ -81,7 +83,7 @@ async function sqliteDialect(file: string): Promise<Dialect> {
   }
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database as unknown as SqliteDatabase) });
 }
 
 async function postgresDialect(url: string, max: number): Promise<Dialect> {
