@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/open-store.js';
 import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startServeProcess } from '../testing/serve-process.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = join(repo, 'dist/src/cli/main.js');
 const children: ChildProcess[] = [];
 let smtp: TestSmtpServer | undefined;
 
@@ -17,42 +15,17 @@ afterEach(async () => {
   await smtp?.close();
 });
 
-/** Starts the built `cadre serve` as a real process and waits for its URL. */
-function serve(
+async function serve(
   cwd: string,
   turns: string,
   db: string,
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [cli, 'serve', '--port', '0', '--db', db, '--model', `scripted:${turns}`],
-    {
-      cwd,
-      env: {
-        PATH: process.env.PATH,
-        HOME: cwd,
-        CADRE_SMTP_URL: smtp?.url(),
-        CADRE_MAIL_FROM: 'bot@example.com',
-        CADRE_LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  return new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl({ url: match[1] as string, child });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  const started = await startServeProcess(cwd, ['--db', db, '--model', `scripted:${turns}`], {
+    CADRE_SMTP_URL: smtp?.url(),
+    CADRE_MAIL_FROM: 'bot@example.com',
   });
+  children.push(started.child);
+  return started;
 }
 
 describe('a server killed with SIGKILL (scripted model, real SMTP, real process)', () => {

@@ -1,15 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/open-store.js';
 import { TestPostgres } from '../store/testing/embedded-postgres.js';
 import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startServeProcess } from '../testing/serve-process.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = join(repo, 'dist/src/cli/main.js');
 const postgres = new TestPostgres();
 const children: ChildProcess[] = [];
 let smtp: TestSmtpServer;
@@ -24,36 +22,13 @@ afterAll(async () => {
   await postgres.stop();
 }, 30_000);
 
-function serve(cwd: string, turns: string, db: string): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [cli, 'serve', '--port', '0', '--db', db, '--model', `scripted:${turns}`],
-    {
-      cwd,
-      env: {
-        PATH: process.env.PATH,
-        HOME: cwd,
-        CADRE_SMTP_URL: smtp.url(),
-        CADRE_MAIL_FROM: 'bot@example.com',
-        CADRE_LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  return new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1] as string);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+async function serve(cwd: string, turns: string, db: string): Promise<string> {
+  const started = await startServeProcess(cwd, ['--db', db, '--model', `scripted:${turns}`], {
+    CADRE_SMTP_URL: smtp.url(),
+    CADRE_MAIL_FROM: 'bot@example.com',
   });
+  children.push(started.child);
+  return started.url;
 }
 
 describe('two cadre serve processes on one PostgreSQL (scripted model, real SMTP)', () => {
