@@ -27,6 +27,7 @@ import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from './subagents/granted-tools.js';
 import { spawnChild, type SpawnParent } from './subagents/spawn-child.js';
 import { takeTurn } from './take-turn.js';
+import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
 
@@ -179,11 +180,16 @@ function loopContext(
       data: { withheld },
     });
   }
+  const declarations = [
+    ...registry.declarations(services.runtime.declarations),
+    ...completionDeclarations(protocol),
+  ];
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   // A resumed run has only what it had not used before it paused.
   const deadline = new Deadline(
     Math.max(0, Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) - state.activeMs),
   );
+  // Per run, never shared: listeners added to it must not pile up across runs.
   const callerSignal = options.signal ?? new AbortController().signal;
   let perParent: Semaphore | undefined;
   const parent: SpawnParent = {
@@ -199,10 +205,8 @@ function loopContext(
     state,
     protocol,
     registry,
-    declarations: [
-      ...registry.declarations(services.runtime.declarations),
-      ...completionDeclarations(protocol),
-    ],
+    declarations,
+    offered: new Set(declarations.map((d) => d.name)),
     client,
     generation: generationConfig(definition),
     validator: services.runtime.validator,
@@ -210,6 +214,7 @@ function loopContext(
     emit,
     deadline,
     callerSignal,
+    cancellable: options.signal !== undefined,
     toolContext: {
       runId,
       execution,
@@ -300,7 +305,7 @@ async function loop(
   ctx: LoopContext,
   onStateChange?: (state: Readonly<RunState>) => void,
 ): Promise<Stop> {
-  const signal = AbortSignal.any([ctx.callerSignal, ctx.deadline.signal]);
+  const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
   for (;;) {
     if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
     if (ctx.deadline.expired) return { reason: 'TIMEOUT' };

@@ -1,5 +1,6 @@
 import { completionDeclarations, missingOutputs } from './completion.js';
 import { Deadline } from './deadline.js';
+import { eitherSignal } from './either-signal.js';
 import type { LoopContext } from './loop-context.js';
 import type { RecoverableReason } from './run-result.js';
 import type { Stop } from './stop.js';
@@ -47,7 +48,7 @@ export async function graceTurn(
   });
   const budget = new Deadline(graceMs);
   try {
-    const signal = AbortSignal.any([ctx.callerSignal, budget.signal]);
+    const signal = eitherSignal(ctx.callerSignal, budget.signal, ctx.cancellable);
     const stop = await takeTurn(ctx, completionDeclarations(protocol), signal, true);
     if (stop?.reason === 'GOAL') {
       state.recoveredFrom = from;

@@ -7,13 +7,34 @@ import { echoTool, sendTool } from '../testing/test-tools.js';
 import type { ConfirmationRequest } from './confirmation.js';
 import { executeAgent } from './executor.js';
 
-const agent: AgentDefinition = { name: 'a', description: 'a', promptConfig: {}, toolConfig: { tools: ['echo', 'send'] } };
-const answered = (r: ModelRequest): boolean => (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
+const agent: AgentDefinition = {
+  name: 'a',
+  description: 'a',
+  promptConfig: {},
+  toolConfig: { tools: ['echo', 'send'] },
+};
+const answered = (r: ModelRequest): boolean =>
+  (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
 const twoCalls = (): ScriptedModel =>
   new ScriptedModel((r): ScriptedTurn =>
     answered(r)
-      ? { parts: [{ text: JSON.stringify((r.messages.at(-1)?.parts ?? []).map((p) => (p.kind === 'function_response' ? p.response : null))) }] }
-      : { parts: [{ functionCall: { name: 'echo', args: { text: 'hi' } } }, { functionCall: { name: 'send', args: { to: 'eve' } } }] },
+      ? {
+          parts: [
+            {
+              text: JSON.stringify(
+                (r.messages.at(-1)?.parts ?? []).map((p) =>
+                  p.kind === 'function_response' ? p.response : null,
+                ),
+              ),
+            },
+          ],
+        }
+      : {
+          parts: [
+            { functionCall: { name: 'echo', args: { text: 'hi' } } },
+            { functionCall: { name: 'send', args: { to: 'eve' } } },
+          ],
+        },
   );
 
 describe('interceptors around tool calls (scripted model responses)', () => {
@@ -22,8 +43,17 @@ describe('interceptors around tool calls (scripted model responses)', () => {
     const outcomes: Array<[string, ToolCallOutcome['status']]> = [];
     const sent: Array<Record<string, unknown>> = [];
     const interceptors: ToolInterceptor[] = [
-      { name: 'confirm-all', before: (c) => (seen.push(`confirm:${c.tool}`), { confirm: 'double-check' }) },
-      { name: 'no-eve', before: (c) => (seen.push(`deny:${c.tool}`), c.args.to === 'eve' ? { deny: 'eve is blocked' } : 'allow') },
+      {
+        name: 'confirm-all',
+        before: (c) => (seen.push(`confirm:${c.tool}`), { confirm: 'double-check' }),
+      },
+      {
+        name: 'no-eve',
+        before: (c) => (
+          seen.push(`deny:${c.tool}`),
+          c.args.to === 'eve' ? { deny: 'eve is blocked' } : 'allow'
+        ),
+      },
       { name: 'observer', after: (c, o) => void outcomes.push([c.tool, o.status]) },
       { name: 'broken-observer', after: () => Promise.reject(new Error('observer crashed')) },
     ];

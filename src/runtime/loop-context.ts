@@ -24,6 +24,8 @@ export interface LoopContext {
   registry: ToolRegistry;
   /** All declarations offered on a normal turn (granted tools + completion tools). */
   declarations: ToolDeclaration[];
+  /** The names in `declarations`, built once per run. */
+  offered: ReadonlySet<string>;
   client: ModelClient;
   generation: GenerationConfig;
   validator: SchemaValidator;
@@ -32,6 +34,8 @@ export interface LoopContext {
   deadline: Deadline;
   /** The caller's signal alone (the deadline is separate so TIMEOUT and ABORTED stay distinct). */
   callerSignal: AbortSignal;
+  /** False when the caller gave no signal: nothing but the deadline can stop the run. */
+  cancellable: boolean;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
   /** Exactly-once guard for side effects (a store's compare-and-set). */

@@ -4,6 +4,9 @@ import type { CadreEvent, EventSink, ExecutionContext } from '../events/types.js
  * Stamps events of one run (and its subagents) with ids, time and one
  * sequence, and hands them to the listener. Listener errors never break a run.
  */
+/** The sink of a run nobody listens to; callers may skip building messages for it. */
+export const SILENT: EventSink = () => {};
+
 export class RunEvents {
   private seq: number;
 
@@ -31,7 +34,7 @@ export class RunEvents {
 
   sinkFor(execution: ExecutionContext): EventSink {
     const listener = this.listener;
-    if (!listener) return () => {};
+    if (!listener) return SILENT;
     return (input) => {
       const event: CadreEvent = {
         type: input.type,

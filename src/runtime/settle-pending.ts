@@ -1,5 +1,6 @@
 import { ConfigError, isAbortError } from '../errors/cadre-error.js';
 import { applyDecision } from './approvals.js';
+import { eitherSignal } from './either-signal.js';
 import { answered, type CallOutcome } from './call-environment.js';
 import { errorResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
@@ -19,7 +20,7 @@ export async function settlePendingTurn(
 ): Promise<Stop | undefined> {
   const pending = ctx.state.pendingTurn;
   if (!pending) return undefined;
-  const signal = AbortSignal.any([ctx.callerSignal, ctx.deadline.signal]);
+  const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
   const env = callEnvironment(ctx, new Set(ctx.registry.names()), signal);
   const outcomes: CallOutcome[] = [];
   try {

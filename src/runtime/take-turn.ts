@@ -51,7 +51,8 @@ export async function takeTurn(
 
   if (turn.calls.length === 0) return noCalls(ctx, turn.text, isGrace);
 
-  const offered = new Set(declarations.map((d) => d.name));
+  const offered =
+    declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
   let outcomes;
   try {
     outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));

@@ -8,6 +8,7 @@ import { COMPLETE_TASK, EMIT_VALUE } from './completion.js';
 import { completeTask, emitValue } from './completion-calls.js';
 import { intercepted } from './intercepted.js';
 import { describeArgs } from './describe-args.js';
+import { SILENT } from './run-events.js';
 
 export { type CallEnvironment, type CallOutcome } from './call-environment.js';
 
@@ -75,11 +76,14 @@ export async function runToolCalls(
 }
 
 async function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
-  env.emit({
-    type: 'tool_call',
-    message: `${call.name} ${describeArgs(call.args)}`,
-    data: { callId: call.id, tool: call.name, args: call.args },
-  });
+  // Nobody listening: skip formatting the message (a hot path in big batch runs).
+  if (env.emit !== SILENT) {
+    env.emit({
+      type: 'tool_call',
+      message: `${call.name} ${describeArgs(call.args)}`,
+      data: { callId: call.id, tool: call.name, args: call.args },
+    });
+  }
   const started = performance.now();
   const outcome = await dispatch(call, env);
   if (outcome.kind === 'answered') reportResult(call, outcome, performance.now() - started, env);
