@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
 import type { EvalCommandOptions } from './commands/eval.js';
+import type { RunCommandOptions } from './commands/run.js';
 import type { ReplayCommandOptions } from './commands/replay.js';
 import type { ServeCommandOptions } from './commands/serve.js';
 
@@ -37,24 +38,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option('--json', 'print only the result object, as JSON')
     .option('-q, --quiet', 'no progress output')
     .option('--record <file>', 'record the run as a trajectory (JSON) for replay and evals')
-    .action(
-      async (
-        file: string,
-        prompt: string[],
-        options: {
-          input: string[];
-          model?: string;
-          workspace?: string;
-          json?: boolean;
-          approve: string[];
-          quiet?: boolean;
-          record?: string;
-        },
-      ) => {
-        const { runCommand } = await import('./commands/run.js');
-        exitCode = await runCommand(file, prompt, options, io);
-      },
-    );
+    .action(async (file: string, prompt: string[], options: RunCommandOptions) => {
+      const { runCommand } = await import('./commands/run.js');
+      exitCode = await runCommand(file, prompt, options, io);
+    });
 
   program
     .command('validate')

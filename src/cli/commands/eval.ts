@@ -21,6 +21,7 @@ import { cachedResolver } from '../../model/cached-resolver.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
+import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 
 export interface EvalCommandOptions {
@@ -49,13 +50,10 @@ export async function evalCommand(
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
-  const controller = new AbortController();
-  const unsubscribe = io.onInterrupt?.(() => {
-    io.stderr(
-      `\n${style.yellow('Stopping…')} runs in progress are cancelled; the partial summary follows.\n`,
-    );
-    controller.abort();
-  });
+  const interrupt = cancelOnInterrupt(
+    io,
+    `${style.yellow('Stopping…')} runs in progress are cancelled; the partial summary follows.`,
+  );
   try {
     const concurrency = whole(options.concurrency, '--concurrency', 1);
     const repeat = whole(options.repeat, '--repeat', 1);
@@ -65,7 +63,7 @@ export async function evalCommand(
     const environment = await agentEnvironment(io, { alsoBesides: path });
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const w of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(w)}\n`);
-    const dataset = await loadDataset(resolve(io.cwd, options.dataset), controller.signal);
+    const dataset = await loadDataset(resolve(io.cwd, options.dataset), interrupt.signal);
     for (const w of dataset.warnings) io.stderr(`${style.yellow('warning')} ${w}\n`);
     const others = dataset.agents.filter((a) => a !== definition.name);
     if (others.length > 0)
@@ -126,7 +124,7 @@ export async function evalCommand(
       concurrency,
       repeat,
       retries,
-      signal: controller.signal,
+      signal: interrupt.signal,
       ...(bar ? { onProgress: (p) => bar.update(p) } : {}),
       dataset: options.dataset,
     });
@@ -152,7 +150,7 @@ export async function evalCommand(
   } catch (error) {
     return reportError(error, io.stderr, style);
   } finally {
-    unsubscribe?.();
+    interrupt.dispose();
   }
 }
 

@@ -17,6 +17,7 @@ import { replayTrajectory } from '../../trajectory/replay.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
+import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 
@@ -45,13 +46,12 @@ export async function replayCommand(
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
-  const controller = new AbortController();
-  const unsubscribe = io.onInterrupt?.(() => {
-    io.stderr(`\n${style.yellow('Cancelling…')} (Ctrl-C again to exit now)\n`);
-    controller.abort();
-  });
+  const interrupt = cancelOnInterrupt(
+    io,
+    `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
+  );
   try {
-    const trajectory = await loadTrajectory(resolve(io.cwd, file), controller.signal);
+    const trajectory = await loadTrajectory(resolve(io.cwd, file), interrupt.signal);
     const agentPath = options.agent ? resolve(io.cwd, options.agent) : trajectory.agent.source;
     // Subagents run again (their model steps replayed), so the command sees the agents `cadre run` does.
     const environment = await agentEnvironment(io, agentPath ? { alsoBesides: agentPath } : {});
@@ -81,7 +81,7 @@ export async function replayCommand(
       ...(live ? { live: () => live } : {}),
       ...(timingScale ? { timingScale } : {}),
       confirm: terminalConfirm(io, options.approve),
-      signal: controller.signal,
+      signal: interrupt.signal,
       workspace,
       runtime: await createRuntime(),
       record: options.record !== undefined,
@@ -104,7 +104,7 @@ export async function replayCommand(
   } catch (error) {
     return reportError(error, io.stderr, style);
   } finally {
-    unsubscribe?.();
+    interrupt.dispose();
   }
 }
 

@@ -13,6 +13,7 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
 import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
+import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { resolve } from 'node:path';
@@ -37,12 +38,10 @@ export async function runCommand(
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
-  const controller = new AbortController();
-  // The first Ctrl-C cancels and the result still prints; main exits on the second.
-  const unsubscribe = io.onInterrupt?.(() => {
-    io.stderr(`\n${style.yellow('Cancelling…')} (Ctrl-C again to exit now)\n`);
-    controller.abort();
-  });
+  const interrupt = cancelOnInterrupt(
+    io,
+    `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
+  );
   try {
     const path = resolve(io.cwd, file);
     const environment = await agentEnvironment(io, { alsoBesides: path });
@@ -67,7 +66,7 @@ export async function runCommand(
       workspace,
       ...(modelName ? { defaultModel: modelName } : {}),
       resolveModel: (name) => resolveOnce(options.model ?? name),
-      signal: controller.signal,
+      signal: interrupt.signal,
       confirm: terminalConfirm(io, options.approve),
       onEvent: options.quiet ? undefined : createProgressPrinter(io.stderr, style),
     };
@@ -86,7 +85,7 @@ export async function runCommand(
   } catch (error) {
     return reportError(error, io.stderr, style);
   } finally {
-    unsubscribe?.();
+    interrupt.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FunctionCallPart } from '../../model/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import type { SideEffectOutcome } from '../../runtime/call-environment.js';
+import type { Action } from '../../store/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
@@ -12,6 +13,8 @@ import type { ServerContext } from './server-context.js';
  * never re-run.
  */
 export function actionGuard(ctx: ServerContext, runId: string, model: () => string) {
+  // The action a claim won, so settling it needs no second lookup.
+  const claimed = new Map<string, Action>();
   const claim = async (call: FunctionCallPart): Promise<boolean> => {
     const existing = (await ctx.store.listActions(runId)).find((a) => a.callId === call.id);
     if (existing) {
@@ -19,6 +22,7 @@ export function actionGuard(ctx: ServerContext, runId: string, model: () => stri
         from: 'awaiting_confirmation',
         to: 'executing',
       });
+      if (moved.ok) claimed.set(call.id, moved.value);
       return moved.ok;
     }
     const normalized = normalizeCall(call.name, call.args);
@@ -31,11 +35,14 @@ export function actionGuard(ctx: ServerContext, runId: string, model: () => stri
       status: 'executing',
       requiresApproval: false,
     });
-    return action.status === 'executing';
+    if (action.status !== 'executing') return false;
+    claimed.set(call.id, action);
+    return true;
   };
   const settle = async (call: FunctionCallPart, outcome: SideEffectOutcome): Promise<void> => {
-    const action = (await ctx.store.listActions(runId)).find((a) => a.callId === call.id);
+    const action = claimed.get(call.id);
     if (!action) return;
+    claimed.delete(call.id);
     await ctx.store.transitionAction(action.id, {
       from: 'executing',
       to: outcome.ok ? 'completed' : 'failed',

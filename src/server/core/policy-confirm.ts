@@ -1,5 +1,6 @@
 import { decide } from '../../policy/decide.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
+import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationHandler } from '../../runtime/confirmation.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
@@ -45,38 +46,29 @@ export function policyConfirm(
       ctx.policy.rules,
       { sideEffects: ctx.policy.sideEffects },
     );
+    const auditRefusal = (refused: PolicyDecision): Promise<void> =>
+      audit(
+        ctx.store,
+        {
+          runId,
+          modelName: model(),
+          toolName: request.tool,
+          args: normalized.ok ? normalized.args : request.args,
+          decision: refused,
+          execution: { status: 'not_executed' },
+        },
+        signal,
+      );
     switch (decision.mode) {
       case 'allow':
         return { kind: 'approve' };
       case 'deny':
-        await audit(
-          ctx.store,
-          {
-            runId,
-            modelName: model(),
-            toolName: request.tool,
-            args: normalized.ok ? normalized.args : request.args,
-            decision,
-            execution: { status: 'not_executed' },
-          },
-          signal,
-        );
+        await auditRefusal(decision);
         return { kind: 'reject', feedback: `Blocked by policy: ${decision.reason}` };
       case 'require_approval': {
         // A subagent cannot pause its parent's turn: it is told, and the call is not run.
         if (request.execution.depth > 0) {
-          await audit(
-            ctx.store,
-            {
-              runId,
-              modelName: model(),
-              toolName: request.tool,
-              args: normalized.ok ? normalized.args : request.args,
-              decision,
-              execution: { status: 'not_executed' },
-            },
-            signal,
-          );
+          await auditRefusal(decision);
           return {
             kind: 'reject',
             feedback: `${decision.reason} A subagent cannot wait for approval; report what you would do instead.`,
