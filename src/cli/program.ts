@@ -4,7 +4,7 @@ import { EXIT } from './cli-io.js';
 import type { EvalCommandOptions } from './commands/eval.js';
 import type { RunCommandOptions } from './commands/run.js';
 import type { ReplayCommandOptions } from './commands/replay.js';
-import type { ServeCommandOptions } from './commands/serve.js';
+import type { ServeCommandOptions, WorkerCommandOptions } from './commands/serve.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -169,9 +169,34 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     )
     .option('-m, --model <model>', 'model for agents that name none')
     .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
+    .option('--no-worker', 'serve HTTP only; `cadre worker` processes drive the runs')
+    .option(
+      '--drain-seconds <n>',
+      'on SIGTERM, how long runs in flight may finish their step before being handed over',
+      '20',
+    )
     .action(async (options: ServeCommandOptions) => {
       const { serveCommand } = await import('./commands/serve.js');
       exitCode = await serveCommand(options, io);
+    });
+
+  program
+    .command('worker')
+    .description('Drive queued runs from the shared database (no HTTP); run several beside `serve --no-worker`')
+    .option(
+      '--db <url>',
+      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+    )
+    .option('-m, --model <model>', 'model for agents that name none')
+    .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
+    .option(
+      '--drain-seconds <n>',
+      'on SIGTERM, how long runs in flight may finish their step before being handed over',
+      '20',
+    )
+    .action(async (options: WorkerCommandOptions) => {
+      const { workerCommand } = await import('./commands/serve.js');
+      exitCode = await workerCommand(options, io);
     });
 
   program

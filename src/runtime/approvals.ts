@@ -84,10 +84,14 @@ export async function execute(
 ): Promise<CallOutcome> {
   // Never start a side effect once the run is being cancelled.
   env.toolContext.signal.throwIfAborted();
-  if (tool.sideEffect && env.claim && !(await env.claim(call))) {
-    return answered(
-      errorResponse(call, `This ${tool.name} call was already handled; it was not run again.`),
-    );
+  if (tool.sideEffect && env.claim) {
+    const claim = await env.claim(call);
+    if (claim.kind === 'known')
+      return answered(
+        claim.outcome.ok
+          ? { kind: 'function_response', id: call.id, name: call.name, response: { output: claim.outcome.output } }
+          : errorResponse(call, claim.outcome.error),
+      );
   }
   const started = performance.now();
   let response: FunctionResponsePart;

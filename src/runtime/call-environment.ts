@@ -22,11 +22,8 @@ export interface CallEnvironment {
   toolContext: ToolContext;
   emit: EventSink;
   onReject: 'continue' | 'fail';
-  /**
-   * Claims a side-effecting call just before it runs (exactly once, even
-   * across processes); false means it was already run or is being run.
-   */
-  claim?: (call: FunctionCallPart) => Promise<boolean>;
+  /** Claims a side-effecting call just before it runs (exactly once, even across processes). */
+  claim?: ClaimCall;
   /** Records how a claimed side effect ended (the action leaves `executing`). */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** An earlier call of this turn is waiting for a person: side effects may only join that wait. */
@@ -36,6 +33,13 @@ export interface CallEnvironment {
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };
+
+/**
+ * `run`: this caller may run the call now. `known`: it ran (or was cut off)
+ * before, here or in another process: answer with that, never run it again.
+ */
+export type ClaimResult = { kind: 'run' } | { kind: 'known'; outcome: SideEffectOutcome };
+export type ClaimCall = (call: FunctionCallPart) => Promise<ClaimResult>;
 
 export type CallOutcome =
   | {

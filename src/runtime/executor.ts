@@ -26,7 +26,7 @@ import { Semaphore } from './semaphore.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from './subagents/granted-tools.js';
 import { spawnChild, type SpawnParent } from './subagents/spawn-child.js';
-import { takeTurn } from './take-turn.js';
+import { answerCalls, takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
@@ -141,25 +141,69 @@ export async function resumeRun(
     throw new ConfigError(
       `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.id).join(', ')}.`,
     );
+  return continueRun(
+    definition,
+    stored,
+    options,
+    { message: `Resuming ${definition.name}`, data: { decisions: Object.keys(decisions).length } },
+    async (ctx) => {
+      const stop = await settlePendingTurn(ctx, decisions);
+      // Persist right away: the side effects just ran and must not be asked for again.
+      options.onStateChange?.(ctx.state);
+      return stop ?? loop(ctx, options.onStateChange);
+    },
+  );
+}
+
+/**
+ * Takes over a run whose process stopped mid-flight, from its last stored
+ * state. A turn checkpointed before its side effects is answered again call
+ * by call: effects go through `claim`, which answers the ones that already
+ * ran (or may have) from their records, so nothing runs twice.
+ */
+export async function recoverRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  if (stored.status !== 'running')
+    throw new ConfigError(`Run ${stored.runId} was not running (${stored.status}).`);
+  return continueRun(
+    definition,
+    stored,
+    options,
+    { message: `Taking over ${definition.name}`, data: { recovered: true } },
+    async (ctx) => {
+      const pending = ctx.state.pendingTurn;
+      if (pending) {
+        delete ctx.state.pendingTurn;
+        const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+        const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
+        options.onStateChange?.(ctx.state);
+        if (stop) return stop;
+      }
+      return loop(ctx, options.onStateChange);
+    },
+  );
+}
+
+async function continueRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  options: RunOptions,
+  resumed: { message: string; data: Record<string, unknown> },
+  body: (ctx: LoopContext) => Promise<Stop>,
+): Promise<RunOutcome> {
   const state = structuredClone(stored) as RunState;
   state.status = 'running';
   const prepared = await prepareExecution({ ...options, runId: state.runId }, definition.name);
   const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
   const { client } = pickModel(state.model, prepared.services);
   const ctx = loopContext(definition, state, protocol, client, prepared, options);
-  ctx.emit({
-    type: 'run_resumed',
-    message: `Resuming ${definition.name}`,
-    data: { decisions: Object.keys(decisions).length },
-  });
+  ctx.emit({ type: 'run_resumed', ...resumed });
   // Wall clock counts from the run's start, waiting included.
   const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
-  return drive(ctx, startedAtMs, options, async () => {
-    const stop = await settlePendingTurn(ctx, decisions);
-    // Persist right away: the side effects just ran and must not be asked for again.
-    options.onStateChange?.(ctx.state);
-    return stop ?? loop(ctx, options.onStateChange);
-  });
+  return drive(ctx, startedAtMs, options, () => body(ctx));
 }
 
 function loopContext(
@@ -229,6 +273,7 @@ function loopContext(
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(services.claim ? { claim: services.claim } : {}),
     ...(services.settle ? { settle: services.settle } : {}),
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(services.interceptors ? { interceptors: services.interceptors } : {}),
   };
 }

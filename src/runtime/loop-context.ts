@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
 import type { CompletionProtocol } from './completion.js';
 import type { ToolInterceptor } from '../policy/interceptors.js';
-import type { SideEffectOutcome } from './call-environment.js';
+import type { ClaimCall, SideEffectOutcome } from './call-environment.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from './run-state.js';
@@ -39,7 +39,9 @@ export interface LoopContext {
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
   /** Exactly-once guard for side effects (a store's compare-and-set). */
-  claim?: (call: FunctionCallPart) => Promise<boolean>;
+  claim?: ClaimCall;
+  /** Persists the state before a turn's side effects run (durable runs); root executions only. */
+  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   interceptors?: readonly ToolInterceptor[];
 }

@@ -119,7 +119,11 @@ describe('pause and resume at approvals (scripted model responses)', () => {
     const claimed = new Set<string>();
     // What a store's compare-and-set on the action does.
     const claim = (call: FunctionCallPart) =>
-      Promise.resolve(!claimed.has(call.id) && Boolean(claimed.add(call.id)));
+      Promise.resolve(
+        claimed.has(call.id)
+          ? { kind: 'known' as const, outcome: { ok: false as const, error: 'already handled' } }
+          : (claimed.add(call.id), { kind: 'run' as const }),
+      );
     const decisions = Object.fromEntries(
       first.pending.map((p) => [p.callId, { kind: 'approve' as const }]),
     );

@@ -4,7 +4,7 @@ import type { FunctionCallPart, Message, ModelClient } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
 import type { ConfirmationHandler } from './confirmation.js';
-import type { SideEffectOutcome } from './call-environment.js';
+import type { ClaimCall, SideEffectOutcome } from './call-environment.js';
 import type { ToolInterceptor } from '../policy/interceptors.js';
 import type { RunEvents } from './run-events.js';
 import type { RunState } from './run-state.js';
@@ -63,11 +63,16 @@ export interface RunOptions {
    * Claims a side-effecting call just before it runs; false means it already
    * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
    */
-  claim?: (call: FunctionCallPart) => Promise<boolean>;
+  claim?: ClaimCall;
   /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
   interceptors?: readonly ToolInterceptor[];
   /** Records how a claimed side effect ended. */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /**
+   * Awaited before a turn's side-effecting calls run, with that turn pending:
+   * a store persists it so another process can take the run over mid-turn.
+   */
+  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
   /** Called with the loop state after every turn: where a store persists it. */
   onStateChange?: (state: Readonly<RunState>) => void;
 }

@@ -1,6 +1,11 @@
 import { CancelledError, isAbortError } from '../errors/cadre-error.js';
 import { ModelError } from '../errors/model-error.js';
-import { addUsage, type FunctionResponsePart, type ToolDeclaration } from '../model/types.js';
+import {
+  addUsage,
+  type FunctionCallPart,
+  type FunctionResponsePart,
+  type ToolDeclaration,
+} from '../model/types.js';
 import { missingOutputs } from './completion.js';
 import type { LoopContext } from './loop-context.js';
 import { runModelTurn } from './model-turn.js';
@@ -53,9 +58,29 @@ export async function takeTurn(
 
   const offered =
     declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
+  if (ctx.checkpoint && turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)) {
+    // Stored before any effect runs: a process that takes this run over answers these
+    // calls from their action records instead of asking the model again.
+    await ctx.checkpoint({
+      ...state,
+      pendingTurn: { calls: turn.calls, responses: turn.calls.map(() => null) },
+    });
+  }
+  return answerCalls(ctx, turn.calls, offered, signal, isGrace);
+}
+
+/** Runs a turn's calls and records their answers; a deferred call parks the turn. */
+export async function answerCalls(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  offered: ReadonlySet<string>,
+  signal: AbortSignal,
+  isGrace: boolean,
+): Promise<Stop | undefined> {
+  const { state } = ctx;
   let outcomes;
   try {
-    outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));
+    outcomes = await runToolCalls(calls, callEnvironment(ctx, offered, signal));
   } catch (error) {
     return interruption(ctx, error, signal);
   }
@@ -70,7 +95,7 @@ export async function takeTurn(
   if (outcomes.some((o) => o.kind === 'deferred')) {
     // Park the turn: answered calls keep their responses, deferred ones wait for a person.
     state.pendingTurn = {
-      calls: turn.calls,
+      calls: [...calls],
       responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
     };
     return { reason: 'PAUSED' };

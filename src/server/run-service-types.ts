@@ -24,6 +24,18 @@ export interface RunService {
   run(request: RunRequest, hooks?: RunHooks): Promise<RunResponse>;
   /** POST /api/agent/approvals/resolve: decide one approval; when its batch is complete the run resumes. */
   resolveApproval(request: ResolveRequest, hooks?: RunHooks): Promise<RunResponse>;
+  /** POST /api/runs/:id/cancel: ends a waiting run, or stops a running one wherever it runs. */
+  cancelRun(userId: string, runId: string, signal?: AbortSignal): Promise<RunResponse | undefined>;
+  /**
+   * GET /api/runs/:id/stream: re-attach to a run (after a reload or a disconnect):
+   * its stored events after `after`, then new ones as they are written, until it settles.
+   */
+  followRun(
+    userId: string,
+    runId: string,
+    after: number,
+    hooks: RunHooks,
+  ): Promise<RunResponse | undefined>;
   pendingApprovals(userId: string, signal?: AbortSignal): Promise<ApprovalView[]>;
   listThreads(userId: string, signal?: AbortSignal): Promise<Thread[]>;
   /** Another user's thread is undefined (the HTTP layer answers 404). */
@@ -43,6 +55,12 @@ export interface RunService {
   listAgents(): Promise<AgentView[]>;
   audit(userId: string, runId?: string, signal?: AbortSignal): Promise<AuditEntry[]>;
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
+  /**
+   * Graceful stop: no new claims; runs in flight get `graceMs` to finish their
+   * step, then the rest are handed over (leases expired) for another process.
+   */
+  drain(graceMs: number): Promise<{ finished: number; handedOver: number }>;
+  /** drain(0). */
   close(): Promise<void>;
 }
 
@@ -64,8 +82,11 @@ export interface ResolveRequest {
 }
 
 export interface RunHooks {
-  /** Every event of the run as it happens (the NDJSON stream writes these). */
+  /** Every event of the run as it is stored, with its stored seq (the NDJSON stream writes these). */
   onEvent?: (event: CadreEvent) => void;
+  /** The run is queued (or requeued): its ids are known before any event. */
+  onStarted?: (ids: { runId: string; threadId: string }) => void;
+  /** Detaches: the run itself goes on. */
   signal?: AbortSignal;
 }
 
@@ -74,7 +95,8 @@ export interface RunResponse {
   ok: true;
   runId: string;
   threadId: string;
-  status: 'completed' | 'awaiting_confirmation' | 'failed';
+  /** `running`: still being driven (a re-attach that was cut short, or a cancel still in flight). */
+  status: 'completed' | 'awaiting_confirmation' | 'failed' | 'running';
   summary: string;
   actions: ActionView[];
   /** Approvals waiting for a decision, when status is awaiting_confirmation. */
@@ -112,7 +134,7 @@ export interface ThreadView {
 }
 
 export interface RunView {
-  run: Omit<Run, 'state' | 'definitionSnapshot'>;
+  run: Omit<Run, 'state' | 'definitionSnapshot' | 'job'>;
   actions: Action[];
   approvals: Approval[];
   events: RunEvent[];

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Pool } from 'pg';
 import type { CadreEvent } from '../events/types.js';
 import { createIdSource } from './id-source.js';
 import * as actions from './operations/actions.js';
@@ -6,7 +7,8 @@ import * as approvals from './operations/approvals.js';
 import * as audit from './operations/audit.js';
 import * as events from './operations/events.js';
 import * as grants from './operations/grants.js';
-import { recoverInterrupted } from './operations/recovery.js';
+import * as outcome from './operations/run-outcome.js';
+import * as queue from './operations/run-queue.js';
 import * as runs from './operations/runs.js';
 import * as threads from './operations/threads.js';
 import * as users from './operations/users.js';
@@ -16,6 +18,11 @@ import type { StoreContext, StoreDialect } from './store-context.js';
 import type {
   ActionTransition,
   ApprovalFilter,
+  EnqueueRun,
+  FinishRun,
+  ParkRun,
+  RunChange,
+  RunGuard,
   NewAction,
   NewApproval,
   NewRun,
@@ -31,11 +38,18 @@ export class KyselyStore implements Store {
   readonly dialect: StoreDialect;
   private readonly context: StoreContext;
 
-  constructor(db: Kysely<Database>, dialect: StoreDialect) {
+  private readonly pool: Pool | undefined;
+
+  /** `pool`: PostgreSQL's, for LISTEN (a change made by any process reaches every subscriber). */
+  constructor(db: Kysely<Database>, dialect: StoreDialect, pool?: Pool) {
     this.db = db;
     this.dialect = dialect;
+    this.pool = pool;
     this.context = { db, dialect, newId: createIdSource() };
+    if (pool) this.subscribe = (listener) => listen(pool, listener);
   }
+
+  subscribe?: (listener: (change: RunChange) => void) => Promise<() => Promise<void>>;
 
   ensureUser = (name: string, signal?: AbortSignal) => users.ensureUser(this.context, name, signal);
   createToken = (userId: string, signal?: AbortSignal) =>
@@ -59,12 +73,22 @@ export class KyselyStore implements Store {
   createRun = (input: NewRun, signal?: AbortSignal) => runs.createRun(this.context, input, signal);
   getRun = (userId: string, runId: string, signal?: AbortSignal) =>
     runs.getRun(this.context, userId, runId, signal);
-  updateRun = (
-    runId: string,
-    patch: RunPatch,
-    options?: { expectedStatus?: RunStatus | readonly RunStatus[] },
-    signal?: AbortSignal,
-  ) => runs.updateRun(this.context, runId, patch, options?.expectedStatus, signal);
+  updateRun = (runId: string, patch: RunPatch, guard?: RunGuard, signal?: AbortSignal) =>
+    runs.updateRun(this.context, runId, patch, guard ?? {}, signal);
+
+  enqueueRun = (input: EnqueueRun, signal?: AbortSignal) =>
+    queue.enqueueRun(this.context, input, signal);
+  claimRun = (owner: string, leaseMs: number, signal?: AbortSignal) =>
+    queue.claimRun(this.context, owner, leaseMs, signal);
+  renewLeases = (owner: string, runIds: readonly string[], leaseMs: number, signal?: AbortSignal) =>
+    queue.renewLeases(this.context, owner, runIds, leaseMs, signal);
+  expireLeases = (owner: string, runIds: readonly string[]) =>
+    queue.expireLeases(this.context, owner, runIds);
+  parkRun = (input: ParkRun, signal?: AbortSignal) => outcome.parkRun(this.context, input, signal);
+  finishRun = (input: FinishRun, signal?: AbortSignal) =>
+    outcome.finishRun(this.context, input, signal);
+  requestCancel = (userId: string, runId: string, signal?: AbortSignal) =>
+    queue.requestCancel(this.context, userId, runId, signal);
 
   createAction = (input: NewAction, signal?: AbortSignal) =>
     actions.createAction(this.context, input, signal);
@@ -107,7 +131,25 @@ export class KyselyStore implements Store {
   ) => audit.listAudit(this.context, options ?? {}, signal);
   verifyAudit = (signal?: AbortSignal) => audit.verifyAudit(this.context, signal);
 
-  recoverInterrupted = (signal?: AbortSignal) => recoverInterrupted(this.context, signal);
-
   close = (): Promise<void> => this.db.destroy();
+}
+
+/** One pooled connection LISTENs on both channels; released (and unlistened) by the returned function. */
+async function listen(
+  pool: Pool,
+  listener: (change: RunChange) => void,
+): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  client.on('notification', (message) => {
+    if (message.channel === queue.QUEUE_CHANNEL) listener({ kind: 'queue' });
+    else if (message.payload) listener({ kind: 'run', runId: message.payload });
+  });
+  // A lost connection only loses wake-ups: subscribers poll as well.
+  client.on('error', () => undefined);
+  await client.query(`listen ${queue.RUN_CHANNEL}`);
+  await client.query(`listen ${queue.QUEUE_CHANNEL}`);
+  return async () => {
+    await client.query('unlisten *').catch(() => undefined);
+    client.release();
+  };
 }

@@ -38,11 +38,11 @@ export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<K
     import('./kysely-store.js'),
     import('./schema/migrate.js'),
   ]);
-  const dialect =
+  const { dialect, pool } =
     target.kind === 'postgres'
       ? await postgresDialect(target.url, options.maxConnections ?? 10)
-      : await sqliteDialect(target.file);
-  const store = new KyselyStore(new Kysely({ dialect }), target.kind);
+      : { dialect: await sqliteDialect(target.file), pool: undefined };
+  const store = new KyselyStore(new Kysely({ dialect }), target.kind, pool);
   try {
     await migrateToLatest(store.db, target.kind);
   } catch (error) {
@@ -86,7 +86,10 @@ async function sqliteDialect(file: string): Promise<Dialect> {
   return new SqliteDialect({ database: withStatementCache(database as unknown as SqliteDatabase) });
 }
 
-async function postgresDialect(url: string, max: number): Promise<Dialect> {
+async function postgresDialect(
+  url: string,
+  max: number,
+): Promise<{ dialect: Dialect; pool: import('pg').Pool }> {
   const [{ PostgresDialect }, { default: pg }] = await Promise.all([
     import('kysely'),
     import('pg'),
@@ -94,5 +97,5 @@ async function postgresDialect(url: string, max: number): Promise<Dialect> {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its server emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
-  return new PostgresDialect({ pool });
+  return { dialect: new PostgresDialect({ pool }), pool };
 }

@@ -7,8 +7,15 @@ import type { RunState } from '../runtime/run-state.js';
 export type RunStatus =
   'queued' | 'planning' | 'awaiting_confirmation' | 'executing' | 'completed' | 'failed';
 
+/** `interrupted`: the process running it died mid-call, so whether it happened is unknown. */
 export type ActionStatus =
-  'planned' | 'awaiting_confirmation' | 'executing' | 'completed' | 'failed' | 'rejected';
+  | 'planned'
+  | 'awaiting_confirmation'
+  | 'executing'
+  | 'completed'
+  | 'failed'
+  | 'rejected'
+  | 'interrupted';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
 export type ApprovalDecision = 'reject' | 'approve_once' | 'approve_and_always_allow_recipient';
@@ -67,7 +74,29 @@ export interface Run {
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
+  /** The seq of the last event stored for the run (0 before any). */
+  eventSeq: number;
+  /** The worker driving the run, while its lease (`leaseUntil`) lasts. */
+  owner?: string;
+  leaseUntil?: string;
+  /** What a worker does when it claims the run; absent once the run is finished or parked. */
+  job?: RunJob;
+  cancelRequested: boolean;
 }
+
+/** A run's next step, stored with it so any process can take it. */
+export type RunJob =
+  | {
+      kind: 'start';
+      prompt: string;
+      /** The prompt's message seq: history is what the thread held before it. */
+      messageSeq: number;
+      record?: boolean;
+    }
+  /** Approvals decided: per call id, what the person said (rejections carry feedback). */
+  | { kind: 'resume'; decisions: Record<string, ResumeDecision> };
+
+export type ResumeDecision = { kind: 'approve' } | { kind: 'reject'; feedback?: string };
 
 export interface Action {
   id: string;

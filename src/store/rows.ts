@@ -9,6 +9,7 @@ import type {
   Grant,
   MessageRole,
   Run,
+  RunJob,
   RunStatus,
   Thread,
   ThreadMessage,
@@ -79,6 +80,11 @@ export const toRun = (row: RunRow): Run => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   finishedAt: opt(row.finished_at),
+  eventSeq: Number(row.event_seq),
+  owner: opt(row.owner),
+  leaseUntil: opt(row.lease_until),
+  job: row.job === null ? undefined : (JSON.parse(row.job) as RunJob),
+  cancelRequested: Number(row.cancel_requested) === 1,
 });
 
 export const toAction = (row: ActionRow): Action => ({

@@ -15,6 +15,7 @@ import type {
   MessageRole,
   Run,
   RunEvent,
+  RunJob,
   RunStatus,
   Thread,
   ThreadMessage,
@@ -34,6 +35,7 @@ export interface NewRun {
   definitionHash: string;
   model: string;
   state?: RunState | null;
+  job?: RunJob;
 }
 
 export interface RunPatch {
@@ -43,6 +45,16 @@ export interface RunPatch {
   model?: string;
   usage?: Usage;
   errorCode?: string | null;
+  job?: RunJob | null;
+  /** Clears the owner and lease (the run finished, parked, or was handed back). */
+  release?: boolean;
+}
+
+/** Conditions an update of a run must meet, checked in the same statement. */
+export interface RunGuard {
+  expectedStatus?: RunStatus | readonly RunStatus[];
+  /** Only while this worker still owns the run. */
+  owner?: string;
 }
 
 export interface NewAction {
@@ -82,6 +94,65 @@ export interface Resolution {
   userId: string;
   decision: ApprovalDecision;
   feedback?: string;
+  /** false: the call no longer matches what was approved; it is rejected whatever the decision. */
+  matches?: boolean;
+  /** "Always allow" grants stored with an approving decision. */
+  grants?: ReadonlyArray<{ tool: string; recipient: string }>;
+}
+
+export interface EnqueueRun {
+  userId: string;
+  /** The user's thread to continue; a new thread titled `title` when absent. */
+  threadId?: string;
+  title: string;
+  prompt: string;
+  record?: boolean;
+  agent: string;
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  model: string;
+}
+
+export interface Enqueued {
+  thread: Thread;
+  message: ThreadMessage;
+  run: Run;
+}
+
+/** A run a worker now owns; `interrupted` lists the dead owner's effects of unknown outcome. */
+export interface Claim {
+  run: Run;
+  takenOver: boolean;
+  interrupted: Action[];
+}
+
+export interface ParkRun {
+  runId: string;
+  owner: string;
+  state: RunState;
+  summary: string;
+  /** The assistant's message in the thread ("I need your approval to: …"). */
+  message: string;
+  approvals: ReadonlyArray<Omit<NewApproval, 'runId'>>;
+}
+
+export interface FinishRun {
+  runId: string;
+  owner: string;
+  status: Extract<RunStatus, 'completed' | 'failed'>;
+  summary: string;
+  usage: Usage;
+  errorCode?: string;
+  state?: RunState;
+  /** The assistant's reply in the thread. */
+  message?: string;
+}
+
+export interface LeaseRenewal {
+  /** Runs still owned; the rest were taken over and must stop here. */
+  kept: string[];
+  /** Owned runs a person asked to cancel. */
+  cancelRequested: string[];
 }
 
 /** The outcome of a compare-and-set: `status_mismatch` carries the status found instead. */
@@ -91,14 +162,16 @@ export type Transition<T, S extends string> =
   | { ok: false; reason: 'status_mismatch'; status: S };
 
 export type ResolveResult =
-  { ok: true; approval: Approval } | { ok: false; reason: 'not_found' | 'already_resolved' };
+  | {
+      ok: true;
+      approval: Approval;
+      /** The batch is fully decided and the run went back to `queued`. */
+      resumed: boolean;
+    }
+  | { ok: false; reason: 'not_found' | 'already_resolved' };
 
-export interface Recovery {
-  /** Runs found `planning` / `executing`, now `failed` with errorCode `interrupted`. */
-  runs: number;
-  /** Actions found `executing`, now `failed` with errorCode `interrupted`; never re-run. */
-  actions: number;
-}
+/** A change another process made: a run's log or status (`run`), or a run queued (`queue`). */
+export type RunChange = { kind: 'run'; runId: string } | { kind: 'queue' };
 
 /**
  * Persistence for the server flow (DESIGN §4). Every backend passes one
@@ -140,9 +213,34 @@ export interface Store {
   updateRun(
     runId: string,
     patch: RunPatch,
-    options?: { expectedStatus?: RunStatus | readonly RunStatus[] },
+    guard?: RunGuard,
     signal?: AbortSignal,
   ): Promise<Transition<Run, RunStatus>>;
+
+  /** One transaction: thread (new or the user's), the prompt message, the run `queued`. */
+  enqueueRun(input: EnqueueRun, signal?: AbortSignal): Promise<Enqueued | undefined>;
+  /** The oldest run needing a worker (queued, or its owner's lease expired), now leased to `owner`. */
+  claimRun(owner: string, leaseMs: number, signal?: AbortSignal): Promise<Claim | undefined>;
+  /** Extends this owner's leases; says which runs it lost and which were asked to cancel. */
+  renewLeases(
+    owner: string,
+    runIds: readonly string[],
+    leaseMs: number,
+    signal?: AbortSignal,
+  ): Promise<LeaseRenewal>;
+  /** Ends this owner's leases now (shutdown), so another process takes the runs over at once. */
+  expireLeases(owner: string, runIds: readonly string[]): Promise<void>;
+  /** Parks the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
+  parkRun(
+    input: ParkRun,
+    signal?: AbortSignal,
+  ): Promise<{ run: Run; approvals: Approval[] } | undefined>;
+  /** Ends the run in one transaction (reply, status), if `owner` still holds it. */
+  finishRun(input: FinishRun, signal?: AbortSignal): Promise<Run | undefined>;
+  /** Ends an idle run (queued / awaiting approval) or flags a driven one for its owner to stop. */
+  requestCancel(userId: string, runId: string, signal?: AbortSignal): Promise<Run | undefined>;
+  /** Resolves to the run ids whose log or status changed, from any process; undefined where only polling works. */
+  subscribe?(listener: (change: RunChange) => void): Promise<() => Promise<void>>;
 
   /** Idempotent per (runId, callId): a second create returns the action already stored. */
   createAction(input: NewAction, signal?: AbortSignal): Promise<Action>;
@@ -165,7 +263,7 @@ export interface Store {
   ): Promise<Approval | undefined>;
   /** This user's approvals, oldest first. */
   listApprovals(userId: string, filter?: ApprovalFilter, signal?: AbortSignal): Promise<Approval[]>;
-  /** Compare-and-set on `pending`: of two racing resolves exactly one is ok. */
+  /** Compare-and-set on `pending` (of two racing resolves exactly one is ok), the action's decision and the run's resume, in one transaction. */
   resolveApproval(resolution: Resolution, signal?: AbortSignal): Promise<ResolveResult>;
 
   /** Idempotent; the recipient is normalised (trimmed, lower-cased). */
@@ -198,7 +296,5 @@ export interface Store {
   /** Walks the whole chain: seq contiguity, prevHash links, each hash, and the stored head. */
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
 
-  /** At start-up: mid-flight runs and executing actions become failed (`interrupted`); approvals stay. */
-  recoverInterrupted(signal?: AbortSignal): Promise<Recovery>;
   close(): Promise<void>;
 }

@@ -16,15 +16,22 @@ export interface ServeCommandOptions {
   model?: string;
   /** Agent folders besides ./agents and .cadre/agents (repeatable). */
   agents: string[];
+  /** `--no-worker`: this process serves HTTP only; `cadre worker` processes drive the runs. */
+  worker: boolean;
+  /** How long SIGTERM lets runs in flight finish their step before handing them over. */
+  drainSeconds: string;
 }
+
+export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | 'worker'>;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
- * `cadre serve`: store, core, HTTP server; runs until Ctrl-C or SIGTERM,
- * then closes the server (running runs are cancelled), the core and the store.
- * The core recovers runs an earlier process left mid-flight when it is created.
+ * `cadre serve`: store, core (with a run worker unless --no-worker), HTTP
+ * server. SIGTERM or Ctrl-C drains: no new claims, runs in flight get
+ * --drain-seconds to finish their step, the rest are handed over (their
+ * leases expire now) for another process; a second signal hands over at once.
  */
 export async function serveCommand(options: ServeCommandOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
@@ -33,25 +40,15 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
   let app: FastifyInstance | undefined;
   try {
     const port = parsePort(options.port);
-    const { openStore } = await import('../../store/open-store.js');
-    store = await openStore({ url: storeUrlFor(options, io) });
-    const { createRunService } = await import('../../server/core/create-run-service.js');
-    service = await createRunService({
-      store,
-      cwd: io.cwd,
-      env: io.env,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.agents.length > 0
-        ? { agentDirs: options.agents.map((dir) => resolve(io.cwd, dir)) }
-        : {}),
-    });
+    const drainMs = parseDrain(options.drainSeconds);
+    ({ store, service } = await openCore(options, io, options.worker));
     const { buildServer } = await import('../../server/http/build-server.js');
     app = buildServer({
       service,
       store,
       log: { level: logLevel(io.env.CADRE_LOG_LEVEL) },
       ...(io.env.CADRE_RATE_LIMIT
-        ? { rateLimit: { max: positive(io.env.CADRE_RATE_LIMIT), timeWindow: '1 minute' } }
+        ? { rateLimit: { max: positive(io.env.CADRE_RATE_LIMIT, 'CADRE_RATE_LIMIT'), timeWindow: '1 minute' } }
         : {}),
     });
     // The web page at `/` (threads, live runs, approval cards); the API stays under /api.
@@ -61,27 +58,94 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
       const code = (error as { code?: unknown }).code;
       throw new ConfigError(`Cannot listen on ${options.host}:${port} (${String(code ?? error)}).`);
     });
-    const stopped = stopSignal(io);
     if (!LOOPBACK.has(options.host))
       io.stderr(
         `${style.yellow('warning')} listening beyond this machine (${options.host}); use TLS in front.\n`,
       );
-    io.stdout(`Cadre listening on ${address}\n`);
-    await stopped;
-    io.stderr('Stopping…\n');
+    io.stdout(
+      `Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
+    );
+    await drainOnSignal(service, drainMs, io);
     return EXIT.ok;
   } catch (error) {
     return reportError(error, io.stderr, style);
   } finally {
-    // Server first (it cancels running runs), then the core, then the store they write to.
+    // The core first (its runs finish or are handed over), then the server, then the store.
+    await service?.close();
     await app?.close();
+    await store?.close();
+  }
+}
+
+/** `cadre worker`: drives queued runs from the shared database; no HTTP. Stops as `serve` does. */
+export async function workerCommand(options: WorkerCommandOptions, io: CliIO): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  let store: Store | undefined;
+  let service: RunService | undefined;
+  try {
+    const drainMs = parseDrain(options.drainSeconds);
+    ({ store, service } = await openCore(options, io, true));
+    io.stdout('Cadre worker running\n');
+    await drainOnSignal(service, drainMs, io);
+    return EXIT.ok;
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  } finally {
     await service?.close();
     await store?.close();
   }
 }
 
-/** Resolves on the first Ctrl-C (through the CLI's interrupt hook) or SIGTERM. */
-function stopSignal(io: CliIO): Promise<void> {
+async function openCore(
+  options: WorkerCommandOptions,
+  io: CliIO,
+  worker: boolean,
+): Promise<{ store: Store; service: RunService }> {
+  const { openStore } = await import('../../store/open-store.js');
+  const store = await openStore({ url: storeUrlFor(options, io) });
+  try {
+    const { createRunService } = await import('../../server/core/create-run-service.js');
+    const service = await createRunService({
+      store,
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.agents.length > 0
+        ? { agentDirs: options.agents.map((dir) => resolve(io.cwd, dir)) }
+        : {}),
+      worker: worker ? workerTuning(io.env) : false,
+      onError: (error, runId) =>
+        io.stderr(`worker: ${runId ? `run ${runId}: ` : ''}${String(error)}\n`),
+    });
+    return { store, service };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Lease and poll intervals can be tuned (tests use short leases to see takeovers quickly). */
+function workerTuning(env: NodeJS.ProcessEnv): { leaseMs?: number; pollMs?: number } {
+  return {
+    ...(env.CADRE_LEASE_MS ? { leaseMs: positive(env.CADRE_LEASE_MS, 'CADRE_LEASE_MS') } : {}),
+    ...(env.CADRE_POLL_MS ? { pollMs: positive(env.CADRE_POLL_MS, 'CADRE_POLL_MS') } : {}),
+  };
+}
+
+/** Waits for Ctrl-C or SIGTERM, then drains; a second signal hands the rest over at once. */
+async function drainOnSignal(service: RunService, drainMs: number, io: CliIO): Promise<void> {
+  await nextStopSignal(io);
+  io.stderr(`Stopping: runs in flight get up to ${drainMs / 1000} s to finish their step…\n`);
+  const draining = service.drain(drainMs);
+  const second = nextStopSignal(io).then(() => service.drain(0));
+  const { finished, handedOver } = await draining;
+  void second.catch(() => undefined);
+  if (finished + handedOver > 0)
+    io.stderr(`Finished ${finished} step(s); handed ${handedOver} run(s) over to other processes.\n`);
+}
+
+/** Resolves on the next Ctrl-C (through the CLI's interrupt hook) or SIGTERM. */
+function nextStopSignal(io: CliIO): Promise<void> {
   return new Promise((done) => {
     const stop = () => {
       unsubscribe?.();
@@ -100,12 +164,16 @@ function parsePort(value: string): number {
   return port;
 }
 
-function positive(value: string): number {
+function parseDrain(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds > 3600)
+    throw new ConfigError(`--drain-seconds must be a number from 0 to 3600, got '${value}'.`);
+  return seconds * 1000;
+}
+
+function positive(value: string, name: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new ConfigError(
-      `CADRE_RATE_LIMIT must be a positive integer (requests a minute per token).`,
-    );
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer.`);
   return n;
 }
 

@@ -1,6 +1,6 @@
 import type { AgentLookup } from '../../agents/types.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
-import type { SideEffectOutcome } from '../call-environment.js';
+import type { ClaimCall, SideEffectOutcome } from '../call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ConfirmationHandler } from '../confirmation.js';
@@ -31,7 +31,7 @@ export interface SpawnServices {
   perParentLimit: number;
   graceMs?: number;
   /** Exactly-once guard and its bookkeeping, for every execution of the tree. */
-  claim?: (call: FunctionCallPart) => Promise<boolean>;
+  claim?: ClaimCall;
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** Checks around every tool call of every execution. */
   interceptors?: readonly ToolInterceptor[];

@@ -1,47 +1,61 @@
 import type { FunctionCallPart } from '../../model/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
-import type { SideEffectOutcome } from '../../runtime/call-environment.js';
+import type { ClaimResult, SideEffectOutcome } from '../../runtime/call-environment.js';
 import type { Action } from '../../store/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 
+/** What the model reads for an effect whose process died mid-call. */
+export const UNKNOWN_OUTCOME =
+  'This action was interrupted when the process running it stopped: it may or may not have happened. Do not repeat it without asking the user.';
+
 /**
  * Exactly once: a side effect runs only after its action moves to
  * `executing` (a compare-and-set), and the action leaves `executing` when it
- * ends. A crash in between leaves `executing`, which start-up marks failed,
- * never re-run.
+ * ends. A call whose action already ended is answered from the record;
+ * one found `interrupted` (its owner died mid-call) has an unknown outcome
+ * and is never run again. `abandoned()`: this process is handing the run
+ * over, so an effect cut off now stays `executing` for the next owner to
+ * record as interrupted.
  */
-export function actionGuard(ctx: ServerContext, runId: string, model: () => string) {
+export function actionGuard(
+  ctx: ServerContext,
+  runId: string,
+  model: () => string,
+  abandoned: () => boolean,
+) {
   // The action a claim won, so settling it needs no second lookup.
   const claimed = new Map<string, Action>();
-  const claim = async (call: FunctionCallPart): Promise<boolean> => {
+  const claim = async (call: FunctionCallPart): Promise<ClaimResult> => {
     const existing = (await ctx.store.listActions(runId)).find((a) => a.callId === call.id);
-    if (existing) {
-      const moved = await ctx.store.transitionAction(existing.id, {
-        from: 'awaiting_confirmation',
-        to: 'executing',
+    if (existing && existing.status !== 'awaiting_confirmation') return known(existing);
+    let action = existing;
+    if (!action) {
+      const normalized = normalizeCall(call.name, call.args);
+      // Created `planned`, then moved: of two racing creators only one wins the move.
+      action = await ctx.store.createAction({
+        runId,
+        callId: call.id,
+        tool: call.name,
+        args: call.args,
+        inputHash: canonicalHash(normalized.ok ? normalized.args : call.args),
+        status: 'planned',
+        requiresApproval: false,
       });
-      if (moved.ok) claimed.set(call.id, moved.value);
-      return moved.ok;
     }
-    const normalized = normalizeCall(call.name, call.args);
-    const action = await ctx.store.createAction({
-      runId,
-      callId: call.id,
-      tool: call.name,
-      args: call.args,
-      inputHash: canonicalHash(normalized.ok ? normalized.args : call.args),
-      status: 'executing',
-      requiresApproval: false,
+    const moved = await ctx.store.transitionAction(action.id, {
+      from: ['awaiting_confirmation', 'planned'],
+      to: 'executing',
     });
-    if (action.status !== 'executing') return false;
-    claimed.set(call.id, action);
-    return true;
+    if (!moved.ok)
+      return known({ ...action, status: moved.reason === 'not_found' ? 'failed' : moved.status });
+    claimed.set(call.id, moved.value);
+    return { kind: 'run' };
   };
   const settle = async (call: FunctionCallPart, outcome: SideEffectOutcome): Promise<void> => {
     const action = claimed.get(call.id);
-    if (!action) return;
+    if (!action || abandoned()) return;
     claimed.delete(call.id);
     await ctx.store.transitionAction(action.id, {
       from: 'executing',
@@ -66,4 +80,28 @@ export function actionGuard(ctx: ServerContext, runId: string, model: () => stri
     });
   };
   return { claim, settle };
+}
+
+/** The answer for a call whose action already ended (or is being run by another process). */
+function known(action: Pick<Action, 'tool' | 'status' | 'output' | 'errorMessage'>): ClaimResult {
+  const error = (message: string): ClaimResult => ({
+    kind: 'known',
+    outcome: { ok: false, error: message },
+  });
+  switch (action.status) {
+    case 'completed':
+      return { kind: 'known', outcome: { ok: true, output: action.output ?? null } };
+    case 'interrupted':
+      return error(UNKNOWN_OUTCOME);
+    case 'failed':
+      return error(action.errorMessage ?? `${action.tool} failed.`);
+    case 'rejected':
+      return error(`This ${action.tool} call was refused; it was not run.`);
+    case 'executing':
+    case 'planned':
+    case 'awaiting_confirmation':
+      return error(`This ${action.tool} call was already handled; it was not run again.`);
+    default:
+      return action.status satisfies never;
+  }
 }

@@ -19,6 +19,10 @@ import { SERVER_ASSISTANT } from './default-assistant.js';
 import { readViews } from './read-views.js';
 import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
+import { attachRun } from './attach-run.js';
+import { runResponse } from './views.js';
+import { createRunChanges } from '../worker/run-changes.js';
+import { startRunWorker, type RunWorkerOptions } from '../worker/run-worker.js';
 import type { ServerContext } from './server-context.js';
 
 export interface RunServiceOptions {
@@ -33,16 +37,26 @@ export interface RunServiceOptions {
   agentDirs?: string[];
   /** A YAML policy file (rules, trust). */
   policyFile?: string;
+  /**
+   * This process's run worker (default on). Off: runs are only queued and
+   * followed here, and `cadre worker` processes on the same database drive them.
+   */
+  worker?: boolean | Partial<RunWorkerOptions>;
+  /** How often attached requests look at a run when no notification arrives (default 250 ms). */
+  pollMs?: number;
+  /** Reports failures outside any request (a worker's store errors). */
+  onError?: (error: unknown, runId: string) => void;
 }
 
+export const DEFAULT_WORKER: RunWorkerOptions = { leaseMs: 15_000, pollMs: 1_000, concurrency: 32 };
+
 /**
- * The server core: agents, tools, policy and the store, wired once. Runs
- * found mid-flight from an earlier process are marked failed at start;
- * pending approvals survive.
+ * The server core: agents, tools, policy and the store, wired once, plus
+ * (by default) a run worker. Nothing is repaired at start: runs whose owner
+ * died are taken over by whichever worker finds their lease expired.
  */
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
-  await store.recoverInterrupted();
   const tools = [...builtinTools, createGmailSendTool({ env }), createCalendarEventTool({ env })];
   const { registry } = await discoverAgents({
     cwd,
@@ -84,10 +98,55 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     },
     workspace: await realpath(cwd),
   };
+  const changes = await createRunChanges(store);
+  const worker =
+    options.worker === false
+      ? undefined
+      : startRunWorker(ctx, changes, {
+          ...DEFAULT_WORKER,
+          ...(typeof options.worker === 'object' ? options.worker : {}),
+          ...(options.onError ? { onError: options.onError } : {}),
+        });
+  const attach = {
+    changes,
+    pollMs: options.pollMs ?? 250,
+    wake: () => worker?.wake(),
+  };
+  const reads = readViews(ctx);
+  let closed = false;
+  const drain = async (graceMs: number) => {
+    const result = (await worker?.drain(graceMs)) ?? { finished: 0, handedOver: 0 };
+    if (!closed) {
+      closed = true;
+      await changes.close();
+    }
+    return result;
+  };
   return {
-    run: (request, hooks) => runPrompt(ctx, request, hooks),
-    resolveApproval: (request, hooks) => resolveApproval(ctx, request, hooks),
-    ...readViews(ctx),
-    close: () => Promise.resolve(),
+    run: (request, hooks) => runPrompt(ctx, attach, request, hooks),
+    resolveApproval: (request, hooks) => resolveApproval(ctx, attach, request, hooks),
+    async cancelRun(userId, runId, signal) {
+      const run = await store.requestCancel(userId, runId, signal);
+      if (!run) return undefined;
+      // Driven here: stop it now rather than at the next heartbeat.
+      worker?.cancel(runId);
+      changes.publish({ kind: 'run', runId });
+      return runResponse(ctx, userId, run);
+    },
+    async followRun(userId, runId, after, hooks) {
+      if (!(await store.getRun(userId, runId, hooks.signal))) return undefined;
+      const run = await attachRun(ctx, userId, runId, {
+        ...attach,
+        after,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+        ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+      });
+      return runResponse(ctx, userId, run);
+    },
+    ...reads,
+    drain,
+    close: async () => {
+      await drain(0);
+    },
   };
 }

@@ -1,40 +1,58 @@
 import { join } from 'node:path';
+import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
-import { startRun, resumeRun, type RunOutcome } from '../../runtime/executor.js';
-import type { ConfirmationDecision } from '../../runtime/confirmation.js';
+import {
+  recoverRun,
+  resumeRun,
+  startRun,
+  type RunOutcome,
+} from '../../runtime/executor.js';
 import type { RunOptions } from '../../runtime/run-options.js';
+import type { RunState } from '../../runtime/run-state.js';
 import type { AgentDefinition } from '../../spec/types.js';
-import type { Run } from '../../store/types.js';
-import type { RunHooks, RunResponse } from '../run-service-types.js';
+import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
 import { actionGuard } from './action-guard.js';
 import { eventWriter } from './event-writer.js';
+import { pinnedDefinition } from './pick-definition.js';
 import { policyConfirm, type ParkedCall } from './policy-confirm.js';
-import type { ServerContext } from './server-context.js';
-import { runResponse } from './views.js';
+import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
 
-export type Step =
-  | { kind: 'start'; prompt: string; history: Message[]; record?: boolean }
-  | { kind: 'resume'; decisions: Record<string, ConfirmationDecision> };
+/** How a worker drives one claimed run. */
+export interface DriveHooks {
+  /** Cancels the run (a person asked) or abandons it (see `abandoned`). */
+  signal: AbortSignal;
+  /** True when this process hands the run over (shutdown, lost lease): nothing more is recorded. */
+  abandoned: () => boolean;
+  /** Called after events or the status were stored: wakes attached readers. */
+  changed: () => void;
+  owner: string;
+}
 
 /**
- * Runs (or resumes) one agent run against the store: events and loop state
- * are persisted as they happen, side effects are claimed and settled, and
- * the outcome becomes the run's status, the thread's reply and the response.
+ * Drives a claimed run one step, from whatever the store says it is at: a
+ * start job, a resume job with the people's decisions, or (taken over from
+ * a dead owner) its last checkpoint. Events and state are persisted as the
+ * loop goes; the step ends with the run parked for approval or finished,
+ * written only while this worker still owns it.
  */
-export async function driveRun(
-  ctx: ServerContext,
-  userId: string,
-  run: Run,
-  definition: AgentDefinition,
-  step: Step,
-  hooks: RunHooks = {},
-): Promise<RunResponse> {
-  const writer = eventWriter(ctx.store, run.id);
+export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHooks): Promise<void> {
+  const { run } = claim;
+  const writer = eventWriter(ctx.store, run.id, hooks.changed);
   let model = run.model;
   const parked: ParkedCall[] = [];
-  const guard = actionGuard(ctx, run.id, () => model);
+  const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned);
+  // State writes are chained so they land in order; each is guarded by ownership.
+  let stateWrites: Promise<unknown> = Promise.resolve();
+  const persistState = (state: Readonly<RunState>): Promise<unknown> => {
+    const snapshot = structuredClone(state) as RunState;
+    stateWrites = stateWrites.then(() =>
+      ctx.store.updateRun(run.id, { state: snapshot }, { owner: hooks.owner }),
+    );
+    return stateWrites;
+  };
+  const definition = await pinnedDefinition(ctx, run);
   const options: RunOptions = {
     runId: run.id,
     tools: ctx.tools,
@@ -47,38 +65,51 @@ export async function driveRun(
     ...(ctx.defaultModel ? { defaultModel: ctx.defaultModel } : {}),
     runtime: ctx.runtime,
     workspace: ctx.workspace,
-    ...(hooks.signal ? { signal: hooks.signal } : {}),
-    confirm: policyConfirm(ctx, userId, run.id, () => model, parked),
+    signal: hooks.signal,
+    confirm: policyConfirm(ctx, run.userId, run.id, () => model, parked),
     claim: guard.claim,
     settle: guard.settle,
-    onEvent: (event) => {
-      const stamped =
+    checkpoint: async (state) => {
+      await persistState(state);
+    },
+    onStateChange: (state) => void persistState(state).catch(() => undefined),
+    onEvent: (event) =>
+      writer.write(
         event.type === 'run_started'
           ? { ...event, data: { ...event.data, threadId: run.threadId } }
-          : event;
-      writer.write(stamped);
-      hooks.onEvent?.(stamped);
-    },
+          : event,
+      ),
   };
+  if (claim.takenOver) writer.write(takeoverEvent(run, claim));
   let outcome: RunOutcome;
-  const recording =
-    step.kind === 'start' && step.record ? await startRecording(definition, options) : undefined;
+  let recording: Awaited<ReturnType<typeof startRecording>> | undefined;
   try {
-    outcome =
-      step.kind === 'start'
-        ? await startRun(definition, {
-            ...(recording?.options ?? options),
-            inputs: { prompt: step.prompt },
-            history: step.history,
-          })
-        : await resumeRun(definition, run.state ?? failMissingState(run), step.decisions, {
-            ...options,
-            // Streamed seqs match stored ones, so a client can re-attach with ?after=.
-            afterEventSeq: (await ctx.store.readEvents(run.id, {})).at(-1)?.seq ?? 0,
-          });
+    const step = await nextStep(ctx, run);
+    if (step.kind === 'start' && step.job.record)
+      recording = await startRecording(definition, options);
+    // Readers follow the stored log, whose seqs the store assigns; in-memory seqs don't matter here.
+    switch (step.kind) {
+      case 'start':
+        outcome = await startRun(definition, {
+          ...(recording?.options ?? options),
+          inputs: { prompt: step.job.prompt },
+          history: step.history,
+        });
+        break;
+      case 'resume':
+        outcome = await resumeRun(definition, step.state, step.job.decisions, options);
+        break;
+      case 'recover':
+        outcome = await recoverRun(definition, step.state, options);
+        break;
+      default:
+        return step satisfies never;
+    }
   } finally {
-    await writer.flush();
+    await writer.flush().catch(() => undefined);
+    await stateWrites.catch(() => undefined);
   }
+  if (hooks.abandoned()) return;
   if (recording && outcome.status === 'finished') {
     // Trajectories cover runs that finish in one go; a paused run is not recorded.
     await saveTrajectory(
@@ -86,61 +117,103 @@ export async function driveRun(
       recording.finish(outcome.result),
     );
   }
-  return record(ctx, userId, run, outcome, parked);
+  await record(ctx, run, outcome, parked, hooks.owner);
+  hooks.changed();
+}
+
+type Step =
+  | { kind: 'start'; job: Extract<RunJob, { kind: 'start' }>; history: Message[] }
+  | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
+  | { kind: 'recover'; state: RunState };
+
+/** What the store says the run needs next. */
+async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
+  const { state, job } = run;
+  if (state?.status === 'paused' && job?.kind === 'resume')
+    return { kind: 'resume', job, state };
+  if (state?.status === 'running') return { kind: 'recover', state };
+  if (!state && job?.kind === 'start') {
+    const earlier = await ctx.store.listMessages(run.threadId, {
+      limit: HISTORY_MESSAGES + 1,
+    });
+    return {
+      kind: 'start',
+      job,
+      history: toHistory(earlier.filter((m) => m.seq < job.messageSeq).slice(-HISTORY_MESSAGES)),
+    };
+  }
+  throw new Error(`Run ${run.id} has nothing to do (state ${state?.status ?? 'none'}, job ${job?.kind ?? 'none'}).`);
+}
+
+function takeoverEvent(run: Run, claim: Claim): CadreEvent {
+  const unknown = claim.interrupted.map((a) => ({ actionId: a.id, tool: a.tool, callId: a.callId }));
+  return {
+    type: 'run_taken_over',
+    message:
+      unknown.length > 0
+        ? `Another process took this run over; ${unknown.map((u) => u.tool).join(', ')} may or may not have happened`
+        : 'Another process took this run over',
+    timestamp: new Date().toISOString(),
+    data: { interrupted: unknown },
+    runId: run.id,
+    executionId: run.id,
+    depth: 0,
+    path: [run.agent],
+    seq: 0,
+  };
 }
 
 async function record(
   ctx: ServerContext,
-  userId: string,
   run: Run,
   outcome: RunOutcome,
   parked: ParkedCall[],
-): Promise<RunResponse> {
+  owner: string,
+): Promise<void> {
   if (outcome.status === 'paused') {
-    await ctx.store.createApprovals(
-      parked.map((p) => ({
-        runId: run.id,
+    const asks = outcome.pending.map((p) => `- ${p.preview}`).join('\n');
+    await ctx.store.parkRun({
+      runId: run.id,
+      owner,
+      state: outcome.state,
+      summary: 'Waiting for approval.',
+      message: `I need your approval to:\n${asks}`,
+      approvals: parked.map((p) => ({
         actionId: p.actionId,
         callId: p.callId,
         tool: p.tool,
         inputHash: p.inputHash,
         definitionHash: run.definitionHash,
-        userId,
+        userId: run.userId,
       })),
-    );
-    const asks = outcome.pending.map((p) => `- ${p.preview}`).join('\n');
-    await ctx.store.appendMessage({
-      threadId: run.threadId,
-      role: 'assistant',
-      content: `I need your approval to:\n${asks}`,
-      runId: run.id,
     });
-    const updated = await ctx.store.updateRun(run.id, {
-      status: 'awaiting_confirmation',
-      state: outcome.state,
-      summary: 'Waiting for approval.',
-      usage: outcome.state.usage,
-    });
-    return runResponse(ctx, userId, updated.ok ? updated.value : run);
+    return;
   }
   const result = outcome.result;
   const ok = result.terminate_reason === 'GOAL';
-  await ctx.store.appendMessage({
-    threadId: run.threadId,
-    role: 'assistant',
-    content: result.content,
+  const cancelled = result.terminate_reason === 'ABORTED';
+  await ctx.store.finishRun({
     runId: run.id,
-  });
-  const updated = await ctx.store.updateRun(run.id, {
+    owner,
     status: ok ? 'completed' : 'failed',
-    summary: result.final_message,
+    summary: cancelled ? 'Cancelled.' : result.final_message,
     usage: result.usage,
-    model: run.model,
-    ...(ok ? {} : { errorCode: result.error?.code ?? result.terminate_reason.toLowerCase() }),
+    message: result.content,
+    ...(ok
+      ? {}
+      : {
+          errorCode: cancelled
+            ? 'cancelled'
+            : (result.error?.code ?? result.terminate_reason.toLowerCase()),
+        }),
   });
-  return runResponse(ctx, userId, updated.ok ? updated.value : run);
 }
 
-function failMissingState(run: Run): never {
-  throw new Error(`Run ${run.id} has no stored state to resume from.`);
+function toHistory(messages: readonly ThreadMessage[]): Message[] {
+  return messages
+    .filter((m) => m.role !== 'system' && m.content.trim())
+    .map((m) => ({
+      role: m.role === 'user' ? 'user' : 'model',
+      parts: [{ kind: 'text', text: m.content }],
+    }));
 }

@@ -9,6 +9,8 @@ import type { Store } from '../../store/types.js';
 export function eventWriter(
   store: Store,
   runId: string,
+  /** After each stored batch: wakes readers attached to the run. */
+  onStored: () => void = () => undefined,
 ): { write(event: CadreEvent): void; flush(): Promise<void> } {
   let buffer: CadreEvent[] = [];
   let chain: Promise<unknown> = Promise.resolve();
@@ -21,6 +23,7 @@ export function eventWriter(
     if (batch.length === 0) return;
     chain = chain
       .then(() => store.appendEvents(runId, batch))
+      .then(onStored)
       .catch((error: unknown) => (failure ??= error));
   };
   return {

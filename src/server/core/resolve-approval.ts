@@ -1,32 +1,50 @@
 import { ConflictError, NotFoundError } from '../../errors/cadre-error.js';
 import { grantsForApproval } from '../../policy/grants.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
-import type { ConfirmationDecision } from '../../runtime/confirmation.js';
-import type { Approval } from '../../store/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import type { ResolveRequest, RunHooks, RunResponse } from '../run-service-types.js';
+import { attachRun, type AttachOptions } from './attach-run.js';
 import { audit } from './audit-log.js';
-import { driveRun } from './drive-run.js';
-import { pinnedDefinition } from './pick-definition.js';
 import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
 
 /**
- * Resolves one approval (compare-and-set on `pending`: the second click gets
- * 409). When every approval of its batch is decided, the run resumes; taking
- * the run is another compare-and-set, so two processes never resume it twice.
+ * Resolves one approval. The decision, the action's fate and, once every
+ * approval of the batch is decided, the run's return to the queue are one
+ * transaction (the second click gets 409); a worker resumes the run and the
+ * request attaches to it. Leaving early never loses or cancels the approved call.
  */
 export async function resolveApproval(
   ctx: ServerContext,
+  attach: Omit<AttachOptions, 'signal'> & { wake: () => void },
   request: ResolveRequest,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {
+  const approval = await ctx.store.getApproval(request.userId, request.approvalId, hooks.signal);
+  if (!approval) throw new NotFoundError('No such approval.');
+  if (approval.status !== 'pending') throw new ConflictError('This approval was already resolved.');
+  const [run, action] = await Promise.all([
+    ctx.store.getRun(request.userId, approval.runId, hooks.signal),
+    ctx.store.getAction(approval.actionId, hooks.signal),
+  ]);
+  if (!run) throw new NotFoundError('No such run.');
+  const normalized = normalizeCall(approval.tool, action?.args ?? {});
+  // Bound to what was approved: other arguments or another definition fail closed.
+  const matches =
+    action !== undefined &&
+    canonicalHash(normalized.ok ? normalized.args : action.args) === approval.inputHash &&
+    approval.definitionHash === run.definitionHash;
+  const approving = matches && request.decision !== 'reject';
   const resolved = await ctx.store.resolveApproval(
     {
       approvalId: request.approvalId,
       userId: request.userId,
       decision: request.decision,
       ...(request.feedback ? { feedback: request.feedback } : {}),
+      matches,
+      ...(approving && request.decision === 'approve_and_always_allow_recipient'
+        ? { grants: grantsForApproval(approval.tool, normalized) }
+        : {}),
     },
     hooks.signal,
   );
@@ -34,31 +52,7 @@ export async function resolveApproval(
     if (resolved.reason === 'not_found') throw new NotFoundError('No such approval.');
     throw new ConflictError('This approval was already resolved.');
   }
-  const approval = resolved.approval;
-  const run = await ctx.store.getRun(request.userId, approval.runId, hooks.signal);
-  if (!run) throw new NotFoundError('No such run.');
-  const action = await ctx.store.getAction(approval.actionId, hooks.signal);
-  const normalized = normalizeCall(approval.tool, action?.args ?? {});
-  // Bound to what was approved: other arguments or another definition fail closed.
-  const matches =
-    action !== undefined &&
-    canonicalHash(normalized.ok ? normalized.args : action.args) === approval.inputHash &&
-    approval.definitionHash === run.definitionHash;
-  const approved = matches && request.decision !== 'reject';
-  if (approved && request.decision === 'approve_and_always_allow_recipient') {
-    for (const grant of grantsForApproval(approval.tool, normalized)) {
-      await ctx.store.addGrant(
-        { userId: request.userId, tool: grant.tool, recipient: grant.recipient },
-        hooks.signal,
-      );
-    }
-  }
-  if (!approved && action)
-    await ctx.store.transitionAction(
-      action.id,
-      { from: 'awaiting_confirmation', to: 'rejected' },
-      hooks.signal,
-    );
+  // The decision is stored; from here a disconnect only detaches.
   await audit(ctx.store, {
     runId: run.id,
     ...(action ? { actionId: action.id } : {}),
@@ -70,43 +64,18 @@ export async function resolveApproval(
       reason: matches ? `decided: ${request.decision}` : 'the approval no longer matches the call',
     },
     approvalId: approval.id,
-    execution: approved ? { status: 'awaiting_confirmation' } : { status: 'rejected' },
+    execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected' },
   });
-
-  const batch = await ctx.store.listApprovals(
-    request.userId,
-    { batchId: approval.batchId },
-    hooks.signal,
-  );
-  if (batch.some((a) => a.status === 'pending')) return runResponse(ctx, request.userId, run);
-  const taken = await ctx.store.updateRun(
-    run.id,
-    { status: 'executing' },
-    { expectedStatus: 'awaiting_confirmation' },
-    hooks.signal,
-  );
-  if (!taken.ok) return runResponse(ctx, request.userId, run); // another request is resuming it
-  const definition = await pinnedDefinition(ctx, taken.value);
-  const decisions = Object.fromEntries(
-    batch.map((a) => [a.callId, decisionFor(a, a.id === approval.id ? matches : true)]),
-  );
-  return driveRun(
-    ctx,
-    request.userId,
-    taken.value,
-    definition,
-    { kind: 'resume', decisions },
-    hooks,
-  );
-}
-
-function decisionFor(approval: Approval, matches: boolean): ConfirmationDecision {
-  if (!matches)
-    return {
-      kind: 'reject',
-      feedback: 'The approval no longer matches this call, so it was not run.',
-    };
-  if (approval.decision === 'reject')
-    return approval.feedback ? { kind: 'reject', feedback: approval.feedback } : { kind: 'reject' };
-  return { kind: 'approve' };
+  if (!resolved.resumed) {
+    const current = await ctx.store.getRun(request.userId, run.id);
+    return runResponse(ctx, request.userId, current ?? run);
+  }
+  attach.wake();
+  hooks.onStarted?.({ runId: run.id, threadId: run.threadId });
+  const after = await attachRun(ctx, request.userId, run.id, {
+    ...attach,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onEvent ? { onEvent: hooks.onEvent, after: run.eventSeq } : {}),
+  });
+  return runResponse(ctx, request.userId, after);
 }

@@ -1,70 +1,48 @@
 import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import type { Message } from '../../model/types.js';
 import { definitionHash, snapshotDefinition } from '../../trajectory/definition-snapshot.js';
-import type { ThreadMessage } from '../../store/types.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
-import { driveRun } from './drive-run.js';
+import { attachRun, type AttachOptions } from './attach-run.js';
 import { agentFor } from './pick-definition.js';
-import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
+import type { ServerContext } from './server-context.js';
+import { runResponse } from './views.js';
 
-/** The runtime spec's core loop: thread, message, run record, then the agent until it finishes or waits. */
+/**
+ * The runtime spec's core loop, as a durable job: thread, prompt and run
+ * (`queued`) are committed together, a worker (this process's or another's)
+ * drives it, and the request attaches until the run finishes or waits for a
+ * person. A request that goes away detaches; the run goes on.
+ */
 export async function runPrompt(
   ctx: ServerContext,
+  attach: Omit<AttachOptions, 'signal'> & { wake: () => void },
   request: RunRequest,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
   const definition = agentFor(ctx, request.agent);
-  const thread = request.threadId
-    ? await ctx.store.getThread(request.userId, request.threadId, hooks.signal)
-    : await ctx.store.createThread(
-        { userId: request.userId, title: prompt.slice(0, 80) },
-        hooks.signal,
-      );
-  if (!thread) throw new NotFoundError('No such thread.');
-  const earlier = await ctx.store.listMessages(
-    thread.id,
-    { limit: HISTORY_MESSAGES },
-    hooks.signal,
-  );
-  await ctx.store.appendMessage(
-    { threadId: thread.id, role: 'user', content: prompt },
-    hooks.signal,
-  );
-  const run = await ctx.store.createRun(
+  const enqueued = await ctx.store.enqueueRun(
     {
-      threadId: thread.id,
       userId: request.userId,
+      ...(request.threadId ? { threadId: request.threadId } : {}),
+      title: prompt.slice(0, 80),
+      prompt,
+      ...(request.record ? { record: true } : {}),
       agent: definition.name,
-      status: 'planning',
       definitionSnapshot: await snapshotDefinition(definition),
       definitionHash: await definitionHash(definition),
       model: definition.modelConfig?.model ?? ctx.defaultModel ?? '',
     },
     hooks.signal,
   );
-  return driveRun(
-    ctx,
-    request.userId,
-    run,
-    definition,
-    {
-      kind: 'start',
-      prompt,
-      history: toHistory(earlier),
-      ...(request.record ? { record: true } : {}),
-    },
-    hooks,
-  );
-}
-
-function toHistory(messages: readonly ThreadMessage[]): Message[] {
-  return messages
-    .filter((m) => m.role !== 'system' && m.content.trim())
-    .map((m) => ({
-      role: m.role === 'user' ? 'user' : 'model',
-      parts: [{ kind: 'text', text: m.content }],
-    }));
+  if (!enqueued) throw new NotFoundError('No such thread.');
+  attach.wake();
+  hooks.onStarted?.({ runId: enqueued.run.id, threadId: enqueued.thread.id });
+  const run = await attachRun(ctx, request.userId, enqueued.run.id, {
+    ...attach,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+  });
+  return runResponse(ctx, request.userId, run);
 }

@@ -59,11 +59,9 @@ export async function runResponse(
     runId: run.id,
     threadId: run.threadId,
     status:
-      run.status === 'completed'
-        ? 'completed'
-        : run.status === 'failed'
-          ? 'failed'
-          : 'awaiting_confirmation',
+      run.status === 'completed' || run.status === 'failed' || run.status === 'awaiting_confirmation'
+        ? run.status
+        : 'running',
     summary: run.summary,
     actions: views,
     approvals: await Promise.all(pending.map((a) => approvalView(ctx, a, run.threadId))),

@@ -8,7 +8,7 @@ import { lineForEvent, threadOf, type StreamLine } from './stream-lines.js';
 
 export interface StreamRunOptions {
   reply: FastifyReply;
-  /** Aborts on client disconnect and server shutdown. */
+  /** Aborts on client disconnect and server shutdown: the stream detaches, the run goes on. */
   signal: AbortSignal;
   /** The thread, when known before the run says it (a resumed run). */
   threadHint?: string;
@@ -46,6 +46,7 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
   try {
     const result = await options.start({
       onEvent,
+      onStarted: ({ threadId, runId }) => sendStatus(threadId, runId),
       signal: AbortSignal.any([options.signal, overflow.signal]),
     });
     sendStatus(result.threadId, result.runId);

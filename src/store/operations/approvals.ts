@@ -1,7 +1,9 @@
-import type { Approval } from '../records.js';
+import type { Approval, ResumeDecision, RunJob } from '../records.js';
+import { normaliseRecipient } from '../recipient.js';
 import { toApproval } from '../rows.js';
 import type { ApprovalRow } from '../schema/database.js';
-import { now, type StoreContext } from '../store-context.js';
+import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { notify, QUEUE_CHANNEL, RUN_CHANNEL } from './run-queue.js';
 import type { ApprovalFilter, NewApproval, Resolution, ResolveResult } from '../types.js';
 
 export async function createApprovals(
@@ -69,27 +71,128 @@ export async function listApprovals(
   return rows.map(toApproval);
 }
 
-export async function resolveApproval(
+/**
+ * Resolving is one transaction (DESIGN §8): the approval's compare-and-set
+ * on `pending`, the action's decision, any grants, and, when the batch is
+ * fully decided, the run's move from `awaiting_confirmation` to `queued` with
+ * the decisions as its resume job. No state exists in which an approval is
+ * decided and its run cannot be resumed.
+ */
+export function resolveApproval(
   context: StoreContext,
   resolution: Resolution,
   signal?: AbortSignal,
 ): Promise<ResolveResult> {
-  signal?.throwIfAborted();
-  // Compare-and-set on 'pending' in one UPDATE: of two racing resolves exactly one matches.
-  const row = await context.db
-    .updateTable('approvals')
-    .set({
-      status: resolution.decision === 'reject' ? 'rejected' : 'approved',
-      decision: resolution.decision,
-      feedback: resolution.feedback ?? null,
-      resolved_at: now(),
-    })
-    .where('id', '=', resolution.approvalId)
-    .where('user_id', '=', resolution.userId)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .executeTakeFirst();
-  if (row !== undefined) return { ok: true, approval: toApproval(row) };
-  const existing = await getApproval(context, resolution.userId, resolution.approvalId);
-  return { ok: false, reason: existing === undefined ? 'not_found' : 'already_resolved' };
+  return writeTransaction(
+    context,
+    async (db) => {
+      const found = await db
+        .selectFrom('approvals')
+        .select(['run_id', 'status'])
+        .where('id', '=', resolution.approvalId)
+        .where('user_id', '=', resolution.userId)
+        .executeTakeFirst();
+      if (found === undefined) return { ok: false, reason: 'not_found' };
+      // Lock the run first: two approvals of one batch resolved at once must not both see the other pending.
+      if (context.dialect === 'postgres')
+        await db.selectFrom('runs').select('id').where('id', '=', found.run_id).forUpdate().execute();
+      const time = now();
+      const rejected = resolution.decision === 'reject';
+      const row = await db
+        .updateTable('approvals')
+        .set({
+          status: rejected ? 'rejected' : 'approved',
+          decision: resolution.decision,
+          feedback: resolution.feedback ?? null,
+          resolved_at: time,
+        })
+        .where('id', '=', resolution.approvalId)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return { ok: false, reason: 'already_resolved' };
+      const approval = toApproval(row);
+      const mismatch = resolution.matches === false;
+      if (rejected || mismatch) {
+        await db
+          .updateTable('actions')
+          .set({
+            status: 'rejected',
+            error_code: mismatch ? APPROVAL_MISMATCH : 'rejected',
+            error_message: mismatch ? MISMATCH_FEEDBACK : (resolution.feedback ?? null),
+            updated_at: time,
+            finished_at: time,
+          })
+          .where('id', '=', approval.actionId)
+          .where('status', '=', 'awaiting_confirmation')
+          .execute();
+      }
+      if (!rejected && !mismatch) {
+        for (const grant of resolution.grants ?? [])
+          await db
+            .insertInto('grants')
+            .values({
+              id: context.newId(),
+              user_id: resolution.userId,
+              tool: grant.tool,
+              recipient: normaliseRecipient(grant.recipient),
+              created_at: time,
+            })
+            .onConflict((c) => c.columns(['user_id', 'tool', 'recipient']).doNothing())
+            .execute();
+      }
+      const batch = (
+        await db
+          .selectFrom('approvals')
+          .selectAll()
+          .where('batch_id', '=', approval.batchId)
+          .orderBy('id')
+          .execute()
+      ).map(toApproval);
+      if (batch.some((a) => a.status === 'pending'))
+        return { ok: true, approval, resumed: false };
+      const actions = await db
+        .selectFrom('actions')
+        .select(['id', 'error_code'])
+        .where(
+          'id',
+          'in',
+          batch.map((a) => a.actionId),
+        )
+        .execute();
+      const mismatched = new Set(
+        actions.filter((a) => a.error_code === APPROVAL_MISMATCH).map((a) => a.id),
+      );
+      const job: RunJob = {
+        kind: 'resume',
+        decisions: Object.fromEntries(
+          batch.map((a) => [a.callId, resumeDecision(a, mismatched.has(a.actionId))]),
+        ),
+      };
+      const resumed = await db
+        .updateTable('runs')
+        .set({ status: 'queued', job: JSON.stringify(job), updated_at: time })
+        .where('id', '=', approval.runId)
+        .where('status', '=', 'awaiting_confirmation')
+        .executeTakeFirst();
+      const queued = Number(resumed.numUpdatedRows) === 1;
+      if (queued) {
+        await notify(db, context, QUEUE_CHANNEL, approval.runId);
+        await notify(db, context, RUN_CHANNEL, approval.runId);
+      }
+      return { ok: true, approval, resumed: queued };
+    },
+    signal,
+  );
+}
+
+/** Error code on an action whose approval no longer matched the call (other args or definition). */
+export const APPROVAL_MISMATCH = 'approval_mismatch';
+const MISMATCH_FEEDBACK = 'The approval no longer matches this call, so it was not run.';
+
+function resumeDecision(approval: Approval, mismatched: boolean): ResumeDecision {
+  if (mismatched) return { kind: 'reject', feedback: MISMATCH_FEEDBACK };
+  if (approval.status === 'rejected')
+    return approval.feedback ? { kind: 'reject', feedback: approval.feedback } : { kind: 'reject' };
+  return { kind: 'approve' };
 }

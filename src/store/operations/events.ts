@@ -3,6 +3,7 @@ import { ValidationError } from '../../errors/validation-error.js';
 import type { RunEvent } from '../records.js';
 import type { RunEventRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { notify, RUN_CHANNEL } from './run-queue.js';
 
 export function appendEvents(
   context: StoreContext,
@@ -33,6 +34,7 @@ export function appendEvents(
         created_at: time,
       }));
       await db.insertInto('run_events').values(rows).execute();
+      await notify(db, context, RUN_CHANNEL, runId);
       return stored.map((event) => ({ runId, seq: event.seq, type: event.type, event }));
     },
     signal,

@@ -3,7 +3,8 @@ import type { Run, RunStatus } from '../records.js';
 import { toRun } from '../rows.js';
 import type { RunRow } from '../schema/database.js';
 import { listOf, now, type StoreContext } from '../store-context.js';
-import type { NewRun, RunPatch, Transition } from '../types.js';
+import { notify, RUN_CHANNEL } from './run-queue.js';
+import type { NewRun, RunGuard, RunPatch, Transition } from '../types.js';
 
 const FINISHED: readonly RunStatus[] = ['completed', 'failed'];
 
@@ -31,6 +32,10 @@ export async function createRun(
     created_at: time,
     updated_at: time,
     finished_at: FINISHED.includes(input.status ?? 'queued') ? time : null,
+    owner: null,
+    lease_until: null,
+    job: input.job ? JSON.stringify(input.job) : null,
+    cancel_requested: 0,
   };
   await context.db.insertInto('runs').values(row).execute();
   return toRun(row);
@@ -55,7 +60,7 @@ export async function updateRun(
   context: StoreContext,
   runId: string,
   patch: RunPatch,
-  expectedStatus: RunStatus | readonly RunStatus[] | undefined,
+  guard: RunGuard,
   signal?: AbortSignal,
 ): Promise<Transition<Run, RunStatus>> {
   signal?.throwIfAborted();
@@ -75,12 +80,22 @@ export async function updateRun(
       ...(patch.model !== undefined ? { model: patch.model } : {}),
       ...(patch.usage !== undefined ? { usage: JSON.stringify(patch.usage) } : {}),
       ...(patch.errorCode !== undefined ? { error_code: patch.errorCode } : {}),
+      ...(patch.job !== undefined ? { job: patch.job === null ? null : JSON.stringify(patch.job) } : {}),
+      // A run that finishes or parks has no owner: nothing is left to drive.
+      ...(patch.release ? { owner: null, lease_until: null } : {}),
     })
     .where('id', '=', runId);
-  // The status guard sits in the UPDATE itself, so the check and the write are one atomic step.
-  if (expectedStatus !== undefined) query = query.where('status', 'in', listOf(expectedStatus));
+  // The guards sit in the UPDATE itself, so the check and the write are one atomic step.
+  if (guard.expectedStatus !== undefined)
+    query = query.where('status', 'in', listOf(guard.expectedStatus));
+  // A worker writes only while it still owns the run: a process never rewrites another's run.
+  if (guard.owner !== undefined) query = query.where('owner', '=', guard.owner);
   const row = await query.returningAll().executeTakeFirst();
-  if (row !== undefined) return { ok: true, value: toRun(row) };
+  if (row !== undefined) {
+    // Attached readers in other processes learn of the new status without polling.
+    if (patch.status !== undefined) await notify(context.db, context, RUN_CHANNEL, runId);
+    return { ok: true, value: toRun(row) };
+  }
   const current = await context.db
     .selectFrom('runs')
     .select('status')

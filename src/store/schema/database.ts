@@ -68,6 +68,12 @@ export interface RunRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** The worker process driving the run now, while its lease lasts. */
+  owner: string | null;
+  lease_until: string | null;
+  /** JSON RunJob: the next step a worker takes (start, or resume with decisions). */
+  job: string | null;
+  cancel_requested: number;
 }
 
 export interface ActionRow {

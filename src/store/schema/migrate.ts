@@ -7,17 +7,15 @@ import {
 } from 'kysely/migration';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { initialMigration } from './0001-initial.js';
+import { durableRunsMigration } from './0002-durable-runs.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
 /** The one migration set, in code so it ships inside the package (no migration folder to find). */
-const MIGRATIONS: Record<string, Migration> = {
+const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0001_initial': initialMigration,
-};
-
-const provider: MigrationProvider = {
-  getMigrations: () => Promise.resolve(MIGRATIONS),
-};
+  '0002_durable_runs': durableRunsMigration(dialect),
+});
 
 /**
  * Brings the schema up to date; safe when several processes open the store at
@@ -27,7 +25,7 @@ const provider: MigrationProvider = {
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
   const run = async (target: Kysely<Database>) =>
-    throwOnError(await migrator(target).migrateToLatest());
+    throwOnError(await migrator(target, dialect).migrateToLatest());
   // Throwing inside the SQLite transaction rolls a failed migration back.
   if (dialect === 'postgres') await run(db);
   else await writeTransaction({ db, dialect }, run);
@@ -41,7 +39,8 @@ function throwOnError({ error, results }: MigrationResultSet): void {
   });
 }
 
-function migrator(db: Kysely<Database>): Migrator {
+function migrator(db: Kysely<Database>, dialect: StoreDialect): Migrator {
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(dialect)) };
   return new Migrator({
     db,
     provider,

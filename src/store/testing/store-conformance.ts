@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { approvalCases } from './conformance-approvals.js';
 import { identityCases } from './conformance-identity.js';
 import { logCases } from './conformance-log.js';
-import { recoveryCases } from './conformance-recovery.js';
+import { queueCases } from './conformance-queue.js';
 import { runCases } from './conformance-runs.js';
 import type { OpenFixture, StoreFixture } from './store-fixture.js';
 
@@ -30,6 +30,6 @@ export function describeStoreConformance(name: string, open: OpenFixture): void 
     runCases(fixture);
     approvalCases(fixture);
     logCases(fixture);
-    recoveryCases(fixture);
+    queueCases(fixture);
   });
 }

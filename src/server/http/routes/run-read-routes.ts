@@ -3,6 +3,7 @@ import { NotFoundError } from '../../../errors/cadre-error.js';
 import { NDJSON_TYPE, ndjsonBody } from '../ndjson.js';
 import { requestSignal } from '../request-signal.js';
 import { eventsQuery, idParams, parseInput } from '../request-schemas.js';
+import { streamRun } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** A run with its actions and events, and its stored events from a cursor (re-attaching after a disconnect). */
@@ -12,6 +13,28 @@ export function runReadRoutes(app: FastifyInstance, { service, lifetime }: Route
     const view = await service.getRun(request.userId, id, requestSignal(reply, lifetime));
     if (!view) throw new NotFoundError('No such run.');
     return { ok: true, ...view };
+  });
+
+  app.post('/api/runs/:id/cancel', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const result = await service.cancelRun(request.userId, id, requestSignal(reply, lifetime));
+    if (!result) throw new NotFoundError('No such run.');
+    return result;
+  });
+
+  // Re-attach: the stored events after the cursor, then live ones, until the run settles.
+  app.get('/api/runs/:id/stream', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const { after } = parseInput(eventsQuery, request.query, 'query');
+    await streamRun({
+      reply,
+      signal: requestSignal(reply, lifetime),
+      start: async (hooks) => {
+        const result = await service.followRun(request.userId, id, after ?? 0, hooks);
+        if (!result) throw new NotFoundError('No such run.');
+        return result;
+      },
+    });
   });
 
   app.get('/api/runs/:id/events', async (request, reply) => {

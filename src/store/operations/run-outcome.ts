@@ -1,0 +1,143 @@
+import type { Approval, Run } from '../records.js';
+import { toApproval, toRun } from '../rows.js';
+import type { ApprovalRow } from '../schema/database.js';
+import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import type { FinishRun, ParkRun } from '../types.js';
+import { notify, RUN_CHANNEL } from './run-queue.js';
+
+/**
+ * A run parks for approval in one transaction, by its owner only: the
+ * approvals (one batch; a call that already has one keeps it), the
+ * assistant's message, and the run `awaiting_confirmation` with its state.
+ * Undefined when the caller no longer owns the run.
+ */
+export function parkRun(
+  context: StoreContext,
+  input: ParkRun,
+  signal?: AbortSignal,
+): Promise<{ run: Run; approvals: Approval[] } | undefined> {
+  return writeTransaction(
+    context,
+    async (db) => {
+      const time = now();
+      const run = await db
+        .updateTable('runs')
+        .set({
+          status: 'awaiting_confirmation',
+          state: JSON.stringify(input.state),
+          summary: input.summary,
+          usage: JSON.stringify(input.state.usage),
+          job: null,
+          owner: null,
+          lease_until: null,
+          updated_at: time,
+        })
+        .where('id', '=', input.runId)
+        .where('owner', '=', input.owner)
+        .returningAll()
+        .executeTakeFirst();
+      if (run === undefined) return undefined;
+      const batchId = context.newId();
+      const rows: ApprovalRow[] = input.approvals.map((item) => ({
+        id: context.newId(),
+        run_id: input.runId,
+        action_id: item.actionId,
+        call_id: item.callId,
+        tool: item.tool,
+        input_hash: item.inputHash,
+        definition_hash: item.definitionHash,
+        user_id: item.userId,
+        batch_id: batchId,
+        status: 'pending',
+        decision: null,
+        feedback: null,
+        created_at: time,
+        resolved_at: null,
+      }));
+      // A run taken over mid-park asks again for the same calls: their approvals stay as they were.
+      if (rows.length > 0)
+        await db
+          .insertInto('approvals')
+          .values(rows)
+          .onConflict((c) => c.column('action_id').doNothing())
+          .execute();
+      await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
+      await notify(db, context, RUN_CHANNEL, input.runId);
+      const approvals = await db
+        .selectFrom('approvals')
+        .selectAll()
+        .where('run_id', '=', input.runId)
+        .where('status', '=', 'pending')
+        .orderBy('id')
+        .execute();
+      return { run: toRun(run), approvals: approvals.map(toApproval) };
+    },
+    signal,
+  );
+}
+
+/** A run ends in one transaction, by its owner only: the reply message and the final status. */
+export function finishRun(
+  context: StoreContext,
+  input: FinishRun,
+  signal?: AbortSignal,
+): Promise<Run | undefined> {
+  return writeTransaction(
+    context,
+    async (db) => {
+      const time = now();
+      const run = await db
+        .updateTable('runs')
+        .set({
+          status: input.status,
+          summary: input.summary,
+          usage: JSON.stringify(input.usage),
+          error_code: input.errorCode ?? null,
+          ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
+          job: null,
+          owner: null,
+          lease_until: null,
+          updated_at: time,
+          finished_at: time,
+        })
+        .where('id', '=', input.runId)
+        .where('owner', '=', input.owner)
+        .returningAll()
+        .executeTakeFirst();
+      if (run === undefined) return undefined;
+      if (input.message !== undefined)
+        await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
+      await notify(db, context, RUN_CHANNEL, input.runId);
+      return toRun(run);
+    },
+    signal,
+  );
+}
+
+async function appendAssistantMessage(
+  context: StoreContext,
+  db: StoreContext['db'],
+  threadId: string,
+  runId: string,
+  content: string,
+  time: string,
+): Promise<void> {
+  const thread = await db
+    .updateTable('threads')
+    .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
+    .where('id', '=', threadId)
+    .returning('message_seq')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('messages')
+    .values({
+      id: context.newId(),
+      thread_id: threadId,
+      seq: Number(thread.message_seq),
+      role: 'assistant',
+      content,
+      run_id: runId,
+      created_at: time,
+    })
+    .execute();
+}

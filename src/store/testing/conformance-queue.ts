@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../types.js';
+import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
+
+const LEASE_MS = 60_000;
+
+async function enqueue(store: Store, userName = 'alice', threadId?: string) {
+  const user = await store.ensureUser(userName);
+  const queued = await store.enqueueRun({
+    userId: user.id,
+    ...(threadId ? { threadId } : {}),
+    title: 'Mail Bob',
+    prompt: 'Mail Bob',
+    agent: 'assistant',
+    definitionSnapshot: { name: 'assistant' },
+    definitionHash: 'a'.repeat(64),
+    model: 'scripted',
+  });
+  if (!queued) throw new Error('enqueue found no thread');
+  return { user, ...queued };
+}
+
+export function queueCases(fixture: CurrentFixture): void {
+  describe('runs as durable jobs', () => {
+    it('enqueueing writes thread, prompt and a queued run with its start job together', async () => {
+      const { store } = fixture();
+      const { user, thread, message, run } = await enqueue(store);
+      expect(run).toMatchObject({ status: 'queued', threadId: thread.id, cancelRequested: false });
+      expect(run.job).toEqual({ kind: 'start', prompt: 'Mail Bob', messageSeq: message.seq });
+      expect(await store.listMessages(thread.id)).toEqual([message]);
+      const again = await enqueue(store, 'alice', thread.id);
+      expect(again.message.seq).toBe(message.seq + 1);
+      expect(again.thread.id).toBe(thread.id);
+      // Another user's thread is not found, and nothing is written.
+      const mallory = await store.ensureUser('mallory');
+      expect(
+        await store.enqueueRun({
+          userId: mallory.id,
+          threadId: thread.id,
+          title: 'x',
+          prompt: 'x',
+          agent: 'assistant',
+          definitionSnapshot: {},
+          definitionHash: 'a',
+          model: 'm',
+        }),
+      ).toBeUndefined();
+      expect(await store.listMessages(thread.id)).toHaveLength(2);
+      expect((await store.getRun(user.id, run.id))?.status).toBe('queued');
+    });
+
+    it('each queued run is claimed by exactly one of several racing workers', async () => {
+      const { store } = fixture();
+      const runs = [await enqueue(store), await enqueue(store, 'bob'), await enqueue(store, 'carol')];
+      const claims = await Promise.all(
+        ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.claimRun(owner, LEASE_MS)),
+      );
+      const won = claims.flatMap((c) => (c ? [c.run.id] : []));
+      expect(won.sort()).toEqual(runs.map((r) => r.run.id).sort());
+      for (const claim of claims.filter((c) => c !== undefined)) {
+        expect(claim.takenOver).toBe(false);
+        expect(claim.run.status).toBe('planning');
+        expect(Date.parse(claim.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
+      }
+      expect(await store.claimRun('w6', LEASE_MS)).toBeUndefined();
+    });
+
+    it('a live lease is never taken over; an expired one is, and its executing effects become interrupted', async () => {
+      const { store } = fixture();
+      const { user, run } = await enqueue(store);
+      const first = await store.claimRun('dead', 1);
+      expect(first?.run.owner).toBe('dead');
+      const effect = await store.createAction({
+        runId: run.id,
+        callId: 'c1',
+        tool: 'gmail_send',
+        args: {},
+        inputHash: 'h',
+        status: 'executing',
+        requiresApproval: false,
+      });
+      const finished = await store.createAction({
+        runId: run.id,
+        callId: 'c2',
+        tool: 'gmail_send',
+        args: {},
+        inputHash: 'h',
+        status: 'completed',
+        requiresApproval: false,
+      });
+      await new Promise((r) => setTimeout(r, 5));
+      const taken = await store.claimRun('alive', LEASE_MS);
+      expect(taken).toMatchObject({ takenOver: true, run: { id: run.id, owner: 'alive' } });
+      expect(taken?.interrupted.map((a) => a.id)).toEqual([effect.id]);
+      expect(await store.getAction(effect.id)).toMatchObject({
+        status: 'interrupted',
+        errorCode: 'interrupted',
+      });
+      expect((await store.getAction(finished.id))?.status).toBe('completed');
+      // The new owner's lease is live: nobody else can take it.
+      expect(await store.claimRun('third', LEASE_MS)).toBeUndefined();
+      // The old owner can no longer write the run or renew its lease.
+      expect(await store.updateRun(run.id, { summary: 'late' }, { owner: 'dead' })).toMatchObject({
+        ok: false,
+      });
+      expect(await store.renewLeases('dead', [run.id], LEASE_MS)).toEqual({
+        kept: [],
+        cancelRequested: [],
+      });
+      expect(await store.renewLeases('alive', [run.id], LEASE_MS)).toEqual({
+        kept: [run.id],
+        cancelRequested: [],
+      });
+      // An interrupted effect can never be moved to executing again.
+      expect(
+        await store.transitionAction(effect.id, { from: 'awaiting_confirmation', to: 'executing' }),
+      ).toEqual({ ok: false, reason: 'status_mismatch', status: 'interrupted' });
+      expect((await store.getRun(user.id, run.id))?.summary).toBe('');
+    });
+
+    it('expired leases (a shutdown) hand runs over at once', async () => {
+      const { store } = fixture();
+      const { run } = await enqueue(store);
+      await store.claimRun('leaving', LEASE_MS);
+      expect(await store.claimRun('other', LEASE_MS)).toBeUndefined();
+      await store.expireLeases('leaving', [run.id]);
+      expect((await store.claimRun('other', LEASE_MS))?.run.id).toBe(run.id);
+    });
+
+    it('cancelling ends an idle run and closes its approvals, or flags a driven one for its owner', async () => {
+      const { store } = fixture();
+      const waiting = await seedApproval(store);
+      const cancelled = await store.requestCancel(waiting.user.id, waiting.run.id);
+      expect(cancelled).toMatchObject({ status: 'failed', errorCode: 'cancelled' });
+      expect((await store.getApproval(waiting.user.id, waiting.approval.id))?.status).toBe(
+        'rejected',
+      );
+      expect((await store.getAction(waiting.action.id))?.status).toBe('rejected');
+
+      const { user, run } = await enqueue(store, 'bob');
+      await store.claimRun('w', LEASE_MS);
+      expect(await store.requestCancel(user.id, run.id)).toMatchObject({
+        status: 'planning',
+        cancelRequested: true,
+      });
+      expect(await store.renewLeases('w', [run.id], LEASE_MS)).toEqual({
+        kept: [run.id],
+        cancelRequested: [run.id],
+      });
+      const mallory = await store.ensureUser('mallory');
+      expect(await store.requestCancel(mallory.id, run.id)).toBeUndefined();
+      const done = await seedRun(store, 'carol', 'completed');
+      expect(await store.requestCancel(done.user.id, done.run.id)).toMatchObject({
+        status: 'completed',
+        cancelRequested: false,
+      });
+    });
+
+    it('resolving the last approval of a batch queues the run with the decisions, in the same transaction', async () => {
+      const { store } = fixture();
+      const { user, run, approval } = await seedApproval(store);
+      const resolved = await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'approve_once',
+      });
+      expect(resolved).toMatchObject({ ok: true, resumed: true });
+      const queued = await store.getRun(user.id, run.id);
+      expect(queued).toMatchObject({
+        status: 'queued',
+        job: { kind: 'resume', decisions: { call_1: { kind: 'approve' } } },
+      });
+      expect((await store.claimRun('w', LEASE_MS))?.run).toMatchObject({
+        id: run.id,
+        status: 'executing',
+      });
+    });
+
+    it('an approval that no longer matches its call resumes the run with a rejection', async () => {
+      const { store } = fixture();
+      const { user, run, approval, action } = await seedApproval(store);
+      await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'approve_once',
+        matches: false,
+      });
+      expect((await store.getAction(action.id))?.status).toBe('rejected');
+      const job = (await store.getRun(user.id, run.id))?.job;
+      expect(job).toMatchObject({ kind: 'resume', decisions: { call_1: { kind: 'reject' } } });
+    });
+  });
+
+  describe('cancellation', () => {
+    it('an aborted signal stops reads and writes before they start', async () => {
+      const { store, db } = fixture();
+      const { user, run, approval } = await seedApproval(store);
+      const signal = AbortSignal.abort();
+      await expect(store.getRun(user.id, run.id, signal)).rejects.toThrow();
+      await expect(store.createThread({ userId: user.id, title: 'x' }, signal)).rejects.toThrow();
+      await expect(
+        store.resolveApproval(
+          { approvalId: approval.id, userId: user.id, decision: 'approve_once' },
+          signal,
+        ),
+      ).rejects.toThrow();
+      await expect(store.appendAudit({ message: 'x' }, signal)).rejects.toThrow();
+      expect(await db.selectFrom('threads').selectAll().execute()).toHaveLength(1);
+      expect((await store.getApproval(user.id, approval.id))?.status).toBe('pending');
+    });
+  });
+}
