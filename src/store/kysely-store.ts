@@ -46,8 +46,19 @@ export class KyselyStore implements Store {
     this.dialect = dialect;
     this.pool = pool;
     this.context = { db, dialect, newId: createIdSource() };
-    if (pool) this.subscribe = (listener) => listen(pool, listener);
+    if (pool)
+      this.subscribe = async (listener) => {
+        const stop = await listen(pool, listener);
+        this.listeners.add(stop);
+        return async () => {
+          this.listeners.delete(stop);
+          await stop();
+        };
+      };
   }
+
+  /** Open LISTEN connections: closing the store releases them (the pool waits for them otherwise). */
+  private readonly listeners = new Set<() => Promise<void>>();
 
   subscribe?: (listener: (change: RunChange) => void) => Promise<() => Promise<void>>;
 
@@ -131,7 +142,11 @@ export class KyselyStore implements Store {
   ) => audit.listAudit(this.context, options ?? {}, signal);
   verifyAudit = (signal?: AbortSignal) => audit.verifyAudit(this.context, signal);
 
-  close = (): Promise<void> => this.db.destroy();
+  close = async (): Promise<void> => {
+    await Promise.all([...this.listeners].map((stop) => stop()));
+    this.listeners.clear();
+    await this.db.destroy();
+  };
 }
 
 /** One pooled connection LISTENs on both channels; released (and unlistened) by the returned function. */
@@ -148,7 +163,10 @@ async function listen(
   client.on('error', () => undefined);
   await client.query(`listen ${queue.RUN_CHANNEL}`);
   await client.query(`listen ${queue.QUEUE_CHANNEL}`);
+  let released = false;
   return async () => {
+    if (released) return;
+    released = true;
     await client.query('unlisten *').catch(() => undefined);
     client.release();
   };

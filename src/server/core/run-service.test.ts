@@ -197,7 +197,7 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(smtp.messages).toHaveLength(0);
   });
 
-  it('pending approvals survive a restart; a side effect caught mid-flight is marked interrupted, never re-run', async () => {
+  it('pending approvals survive a restart; a side effect caught mid-flight by a dead process is recorded interrupted, never re-run, and the run goes on', async () => {
     const model = mailer();
     const first = await service(model);
     const paused = await first.service.run({ userId: first.userId, prompt: 'Mail Bob' });
@@ -215,32 +215,36 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(done.status).toBe('completed');
     expect(smtp.messages).toHaveLength(1);
 
-    // A crash between "executing" and "completed": the next start fails the action and the run.
+    // A process resolves the next approval, claims the run, starts sending, and dies.
     const again = await second.service.run({
       userId: second.userId,
       prompt: 'Mail Carol',
       threadId: paused.threadId,
     });
-    const action = (await second.store.listActions(again.runId))[0]!;
-    await second.store.transitionAction(action.id, {
-      from: 'awaiting_confirmation',
-      to: 'executing',
+    const { service: s2service, store: s2 } = opened.pop()!;
+    await s2service.close();
+    await s2.resolveApproval({
+      approvalId: again.approvals[0]!.approvalId,
+      userId: second.userId,
+      decision: 'approve_once',
     });
-    await second.store.updateRun(again.runId, { status: 'executing' });
-    const { store: s2 } = opened.pop()!;
+    expect((await s2.claimRun('a-process-that-dies', 1))?.run.id).toBe(again.runId);
+    const action = (await s2.listActions(again.runId))[0]!;
+    await s2.transitionAction(action.id, { from: 'awaiting_confirmation', to: 'executing' });
     await s2.close();
+
+    // The next process takes the run over once the lease is gone: the effect is never re-run,
+    // the model is told it may have happened, and the run goes on to its end.
     const third = await service(model);
+    const followed = await third.service.followRun(third.userId, again.runId, 0, {});
+    expect(followed?.status).toBe('completed');
     const run = await third.service.getRun(third.userId, again.runId);
-    expect(run?.run.status).toBe('failed');
-    expect(run?.actions[0]).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
-    expect(await third.service.pendingApprovals(third.userId)).toHaveLength(1);
-    await expect(
-      third.service.resolveApproval({
-        userId: third.userId,
-        approvalId: run!.approvals[0]!.id,
-        decision: 'approve_once',
-      }),
-    ).resolves.toMatchObject({ status: 'failed' });
+    expect(run?.actions[0]).toMatchObject({ status: 'interrupted', errorCode: 'interrupted' });
+    expect(run?.events.map((e) => e.type)).toContain('run_taken_over');
+    expect(JSON.stringify(lastParts(model.requests.at(-1)!))).toContain(
+      'may or may not have happened',
+    );
+    expect(await third.service.pendingApprovals(third.userId)).toHaveLength(0);
     expect(smtp.messages).toHaveLength(1);
   });
 });

@@ -65,6 +65,8 @@ describe('two server processes on one PostgreSQL (scripted model, real SMTP)', (
         expect(smtp.messages.length - before).toBe(1);
       }
     } finally {
+      await a.close();
+      await b.close();
       await storeA.close();
       await storeB.close();
     }

@@ -81,7 +81,10 @@ export function startRunWorker(
       try {
         claim = await ctx.store.claimRun(owner, options.leaseMs);
       } catch (error) {
+        // The store is unreachable (or closed): report once per poll, never spin.
         options.onError?.(error, '');
+        await changes.next(QUEUE, options.pollMs, stopping.signal);
+        continue;
       }
       if (stopping.signal.aborted) {
         // Claimed while stopping: hand it straight back.
