@@ -182,7 +182,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 
   program
     .command('worker')
-    .description('Drive queued runs from the shared database (no HTTP); run several beside `serve --no-worker`')
+    .description(
+      'Drive queued runs from the shared database (no HTTP); run several beside `serve --no-worker`',
+    )
     .option(
       '--db <url>',
       'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',

@@ -89,7 +89,12 @@ export async function execute(
     if (claim.kind === 'known')
       return answered(
         claim.outcome.ok
-          ? { kind: 'function_response', id: call.id, name: call.name, response: { output: claim.outcome.output } }
+          ? {
+              kind: 'function_response',
+              id: call.id,
+              name: call.name,
+              response: { output: claim.outcome.output },
+            }
           : errorResponse(call, claim.outcome.error),
       );
   }

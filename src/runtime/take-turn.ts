@@ -58,7 +58,10 @@ export async function takeTurn(
 
   const offered =
     declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
-  if (ctx.checkpoint && turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)) {
+  if (
+    ctx.checkpoint &&
+    turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)
+  ) {
     // Stored before any effect runs: a process that takes this run over answers these
     // calls from their action records instead of asking the model again.
     await ctx.checkpoint({

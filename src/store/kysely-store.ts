@@ -12,7 +12,7 @@ import * as queue from './operations/run-queue.js';
 import * as runs from './operations/runs.js';
 import * as threads from './operations/threads.js';
 import * as users from './operations/users.js';
-import type { AuditInput, MessageRole, RunStatus } from './records.js';
+import type { AuditInput, MessageRole } from './records.js';
 import type { Database } from './schema/database.js';
 import type { StoreContext, StoreDialect } from './store-context.js';
 import type {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SqliteDatabase } from 'kysely';
 import { withStatementCache } from './statement-cache.js';
 import type { Dialect } from 'kysely';
+import type { Pool } from 'pg';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { StoreDialect } from './store-context.js';
@@ -89,7 +90,7 @@ async function sqliteDialect(file: string): Promise<Dialect> {
 async function postgresDialect(
   url: string,
   max: number,
-): Promise<{ dialect: Dialect; pool: import('pg').Pool }> {
+): Promise<{ dialect: Dialect; pool: Pool }> {
   const [{ PostgresDialect }, { default: pg }] = await Promise.all([
     import('kysely'),
     import('pg'),

@@ -8,31 +8,56 @@ const cli = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dis
  * Starts the built `cadre serve` as a real process on a free port and waits
  * for its URL. Tests kill it themselves (SIGKILL is part of what they test).
  */
-export function startServeProcess(
+export async function startServeProcess(
   cwd: string,
   args: readonly string[],
   env: Record<string, string | undefined>,
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], {
+  const { child, line } = await startCadreProcess(
+    cwd,
+    ['serve', '--port', '0', ...args],
+    env,
+    /listening on (\S+)/,
+  );
+  return { url: line[1] as string, child };
+}
+
+/** Starts the built `cadre worker` as a real process and waits until it runs. */
+export async function startWorkerProcess(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<ChildProcess> {
+  return (await startCadreProcess(cwd, ['worker', ...args], env, /worker running/)).child;
+}
+
+/** Spawns the CLI and resolves once its stdout matches `ready`; output is kept for errors. */
+export function startCadreProcess(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; line: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: cwd, CADRE_LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+  let out = '';
+  return new Promise((resolveStarted, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cadre did not start: ${out}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
+      const match = ready.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolveUrl({ url: match[1] as string, child });
+        resolveStarted({ child, line: match, output: () => out });
       }
     });
     child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${out}`));
+      reject(new Error(`cadre exited (${code}): ${out}`));
     });
   });
 }

@@ -48,7 +48,12 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
       store,
       log: { level: logLevel(io.env.CADRE_LOG_LEVEL) },
       ...(io.env.CADRE_RATE_LIMIT
-        ? { rateLimit: { max: positive(io.env.CADRE_RATE_LIMIT, 'CADRE_RATE_LIMIT'), timeWindow: '1 minute' } }
+        ? {
+            rateLimit: {
+              max: positive(io.env.CADRE_RATE_LIMIT, 'CADRE_RATE_LIMIT'),
+              timeWindow: '1 minute',
+            },
+          }
         : {}),
     });
     // The web page at `/` (threads, live runs, approval cards); the API stays under /api.
@@ -141,7 +146,9 @@ async function drainOnSignal(service: RunService, drainMs: number, io: CliIO): P
   const { finished, handedOver } = await draining;
   void second.catch(() => undefined);
   if (finished + handedOver > 0)
-    io.stderr(`Finished ${finished} step(s); handed ${handedOver} run(s) over to other processes.\n`);
+    io.stderr(
+      `Finished ${finished} step(s); handed ${handedOver} run(s) over to other processes.\n`,
+    );
 }
 
 /** Resolves on the next Ctrl-C (through the CLI's interrupt hook) or SIGTERM. */

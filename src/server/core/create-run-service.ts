@@ -105,7 +105,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       : startRunWorker(ctx, changes, {
           ...DEFAULT_WORKER,
           ...(typeof options.worker === 'object' ? options.worker : {}),
-          onError: options.onError ?? ((e, id) => console.error("WORKER", id, e)),
+          onError: options.onError ?? ((e, id) => console.error('WORKER', id, e)),
         });
   const attach = {
     changes,

@@ -3,15 +3,9 @@ import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
-import {
-  recoverRun,
-  resumeRun,
-  startRun,
-  type RunOutcome,
-} from '../../runtime/executor.js';
+import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/executor.js';
 import type { RunOptions } from '../../runtime/run-options.js';
 import type { RunState } from '../../runtime/run-state.js';
-import type { AgentDefinition } from '../../spec/types.js';
 import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
 import { actionGuard } from './action-guard.js';
 import { eventWriter } from './event-writer.js';
@@ -72,7 +66,11 @@ export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHoo
     checkpoint: async (state) => {
       await persistState(state);
     },
-    onStateChange: (state) => void persistState(state).catch(() => undefined),
+    // A paused state is stored only by parkRun, with its approvals: a process that dies before
+    // that leaves the last checkpoint, from which the next owner asks for the approvals again.
+    onStateChange: (state) => {
+      if (state.status !== 'paused') void persistState(state).catch(() => undefined);
+    },
     onEvent: (event) =>
       writer.write(
         event.type === 'run_started'
@@ -129,8 +127,7 @@ type Step =
 /** What the store says the run needs next. */
 async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
   const { state, job } = run;
-  if (state?.status === 'paused' && job?.kind === 'resume')
-    return { kind: 'resume', job, state };
+  if (state?.status === 'paused' && job?.kind === 'resume') return { kind: 'resume', job, state };
   if (state?.status === 'running') return { kind: 'recover', state };
   if (!state && job?.kind === 'start') {
     const earlier = await ctx.store.listMessages(run.threadId, {
@@ -142,11 +139,17 @@ async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
       history: toHistory(earlier.filter((m) => m.seq < job.messageSeq).slice(-HISTORY_MESSAGES)),
     };
   }
-  throw new Error(`Run ${run.id} has nothing to do (state ${state?.status ?? 'none'}, job ${job?.kind ?? 'none'}).`);
+  throw new Error(
+    `Run ${run.id} has nothing to do (state ${state?.status ?? 'none'}, job ${job?.kind ?? 'none'}).`,
+  );
 }
 
 function takeoverEvent(run: Run, claim: Claim): CadreEvent {
-  const unknown = claim.interrupted.map((a) => ({ actionId: a.id, tool: a.tool, callId: a.callId }));
+  const unknown = claim.interrupted.map((a) => ({
+    actionId: a.id,
+    tool: a.tool,
+    callId: a.callId,
+  }));
   return {
     type: 'run_taken_over',
     message:

@@ -59,7 +59,9 @@ export async function runResponse(
     runId: run.id,
     threadId: run.threadId,
     status:
-      run.status === 'completed' || run.status === 'failed' || run.status === 'awaiting_confirmation'
+      run.status === 'completed' ||
+      run.status === 'failed' ||
+      run.status === 'awaiting_confirmation'
         ? run.status
         : 'running',
     summary: run.summary,

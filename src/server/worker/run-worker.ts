@@ -103,25 +103,28 @@ export function startRunWorker(
     }
   };
 
-  const heartbeat = setInterval(() => {
-    const ids = [...driving.keys()];
-    if (ids.length === 0) return;
-    ctx.store
-      .renewLeases(owner, ids, options.leaseMs)
-      .then(({ kept, cancelRequested }) => {
-        for (const id of ids) {
-          const entry = driving.get(id);
-          if (!entry) continue;
-          if (!kept.includes(id) && !entry.abandoned) {
-            // Another process owns it now: stop here without recording anything.
-            entry.abandoned = true;
-            entry.controller.abort(new CancelledError('This process lost the run to another.'));
+  const heartbeat = setInterval(
+    () => {
+      const ids = [...driving.keys()];
+      if (ids.length === 0) return;
+      ctx.store
+        .renewLeases(owner, ids, options.leaseMs)
+        .then(({ kept, cancelRequested }) => {
+          for (const id of ids) {
+            const entry = driving.get(id);
+            if (!entry) continue;
+            if (!kept.includes(id) && !entry.abandoned) {
+              // Another process owns it now: stop here without recording anything.
+              entry.abandoned = true;
+              entry.controller.abort(new CancelledError('This process lost the run to another.'));
+            }
           }
-        }
-        for (const id of cancelRequested) cancelRun(id);
-      })
-      .catch((error: unknown) => options.onError?.(error, ''));
-  }, Math.max(50, Math.floor(options.leaseMs / 3)));
+          for (const id of cancelRequested) cancelRun(id);
+        })
+        .catch((error: unknown) => options.onError?.(error, ''));
+    },
+    Math.max(50, Math.floor(options.leaseMs / 3)),
+  );
   heartbeat.unref();
 
   const cancelRun = (runId: string): boolean => {

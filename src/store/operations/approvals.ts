@@ -95,7 +95,12 @@ export function resolveApproval(
       if (found === undefined) return { ok: false, reason: 'not_found' };
       // Lock the run first: two approvals of one batch resolved at once must not both see the other pending.
       if (context.dialect === 'postgres')
-        await db.selectFrom('runs').select('id').where('id', '=', found.run_id).forUpdate().execute();
+        await db
+          .selectFrom('runs')
+          .select('id')
+          .where('id', '=', found.run_id)
+          .forUpdate()
+          .execute();
       const time = now();
       const rejected = resolution.decision === 'reject';
       const row = await db
@@ -149,8 +154,7 @@ export function resolveApproval(
           .orderBy('id')
           .execute()
       ).map(toApproval);
-      if (batch.some((a) => a.status === 'pending'))
-        return { ok: true, approval, resumed: false };
+      if (batch.some((a) => a.status === 'pending')) return { ok: true, approval, resumed: false };
       const actions = await db
         .selectFrom('actions')
         .select(['id', 'error_code'])

@@ -22,7 +22,8 @@ export async function notify(
   channel: string,
   payload: string,
 ): Promise<void> {
-  if (context.dialect === 'postgres') await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+  if (context.dialect === 'postgres')
+    await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 
 /**

@@ -80,7 +80,9 @@ export async function updateRun(
       ...(patch.model !== undefined ? { model: patch.model } : {}),
       ...(patch.usage !== undefined ? { usage: JSON.stringify(patch.usage) } : {}),
       ...(patch.errorCode !== undefined ? { error_code: patch.errorCode } : {}),
-      ...(patch.job !== undefined ? { job: patch.job === null ? null : JSON.stringify(patch.job) } : {}),
+      ...(patch.job !== undefined
+        ? { job: patch.job === null ? null : JSON.stringify(patch.job) }
+        : {}),
       // A run that finishes or parks has no owner: nothing is left to drive.
       ...(patch.release ? { owner: null, lease_until: null } : {}),
     })

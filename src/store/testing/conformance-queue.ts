@@ -51,7 +51,11 @@ export function queueCases(fixture: CurrentFixture): void {
 
     it('each queued run is claimed by exactly one of several racing workers', async () => {
       const { store } = fixture();
-      const runs = [await enqueue(store), await enqueue(store, 'bob'), await enqueue(store, 'carol')];
+      const runs = [
+        await enqueue(store),
+        await enqueue(store, 'bob'),
+        await enqueue(store, 'carol'),
+      ];
       const claims = await Promise.all(
         ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.claimRun(owner, LEASE_MS)),
       );

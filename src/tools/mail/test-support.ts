@@ -26,6 +26,11 @@ export interface TestSmtpOptions {
   rejectRecipients?: readonly string[];
   /** Never answer RCPT TO: the client is left waiting mid-transaction (for cancellation tests). */
   stallAtRecipient?: boolean;
+  /**
+   * Hold the reply to DATA this long. The message counts as delivered when its
+   * data arrives, as a real server would deliver it, even if the client dies waiting.
+   */
+  dataReplyDelayMs?: number;
 }
 
 export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<TestSmtpServer> {
@@ -71,7 +76,8 @@ export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<Te
           raw: Buffer.concat(chunks).toString('utf8'),
           user: typeof session.user === 'string' ? session.user : undefined,
         });
-        callback();
+        if (options.dataReplyDelayMs) setTimeout(() => callback(), options.dataReplyDelayMs);
+        else callback();
       });
     },
   });
