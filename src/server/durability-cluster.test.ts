@@ -157,7 +157,7 @@ describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real 
     let driving = true;
     const killer = (async () => {
       while (driving) {
-        await new Promise((r) => setTimeout(r, 2000 + random() * 1500));
+        await new Promise((r) => setTimeout(r, 1200 + random() * 1300));
         if (!driving) break;
         const index = Math.floor(random() * processes.length);
         const victim = processes[index];
@@ -205,7 +205,7 @@ describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real 
     await killer;
 
     const stuck = outcomes.filter((o) => o.result.status !== 'completed');
-    expect(stuck.map((o) => [o.runId, o.result.status]), `seed ${seed}`).toEqual([]);
+    expect(stuck.map((o) => [o.runId, o.result.status, o.result.summary]), `seed ${seed}`).toEqual([]);
     let interrupted = 0;
     const latencies: number[] = [];
     for (const { to, runId } of outcomes) {

@@ -63,13 +63,11 @@ export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHoo
     confirm: policyConfirm(ctx, run.userId, run.id, () => model, parked),
     claim: guard.claim,
     settle: guard.settle,
+    // The state is stored only before side effects run (and with the approvals when the run
+    // parks). A process that dies leaves that checkpoint: the next owner answers its calls from
+    // their action records and asks the model again for any later turn, which had no effects.
     checkpoint: async (state) => {
       await persistState(state);
-    },
-    // A paused state is stored only by parkRun, with its approvals: a process that dies before
-    // that leaves the last checkpoint, from which the next owner asks for the approvals again.
-    onStateChange: (state) => {
-      if (state.status !== 'paused') void persistState(state).catch(() => undefined);
     },
     onEvent: (event) =>
       writer.write(
