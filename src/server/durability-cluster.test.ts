@@ -40,7 +40,10 @@ const env = () => ({
   CADRE_POLL_MS: '200',
 });
 
-async function serve(db: string, extra: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+async function serve(
+  db: string,
+  extra: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   const started = await startServeProcess(
     cwd,
     ['--db', db, '--model', 'gemini-2.5-flash', '--drain-seconds', '0', ...extra],
@@ -49,7 +52,9 @@ async function serve(db: string, extra: string[] = []): Promise<{ url: string; c
   children.add(started.child);
   started.child.once('exit', () => children.delete(started.child));
   if (process.env.CADRE_CHAOS_TRACE)
-    started.child.stderr?.on('data', (chunk: Buffer) => trace(`[${started.url}] ${chunk.toString()}`));
+    started.child.stderr?.on('data', (chunk: Buffer) =>
+      trace(`[${started.url}] ${chunk.toString()}`),
+    );
   return started;
 }
 
@@ -127,7 +132,12 @@ describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real 
         decision: 'approve_once',
       }),
     );
-    expect(resumed.filter((l) => l.type === 'delta').map((l) => l.delta).join('')).toBe('Sent.');
+    expect(
+      resumed
+        .filter((l) => l.type === 'delta')
+        .map((l) => l.delta)
+        .join(''),
+    ).toBe('Sent.');
     expect(resumed.at(-1)).toMatchObject({ type: 'result', result: { status: 'completed' } });
     expect(mailsTo(to)).toBe(1);
     // Re-attaching after the fact replays the whole stored log, in order.
@@ -135,7 +145,11 @@ describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real 
       await client.get(http.url, `/api/runs/${paused.runId}/stream?after=0`),
     );
     const seqs = replay.flatMap((l) =>
-      typeof l.seq === 'number' ? [l.seq] : l.type === 'event' ? [(l.event as { seq: number }).seq] : [],
+      typeof l.seq === 'number'
+        ? [l.seq]
+        : l.type === 'event'
+          ? [(l.event as { seq: number }).seq]
+          : [],
     );
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     expect(replay.at(-1)).toMatchObject({ type: 'result', result: { status: 'completed' } });
@@ -205,7 +219,10 @@ describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real 
     await killer;
 
     const stuck = outcomes.filter((o) => o.result.status !== 'completed');
-    expect(stuck.map((o) => [o.runId, o.result.status, o.result.summary]), `seed ${seed}`).toEqual([]);
+    expect(
+      stuck.map((o) => [o.runId, o.result.status, o.result.summary]),
+      `seed ${seed}`,
+    ).toEqual([]);
     let interrupted = 0;
     const latencies: number[] = [];
     for (const { to, runId } of outcomes) {
@@ -293,7 +310,8 @@ function settle(client: TestClient, live: () => string, runId: string): Promise<
   return retry(async () => {
     const lines = await client.lines(await client.get(live(), `/api/runs/${runId}/stream?after=0`));
     const last = lines.at(-1);
-    if (last?.type !== 'result') throw new Error(`stream ended without a result: ${JSON.stringify(last)}`);
+    if (last?.type !== 'result')
+      throw new Error(`stream ended without a result: ${JSON.stringify(last)}`);
     return last.result as RunResult;
   });
 }

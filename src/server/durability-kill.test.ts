@@ -1,0 +1,128 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/open-store.js';
+import type { FakeServer } from '../testing/fake-turn.js';
+import { seededRandom, testClient } from '../testing/http-client.js';
+import { startMailerGemini } from '../testing/mailer-gemini.js';
+import { startServeProcess } from '../testing/serve-process.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+
+const KILLS = 20;
+let smtp: TestSmtpServer;
+let gemini: FakeServer;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  // The SMTP server holds its DATA reply for a second, so kills land mid-send too.
+  smtp = await startSmtpServer({ dataReplyDelayMs: 1000 });
+  gemini = await startMailerGemini();
+}, 30_000);
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await smtp.close();
+  await gemini.close();
+}, 30_000);
+
+interface RunResult {
+  runId: string;
+  status: string;
+  summary: string;
+  approvals: Array<{ approvalId: string }>;
+}
+
+describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (scripted fake Gemini, real SMTP, real processes)', () => {
+  it(`${KILLS} kills before, during and after resolving: no mail twice, no approval lost, every run finishes after the restart`, async () => {
+    const seed = Number(process.env.CADRE_KILL_SEED ?? Date.now() % 100_000);
+    const random = seededRandom(seed);
+    const cwd = await mkdtemp(join(tmpdir(), 'cadre-kill-'));
+    const db = join(cwd, 'cadre.db');
+    const store = await openStore({ url: db });
+    const { token } = await store.createToken((await store.ensureUser('ann')).id);
+    await store.close();
+    const client = testClient(token);
+    const serve = async (): Promise<string> => {
+      const started = await startServeProcess(
+        cwd,
+        ['--db', db, '--model', 'gemini-2.5-flash', '--drain-seconds', '0'],
+        {
+          CADRE_SMTP_URL: smtp.url(),
+          CADRE_MAIL_FROM: 'bot@example.com',
+          GEMINI_API_KEY: 'test-key',
+          GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
+          CADRE_LEASE_MS: '1000',
+          CADRE_POLL_MS: '100',
+        },
+      );
+      child = started.child;
+      return started.url;
+    };
+    const mailsTo = (to: string) => smtp.messages.filter((m) => m.rcptTo.includes(to)).length;
+
+    let url = await serve();
+    const outcomes: Array<{ to: string; status: string; action: string; killAfterMs: number }> = [];
+    const recoveries: number[] = [];
+    for (let i = 0; i < KILLS; i++) {
+      const to = `kill${i}@example.com`;
+      const paused = (await (
+        await client.post(url, '/api/agent/run', { prompt: `Mail ${to}` })
+      ).json()) as RunResult;
+      expect(paused.status).toBe('awaiting_confirmation');
+      const approvalId = paused.approvals[0]?.approvalId;
+      // Kill somewhere between just before the resolve and well after the mail's DATA.
+      const killAfterMs = Math.floor(random() * 1600);
+      const resolving = client
+        .post(url, '/api/agent/approvals/resolve', { approvalId, decision: 'approve_once' })
+        .catch(() => undefined);
+      await new Promise((r) => setTimeout(r, killAfterMs));
+      const dying = child;
+      dying?.kill('SIGKILL');
+      await new Promise((r) => (dying?.exitCode !== null ? r(undefined) : dying.once('exit', r)));
+      await resolving;
+      const killedAt = Date.now();
+
+      url = await serve();
+      // The approval is either still pending (the kill came first) or decided with its run resumable.
+      const pending = (await (await client.get(url, '/api/agent/approvals/pending')).json()) as {
+        approvals: Array<{ approvalId: string }>;
+      };
+      if (pending.approvals.some((a) => a.approvalId === approvalId)) {
+        await (
+          await client.post(url, '/api/agent/approvals/resolve', {
+            approvalId,
+            decision: 'approve_once',
+          })
+        ).text();
+      }
+      const lines = await client.lines(
+        await client.get(url, `/api/runs/${paused.runId}/stream?after=0`),
+      );
+      recoveries.push(Date.now() - killedAt);
+      const result = lines.at(-1)?.result as RunResult;
+      const view = (await (await client.get(url, `/api/runs/${paused.runId}`)).json()) as {
+        actions: Array<{ status: string }>;
+      };
+      outcomes.push({
+        to,
+        status: result.status,
+        action: view.actions[0]?.status ?? 'none',
+        killAfterMs,
+      });
+    }
+    const report = JSON.stringify({ seed, outcomes });
+    for (const o of outcomes) {
+      expect(o.status, report).toBe('completed');
+      expect(mailsTo(o.to), report).toBeLessThanOrEqual(1);
+      if (o.action === 'completed') expect(mailsTo(o.to), report).toBe(1);
+      else expect(o.action, report).toBe('interrupted');
+    }
+    recoveries.sort((a, b) => a - b);
+    console.info(
+      `kills on SQLite (seed ${seed}): ${outcomes.filter((o) => mailsTo(o.to) === 1).length}/${KILLS} mails, ` +
+        `${outcomes.filter((o) => o.action === 'interrupted').length} interrupted, 0 stuck; ` +
+        `restart to run settled p50 ${recoveries[Math.floor(recoveries.length / 2)]} ms, max ${recoveries.at(-1)} ms`,
+    );
+  }, 240_000);
+});
