@@ -47,14 +47,7 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
       const started = await startServeProcess(
         cwd,
         ['--db', db, '--model', 'gemini-2.5-flash', '--drain-seconds', '0'],
-        {
-          CADRE_SMTP_URL: smtp.url(),
-          CADRE_MAIL_FROM: 'bot@example.com',
-          GEMINI_API_KEY: 'test-key',
-          GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
-          CADRE_LEASE_MS: '1000',
-          CADRE_POLL_MS: '100',
-        },
+        serveEnv({ CADRE_LEASE_MS: '1000', CADRE_POLL_MS: '100' }),
       );
       child = started.child;
       return started.url;
@@ -125,4 +118,94 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
         `restart to run settled p50 ${recoveries[Math.floor(recoveries.length / 2)]} ms, max ${recoveries.at(-1)} ms`,
     );
   }, 240_000);
+
+  it('SIGTERM drains: the step in flight (a mail being sent) finishes, the attached request gets its answer, the process exits 0', async () => {
+    const { url, client, proc, mailsTo } = await freshServer(['--drain-seconds', '20']);
+    const paused = (await (
+      await client.post(url, '/api/agent/run', { prompt: 'Mail drain@example.com' })
+    ).json()) as RunResult;
+    const before = smtp.connections;
+    const answer = client.post(url, '/api/agent/approvals/resolve', {
+      approvalId: paused.approvals[0]?.approvalId,
+      decision: 'approve_once',
+    });
+    await expect.poll(() => smtp.connections, { timeout: 10_000 }).toBeGreaterThan(before);
+    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+    proc.kill('SIGTERM');
+    expect(await (await answer).json()).toMatchObject({ status: 'completed', summary: 'Sent.' });
+    expect(await exited).toBe(0);
+    expect(mailsTo('drain@example.com')).toBe(1);
+  }, 60_000);
+
+  it('a second SIGTERM leaves at once and hands the run over: the next process takes it without waiting for a lease', async () => {
+    const { url, client, proc, db, cwd, mailsTo } = await freshServer(['--drain-seconds', '600'], {
+      CADRE_LEASE_MS: '600000',
+    });
+    const paused = (await (
+      await client.post(url, '/api/agent/run', { prompt: 'Mail twice@example.com' })
+    ).json()) as RunResult;
+    const before = smtp.connections;
+    void client
+      .post(url, '/api/agent/approvals/resolve', {
+        approvalId: paused.approvals[0]?.approvalId,
+        decision: 'approve_once',
+      })
+      .catch(() => undefined);
+    await expect.poll(() => smtp.connections, { timeout: 10_000 }).toBeGreaterThan(before);
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    proc.kill('SIGTERM');
+    // Within this test's timeout, far below the 600 s drain and the 10 min lease.
+    await exited;
+    const next = await startServeProcess(
+      cwd,
+      ['--db', db, '--model', 'gemini-2.5-flash'],
+      serveEnv({ CADRE_LEASE_MS: '600000' }),
+    );
+    child = next.child;
+    const lines = await client.lines(
+      await client.get(next.url, `/api/runs/${paused.runId}/stream?after=0`),
+    );
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: { status: 'completed' } });
+    const view = (await (await client.get(next.url, `/api/runs/${paused.runId}`)).json()) as {
+      actions: Array<{ status: string }>;
+      events: Array<{ type: string }>;
+    };
+    expect(view.events.map((e) => e.type)).toContain('run_taken_over');
+    expect(['completed', 'interrupted']).toContain(view.actions[0]?.status);
+    expect(mailsTo('twice@example.com')).toBeLessThanOrEqual(1);
+  }, 60_000);
 });
+
+function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CADRE_SMTP_URL: smtp.url(),
+    CADRE_MAIL_FROM: 'bot@example.com',
+    GEMINI_API_KEY: 'test-key',
+    GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
+    ...extra,
+  };
+}
+
+async function freshServer(args: string[], extra: Record<string, string> = {}) {
+  const cwd = await mkdtemp(join(tmpdir(), 'cadre-drain-'));
+  const db = join(cwd, 'cadre.db');
+  const store = await openStore({ url: db });
+  const { token } = await store.createToken((await store.ensureUser('ann')).id);
+  await store.close();
+  const started = await startServeProcess(
+    cwd,
+    ['--db', db, '--model', 'gemini-2.5-flash', ...args],
+    serveEnv(extra),
+  );
+  child = started.child;
+  return {
+    cwd,
+    db,
+    url: started.url,
+    proc: started.child,
+    client: testClient(token),
+    mailsTo: (to: string) => smtp.messages.filter((m) => m.rcptTo.includes(to)).length,
+  };
+}

@@ -197,6 +197,59 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(smtp.messages).toHaveLength(0);
   });
 
+  it('a request that goes away detaches: the run finishes without it', async () => {
+    const { service: svc, userId } = await service(
+      new ScriptedModel([{ parts: [{ text: 'Done anyway.' }], delayMs: 200 }]),
+    );
+    const leave = new AbortController();
+    let runId = '';
+    const detached = svc.run(
+      { userId, prompt: 'Take your time' },
+      {
+        signal: leave.signal,
+        onStarted: (ids) => {
+          runId = ids.runId;
+          leave.abort();
+        },
+      },
+    );
+    await expect(detached).rejects.toThrow();
+    const followed = await svc.followRun(userId, runId, 0, {});
+    expect(followed).toMatchObject({ status: 'completed', summary: 'Done anyway.' });
+  });
+
+  it('cancelling stops a running run wherever it runs, and ends a waiting one with its approvals', async () => {
+    const slow = new ScriptedModel((r): ScriptedTurn =>
+      lastParts(r).some((p) => p.kind === 'text' && p.text.includes('slowly'))
+        ? { parts: [{ text: 'never' }], delayMs: 30_000 }
+        : send('bob@example.com'),
+    );
+    const { service: svc, userId, otherId } = await service(slow);
+    let runId = '';
+    const running = svc.run(
+      { userId, prompt: 'Answer slowly' },
+      { onStarted: (ids) => (runId = ids.runId) },
+    );
+    await expect.poll(() => runId).not.toBe('');
+    expect(await svc.cancelRun(otherId, runId)).toBeUndefined();
+    await svc.cancelRun(userId, runId);
+    expect(await running).toMatchObject({ status: 'failed', summary: 'Cancelled.' });
+    expect((await svc.getRun(userId, runId))?.run).toMatchObject({ errorCode: 'cancelled' });
+
+    const waiting = await svc.run({ userId, prompt: 'Mail Bob' });
+    expect(waiting.status).toBe('awaiting_confirmation');
+    expect(await svc.cancelRun(userId, waiting.runId)).toMatchObject({ status: 'failed' });
+    expect(await svc.pendingApprovals(userId)).toEqual([]);
+    await expect(
+      svc.resolveApproval({
+        userId,
+        approvalId: waiting.approvals[0]!.approvalId,
+        decision: 'approve_once',
+      }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
   it('pending approvals survive a restart; a side effect caught mid-flight by a dead process is recorded interrupted, never re-run, and the run goes on', async () => {
     const model = mailer();
     const first = await service(model);
