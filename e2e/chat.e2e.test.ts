@@ -48,6 +48,29 @@ describe('web page: chat (model behaviour is scripted; real server, SQLite, Chro
     await screenshot(page, '03-answer');
   });
 
+  it('a reload mid-run re-attaches to the run: "Still running…", then the scripted answer, the prompt shown once', async () => {
+    const { page } = browser;
+    await signIn(page, app.url, app.token);
+    const release = app.model.hold();
+    const prompt = page.getByLabel('Your message', { exact: true });
+    await prompt.fill('Hi, across a reload');
+    await prompt.press('Enter');
+    // The new thread has its address as soon as the run is queued, so a reload finds it.
+    await page.waitForURL(/\/threads\/[^/]+$/);
+    const live = page.getByTestId('live-text');
+    await expect.poll(() => live.textContent(), { timeout: 10_000 }).toBe(GREETING[0]);
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Still running…' }).waitFor();
+    // The stored log is replayed from the start: the text so far is back.
+    await expect.poll(() => live.textContent(), { timeout: 10_000 }).toBe(GREETING[0]);
+    await screenshot(page, '02b-reattached');
+    release();
+    await page
+      .locator('.message-assistant .message-text', { hasText: GREETING.join('') })
+      .waitFor();
+    expect(await page.locator('.message-user', { hasText: 'Hi, across a reload' }).count()).toBe(1);
+  });
+
   it('sends the picked agent; the timeline nests its scripted subagent with durations and tokens', async () => {
     const { page } = browser;
     await signIn(page, app.url, app.token);

@@ -134,7 +134,9 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     async followRun(userId, runId, after, hooks) {
-      if (!(await store.getRun(userId, runId, hooks.signal))) return undefined;
+      const found = await store.getRun(userId, runId, hooks.signal);
+      if (!found) return undefined;
+      hooks.onStarted?.({ runId, threadId: found.threadId });
       const run = await attachRun(ctx, userId, runId, {
         ...attach,
         after,

@@ -33,6 +33,8 @@ export interface Api {
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
   runStream(body: RunBody, signal?: AbortSignal): AsyncGenerator<StreamLine>;
   resolveStream(body: ResolveBody, signal?: AbortSignal): AsyncGenerator<StreamLine>;
+  /** Re-attaches to a run: its stored events after `after`, then live ones until it settles. */
+  followStream(runId: string, after: number, signal?: AbortSignal): AsyncGenerator<StreamLine>;
 }
 
 /** Lists may come bare or wrapped (`{threads: [...]}`); both are accepted. */
@@ -62,10 +64,9 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
   const getJson = async (path: string, signal?: AbortSignal): Promise<unknown> =>
     (await send(path, signal ? { signal } : {})).json() as Promise<unknown>;
 
-  async function* stream(path: string, body: object, signal?: AbortSignal) {
+  async function* stream(path: string, body: object | undefined, signal?: AbortSignal) {
     const response = await send(path, {
-      method: 'POST',
-      body: JSON.stringify(body),
+      ...(body ? { method: 'POST', body: JSON.stringify(body) } : {}),
       ...(signal ? { signal } : {}),
     });
     if (!response.body) throw new ApiError(response.status, 'empty', 'The server sent no body.');
@@ -93,5 +94,7 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     },
     runStream: (body, signal) => stream('/api/agent/run/stream', body, signal),
     resolveStream: (body, signal) => stream('/api/agent/approvals/resolve/stream', body, signal),
+    followStream: (runId, after, signal) =>
+      stream(`/api/runs/${encodeURIComponent(runId)}/stream?after=${after}`, undefined, signal),
   };
 }

@@ -37,7 +37,11 @@ export function ChatView(props: Props) {
     onThreadCreated,
     onThreadsChanged,
   });
-  const messages = chat.thread?.messages ?? [];
+  const live = chat.live;
+  // The live view already shows the prompt of the run it streams.
+  const messages = (chat.thread?.messages ?? []).filter(
+    (m) => !(live?.prompt && m.role === 'user' && m.runId && m.runId === live.trace.runId),
+  );
   const withTrace = lastOfRun(messages);
   const pending = chat.thread?.pendingApprovals ?? [];
   // Keep the newest text, step or card in view as the run goes on.

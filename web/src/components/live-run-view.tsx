@@ -16,7 +16,11 @@ export function LiveRunView({ live }: { live: LiveRun }) {
   const { trace } = live;
   // A finished run without text (a refused approval, an error) leaves only the notice.
   const showReply = !live.done || trace.text !== '' || trace.steps.length > 0;
-  const status = trace.status ? (STATUS_TEXT[trace.status] ?? trace.status) : 'Starting…';
+  const status = live.reattached
+    ? 'Still running…'
+    : trace.status
+      ? (STATUS_TEXT[trace.status] ?? trace.status)
+      : 'Starting…';
   return (
     <>
       {live.prompt && (

@@ -3,6 +3,7 @@ import { isConflict } from '../api/api-error.js';
 import type { Api } from '../api/api.js';
 import type { StreamLine } from '../api/stream-line.js';
 import type { ApprovalDecision, ApprovalView, ThreadView } from '../api/wire-types.js';
+import { runInFlight } from './run-in-flight.js';
 import { applyLine, emptyTrace, seedStep, type RunTrace } from './run-trace.js';
 
 export interface ChatNotice {
@@ -14,6 +15,8 @@ export interface ChatNotice {
 export interface LiveRun {
   prompt?: string;
   approvalId?: string;
+  /** Picked up again after a reload: the run kept going while nobody watched. */
+  reattached?: boolean;
   trace: RunTrace;
   done: boolean;
 }
@@ -53,6 +56,8 @@ export function useChat(options: ChatOptions): Chat {
   const [live, setLive] = useState<LiveRun>();
   const [notice, setNotice] = useState<ChatNotice>();
   const [reloadKey, setReloadKey] = useState(0);
+  // The run this page is following already, so a reload of the thread does not attach twice.
+  const attached = useRef<string | undefined>(undefined);
   // Bumped on every thread switch: a stream of the old thread stops drawing here.
   const generation = useRef(0);
   const shownThread = useRef<string | undefined>(undefined);
@@ -84,6 +89,12 @@ export function useChat(options: ChatOptions): Chat {
         setThread(view);
         // The streamed text is now a stored message: stop drawing the live copy.
         setLive((current) => (current?.done ? undefined : current));
+        const running = runInFlight(view);
+        if (running && attached.current !== running) {
+          // Reloaded (or opened elsewhere) while a run goes on: follow it from its stored log.
+          attached.current = running;
+          void follow(running);
+        }
       } catch (error) {
         if (!isAbort(error)) setNotice({ kind: 'error', text: errorText(error) });
       }
@@ -125,6 +136,22 @@ export function useChat(options: ChatOptions): Chat {
     [],
   );
 
+  const follow = useCallback(
+    async (runId: string) => {
+      const mine = generation.current;
+      const lines = api.followStream(runId, 0, streams.current?.signal);
+      const trace = await stream(lines, {
+        trace: emptyTrace(runId),
+        done: false,
+        reattached: true,
+      });
+      if (mine !== generation.current) return;
+      keep(runId, trace);
+      setReloadKey((k) => k + 1);
+    },
+    [api, stream],
+  );
+
   const keep = useCallback((runId: string | undefined, trace: RunTrace, before?: RunTrace) => {
     if (!runId) return;
     const thoughts = [before?.thoughts, trace.thoughts].filter(Boolean).join('\n');
@@ -137,14 +164,22 @@ export function useChat(options: ChatOptions): Chat {
       const body = { prompt, ...(threadId ? { threadId } : {}), ...(agent ? { agent } : {}) };
       const run = async () => {
         const mine = generation.current;
-        const lines = api.runStream(body, streams.current?.signal);
+        const lines = announced(api.runStream(body, streams.current?.signal), (ids) => {
+          // This page follows the run itself: a reload of the thread must not attach again.
+          attached.current = ids.runId;
+          // Show the new thread at its address at once, so a reload mid-run finds it.
+          if (!threadId && mine === generation.current) {
+            adoptedThread.current = ids.threadId;
+            onThreadCreated(ids.threadId);
+          }
+        });
         const trace = await stream(lines, { prompt, trace: emptyTrace(), done: false });
         const result = trace.result;
         onThreadsChanged();
         // The person moved to another thread meanwhile: do not pull them back.
         if (mine !== generation.current) return;
         keep(trace.runId, trace);
-        if (result && !threadId) {
+        if (result && !threadId && adoptedThread.current !== result.threadId) {
           adoptedThread.current = result.threadId;
           onThreadCreated(result.threadId);
         } else setReloadKey((k) => k + 1);
@@ -195,4 +230,16 @@ export function useChat(options: ChatOptions): Chat {
     decide,
     dismissNotice: () => setNotice(undefined),
   };
+}
+
+/** Passes the lines through, calling `onStatus` with the run's ids when its status line arrives. */
+async function* announced(
+  lines: AsyncGenerator<StreamLine>,
+  onStatus: (ids: { runId: string; threadId: string }) => void,
+): AsyncGenerator<StreamLine> {
+  for await (const line of lines) {
+    if (line.type === 'status' && line.runId && line.threadId)
+      onStatus({ runId: line.runId, threadId: line.threadId });
+    yield line;
+  }
 }
