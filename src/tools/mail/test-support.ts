@@ -81,6 +81,8 @@ export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<Te
       });
     },
   });
+  // A client that dies mid-session (tests SIGKILL cadre processes) resets its socket: not a failure here.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
