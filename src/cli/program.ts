@@ -38,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option('--json', 'print only the result object, as JSON')
     .option('-q, --quiet', 'no progress output')
     .option('--record <file>', 'record the run as a trajectory (JSON) for replay and evals')
+    .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .action(async (file: string, prompt: string[], options: RunCommandOptions) => {
       const { runCommand } = await import('./commands/run.js');
       exitCode = await runCommand(file, prompt, options, io);
@@ -69,10 +70,16 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       collect,
       [],
     )
-    .action(async (agent: string | undefined, options: { model?: string; approve: string[] }) => {
-      const { chatCommand } = await import('./commands/chat.js');
-      exitCode = await chatCommand(agent, options, io);
-    });
+    .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
+    .action(
+      async (
+        agent: string | undefined,
+        options: { model?: string; approve: string[]; policy?: string },
+      ) => {
+        const { chatCommand } = await import('./commands/chat.js');
+        exitCode = await chatCommand(agent, options, io);
+      },
+    );
 
   program
     .command('schema')
@@ -170,6 +177,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option('-m, --model <model>', 'model for agents that name none')
     .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
     .option('--no-worker', 'serve HTTP only; `cadre worker` processes drive the runs')
+    .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .option(
       '--drain-seconds <n>',
       'on SIGTERM, how long runs in flight may finish their step before being handed over',
@@ -191,6 +199,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     )
     .option('-m, --model <model>', 'model for agents that name none')
     .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
+    .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .option(
       '--drain-seconds <n>',
       'on SIGTERM, how long runs in flight may finish their step before being handed over',

@@ -28,6 +28,8 @@ export interface RunCommandOptions {
   quiet?: boolean;
   /** Write the run's trajectory here (JSON). */
   record?: string;
+  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
+  policy?: string;
 }
 
 /** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */

@@ -20,6 +20,8 @@ export interface ServeCommandOptions {
   worker: boolean;
   /** How long SIGTERM lets runs in flight finish their step before handing them over. */
   drainSeconds: string;
+  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
+  policy?: string;
 }
 
 export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | 'worker'>;
