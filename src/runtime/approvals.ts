@@ -14,12 +14,13 @@ export async function askPerson(
   call: FunctionCallPart,
   tool: Tool,
   env: CallEnvironment,
+  reason: string,
 ): Promise<ConfirmationDecision> {
   const preview = previewOf(tool, call.args);
   env.emit({
     type: 'approval_required',
     message: `Approval needed: ${preview}`,
-    data: { callId: call.id, tool: tool.name, args: call.args, preview },
+    data: { callId: call.id, tool: tool.name, args: call.args, preview, reason },
   });
   env.waitingForPerson(true);
   try {
@@ -30,6 +31,7 @@ export async function askPerson(
         tool: tool.name,
         args: call.args,
         preview,
+        reason,
         execution: env.toolContext.execution,
       },
       env.toolContext.signal,

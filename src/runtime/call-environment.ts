@@ -3,6 +3,7 @@ import type { FunctionCallPart, FunctionResponsePart } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ToolInterceptor } from '../policy/interceptors.js';
+import type { GatePolicy } from '../policy/tool-gate.js';
 import type { CompletionProtocol } from './completion.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { RunState } from './run-state.js';
@@ -30,6 +31,8 @@ export interface CallEnvironment {
   afterDeferral?: boolean;
   /** Checks around every tool call (policy hooks, logging). */
   interceptors?: readonly ToolInterceptor[];
+  /** Rules, trust, kill switch and grants the gate applies (default: side effects ask a person). */
+  policy?: GatePolicy;
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };

@@ -8,6 +8,8 @@ export interface ConfirmationRequest {
   args: Record<string, unknown>;
   /** The tool's one-line description of what will happen. */
   preview: string;
+  /** Why the gate asks (the policy's reason, or an interceptor's). */
+  reason: string;
   execution: ExecutionContext;
 }
 

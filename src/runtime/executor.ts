@@ -275,6 +275,7 @@ function loopContext(
     ...(services.settle ? { settle: services.settle } : {}),
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(services.interceptors ? { interceptors: services.interceptors } : {}),
+    ...(services.policy ? { policy: services.policy } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
 import type { CompletionProtocol } from './completion.js';
 import type { ToolInterceptor } from '../policy/interceptors.js';
+import type { GatePolicy } from '../policy/tool-gate.js';
 import type { ClaimCall, SideEffectOutcome } from './call-environment.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { Deadline } from './deadline.js';
@@ -44,4 +45,5 @@ export interface LoopContext {
   checkpoint?: (state: Readonly<RunState>) => Promise<void>;
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   interceptors?: readonly ToolInterceptor[];
+  policy?: GatePolicy;
 }

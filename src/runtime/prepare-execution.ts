@@ -47,6 +47,7 @@ export async function prepareExecution(
         ...(options.claim ? { claim: options.claim } : {}),
         ...(options.settle ? { settle: options.settle } : {}),
         ...(options.interceptors ? { interceptors: options.interceptors } : {}),
+        ...(options.policy ? { policy: options.policy } : {}),
       },
       options.limits,
     );

@@ -6,6 +6,7 @@ import type { Tool } from '../tools/types.js';
 import type { ConfirmationHandler } from './confirmation.js';
 import type { ClaimCall, SideEffectOutcome } from './call-environment.js';
 import type { ToolInterceptor } from '../policy/interceptors.js';
+import type { GatePolicy } from '../policy/tool-gate.js';
 import type { RunEvents } from './run-events.js';
 import type { RunState } from './run-state.js';
 import type { Runtime } from './runtime.js';
@@ -66,6 +67,11 @@ export interface RunOptions {
   claim?: ClaimCall;
   /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
   interceptors?: readonly ToolInterceptor[];
+  /**
+   * What the gate applies to every call, read-only ones included: rules,
+   * trust, the side-effect switch, grants. Default: side effects ask `confirm`.
+   */
+  policy?: GatePolicy;
   /** Records how a claimed side effect ended. */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /**

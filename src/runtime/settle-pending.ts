@@ -8,6 +8,7 @@ import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
 import { afterCalls, callEnvironment } from './take-turn.js';
 import { reportResult } from './tool-calls.js';
+import { observed } from './gated-call.js';
 
 /**
  * Completes a parked turn with the people's decisions: approved calls run
@@ -41,7 +42,8 @@ export async function settlePendingTurn(
       if (decision.kind === 'defer')
         throw new ConfigError(`A resumed call needs a decision; got "defer" for ${call.id}.`);
       const started = performance.now();
-      const outcome = await applyDecision(call, tool, decision, env);
+      // The gate ran when the call parked; its observers hear how the decided call ends.
+      const outcome = await observed(call, tool, env, () => applyDecision(call, tool, decision, env));
       if (outcome.kind === 'answered')
         reportResult(call, outcome, performance.now() - started, env);
       outcomes.push(outcome);

@@ -216,5 +216,6 @@ export function callEnvironment(
     ...(ctx.claim ? { claim: ctx.claim } : {}),
     ...(ctx.settle ? { settle: ctx.settle } : {}),
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
+    ...(ctx.policy ? { policy: ctx.policy } : {}),
   };
 }

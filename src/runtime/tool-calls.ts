@@ -1,12 +1,11 @@
 import { isAbortError } from '../errors/cadre-error.js';
 import type { FunctionCallPart } from '../model/types.js';
 import type { Tool } from '../tools/types.js';
-import { applyDecision, askPerson, execute } from './approvals.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse } from './call-responses.js';
 import { COMPLETE_TASK, EMIT_VALUE } from './completion.js';
 import { completeTask, emitValue } from './completion-calls.js';
-import { intercepted } from './intercepted.js';
+import { gatedCall } from './gated-call.js';
 import { describeArgs } from './describe-args.js';
 import { SILENT } from './run-events.js';
 
@@ -137,27 +136,5 @@ async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<C
     return answered(
       errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
     );
-  return intercepted(call, tool, env, async (confirmReasons) => {
-    // An interceptor asking for confirmation makes any call wait for a person.
-    const needsPerson =
-      confirmReasons.length > 0 ||
-      (tool.sideEffect &&
-        tool.defaultApproval !== 'auto' &&
-        !env.state.alwaysApproved.includes(tool.name));
-    const decision = needsPerson ? await askPerson(call, tool, env) : undefined;
-    if (
-      env.afterDeferral &&
-      tool.sideEffect &&
-      decision?.kind !== 'defer' &&
-      decision?.kind !== 'reject'
-    ) {
-      return answered(
-        errorResponse(
-          call,
-          'Not run: an earlier call in this turn is waiting for approval. Call it again once that is decided.',
-        ),
-      );
-    }
-    return decision ? applyDecision(call, tool, decision, env) : execute(call, tool, env);
-  });
+  return gatedCall(call, tool, env);
 }

@@ -2,6 +2,7 @@ import type { AgentLookup } from '../../agents/types.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ConfirmationHandler } from '../confirmation.js';
 import type { RunEvents } from '../run-events.js';
@@ -35,6 +36,8 @@ export interface SpawnServices {
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** Checks around every tool call of every execution. */
   interceptors?: readonly ToolInterceptor[];
+  /** The gate's policy, for every execution of the tree. */
+  policy?: GatePolicy;
 }
 
 export interface SpawnLimits {

@@ -10,7 +10,7 @@ import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
 import { actionGuard } from './action-guard.js';
 import { eventWriter } from './event-writer.js';
 import { pinnedDefinition } from './pick-definition.js';
-import { policyConfirm, type ParkedCall } from './policy-confirm.js';
+import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
 import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
 
 /** How a worker drives one claimed run. */
@@ -60,7 +60,8 @@ export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHoo
     runtime: ctx.runtime,
     workspace: ctx.workspace,
     signal: hooks.signal,
-    confirm: policyConfirm(ctx, run.userId, run.id, () => model, parked),
+    policy: serverGatePolicy(ctx, run.userId, run.id, () => model),
+    confirm: parkForApproval(ctx, run.id, () => model, parked),
     claim: guard.claim,
     settle: guard.settle,
     // The state is stored only before side effects run (and with the approvals when the run

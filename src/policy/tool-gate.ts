@@ -1,0 +1,88 @@
+import { decide } from './decide.js';
+import { applyVerdict, runBeforeInterceptors, type ToolInterceptor } from './interceptors.js';
+import { normalizeCall } from './normalize-call.js';
+import type {
+  Grant,
+  NormalizedCall,
+  PolicyDecision,
+  PolicyRule,
+  PolicyTool,
+  TrustLevel,
+} from './types.js';
+
+/**
+ * What one gate applies to every call of a run tree, read-only tools
+ * included: the rules, the trust preset, the side-effect kill switch and
+ * the principal's standing grants.
+ */
+export interface GatePolicy {
+  rules: readonly PolicyRule[];
+  sideEffects: 'on' | 'off';
+  trust?: TrustLevel;
+  /** Who the calls are made for (the server's user; `local` on the command line). */
+  principal?: string;
+  /** Standing "always allow" grants (the server reads them from the store). */
+  grants?: (signal: AbortSignal) => Promise<readonly Grant[]>;
+  /** Told of every refusal, before the model hears it (the server writes it to the audit log). */
+  onRefused?: (call: GatedCall, decision: PolicyDecision, signal: AbortSignal) => Promise<void>;
+}
+
+/** No rules, side effects on, delegated trust: side effects ask a person, reads run. */
+export const DEFAULT_GATE_POLICY: GatePolicy = { rules: [], sideEffects: 'on' };
+
+export interface GatedCall {
+  runId: string;
+  callId: string;
+  tool: PolicyTool;
+  args: Record<string, unknown>;
+}
+
+export interface GateOutcome {
+  /** allow / require_approval (ask a person) / deny, after every check. */
+  decision: PolicyDecision;
+  normalized: NormalizedCall;
+}
+
+/**
+ * The one gate every tool call passes (DESIGN §9): normalise the arguments,
+ * decide() on rules, trust, kill switch and grants, then every interceptor
+ * (all run; deny beats confirm). The interceptors can only tighten the
+ * decision. `approvedForRun` are tools a person allowed for the rest of the run.
+ */
+export async function passGate(
+  policy: GatePolicy,
+  interceptors: readonly ToolInterceptor[],
+  call: GatedCall,
+  approvedForRun: readonly string[],
+  signal: AbortSignal,
+): Promise<GateOutcome> {
+  const normalized = normalizeCall(call.tool.name, call.args);
+  const grants = policy.grants ? await policy.grants(signal) : [];
+  let decision = decide(
+    { userId: policy.principal ?? 'local', ...(policy.trust ? { trust: policy.trust } : {}) },
+    call.tool,
+    normalized,
+    grants,
+    policy.rules,
+    { sideEffects: policy.sideEffects },
+  );
+  if (decision.mode === 'require_approval' && approvedForRun.includes(call.tool.name))
+    decision = { mode: 'allow' };
+  if (interceptors.length > 0) {
+    const verdict = await runBeforeInterceptors(
+      interceptors,
+      {
+        runId: call.runId,
+        callId: call.callId,
+        tool: call.tool.name,
+        args: normalized.ok ? normalized.args : call.args,
+        sideEffect: call.tool.sideEffect,
+        ...(policy.principal ? { principal: { userId: policy.principal } } : {}),
+      },
+      signal,
+    );
+    decision = applyVerdict(decision, verdict);
+  }
+  if (decision.mode === 'deny') await policy.onRefused?.(call, decision, signal);
+  return { decision, normalized };
+}

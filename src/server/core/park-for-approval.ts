@@ -1,0 +1,117 @@
+import { normalizeCall } from '../../policy/normalize-call.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
+import type { ConfirmationHandler } from '../../runtime/confirmation.js';
+import { canonicalHash } from '../../util/canonical-json.js';
+import { audit } from './audit-log.js';
+import type { ServerContext } from './server-context.js';
+
+/** A call the gate sent to a person: its action is stored, the approval is made when the turn parks. */
+export interface ParkedCall {
+  callId: string;
+  actionId: string;
+  tool: string;
+  inputHash: string;
+}
+
+/**
+ * The server's gate policy for one user's run: the configured rules, trust
+ * and side-effect switch, the user's grants from the store, and an audit
+ * entry for every refusal. The gate applies it to every call.
+ */
+export function serverGatePolicy(
+  ctx: ServerContext,
+  userId: string,
+  runId: string,
+  model: () => string,
+): GatePolicy {
+  return {
+    rules: ctx.policy.rules,
+    sideEffects: ctx.policy.sideEffects,
+    ...(ctx.policy.trust ? { trust: ctx.policy.trust } : {}),
+    principal: userId,
+    grants: async (signal) =>
+      (await ctx.store.listGrants(userId, signal)).map((g) => ({
+        tool: g.tool,
+        recipient: g.recipient,
+      })),
+    onRefused: (call, decision, signal) => {
+      const normalized = normalizeCall(call.tool.name, call.args);
+      return audit(
+        ctx.store,
+        {
+          runId,
+          modelName: model(),
+          toolName: call.tool.name,
+          args: normalized.ok ? normalized.args : call.args,
+          decision,
+          execution: { status: 'not_executed' },
+        },
+        signal,
+      );
+    },
+  };
+}
+
+/**
+ * The server's confirmation handler: it only asks a person, by parking the
+ * call as an action awaiting confirmation (the gate already decided that a
+ * person must be asked). A subagent cannot pause its parent's turn: it is
+ * told, and the call is not run.
+ */
+export function parkForApproval(
+  ctx: ServerContext,
+  runId: string,
+  model: () => string,
+  parked: ParkedCall[],
+): ConfirmationHandler {
+  return async (request, signal) => {
+    const normalized = normalizeCall(request.tool, request.args);
+    const args = normalized.ok ? normalized.args : request.args;
+    if (request.execution.depth > 0) {
+      await audit(
+        ctx.store,
+        {
+          runId,
+          modelName: model(),
+          toolName: request.tool,
+          args,
+          decision: { mode: 'require_approval', reason: request.reason },
+          execution: { status: 'not_executed' },
+        },
+        signal,
+      );
+      return {
+        kind: 'reject',
+        feedback: `${request.reason} A subagent cannot wait for approval; report what you would do instead.`,
+      };
+    }
+    const inputHash = canonicalHash(args);
+    const action = await ctx.store.createAction(
+      {
+        runId,
+        callId: request.callId,
+        tool: request.tool,
+        args: request.args,
+        inputHash,
+        status: 'awaiting_confirmation',
+        requiresApproval: true,
+      },
+      signal,
+    );
+    parked.push({ callId: request.callId, actionId: action.id, tool: request.tool, inputHash });
+    await audit(
+      ctx.store,
+      {
+        runId,
+        actionId: action.id,
+        modelName: model(),
+        toolName: request.tool,
+        args,
+        decision: { mode: 'require_approval', reason: request.reason },
+        execution: { status: 'awaiting_confirmation' },
+      },
+      signal,
+    );
+    return { kind: 'defer' };
+  };
+}
