@@ -1,3 +1,5 @@
+import { loadGatePolicy } from '../../policy/policy-config.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { nameOf } from '../../agents/agent-registry.js';
@@ -29,7 +31,7 @@ const HELP =
  */
 export async function chatCommand(
   agentArg: string | undefined,
-  options: { model?: string; approve: string[] },
+  options: { model?: string; approve: string[]; policy?: string },
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
@@ -38,6 +40,12 @@ export async function chatCommand(
     return EXIT.failed;
   }
   try {
+    // A bad policy file or setting stops here, before any model call.
+    const policy = await loadGatePolicy({
+      ...(options.policy ? { file: options.policy } : {}),
+      env: io.env,
+      cwd: io.cwd,
+    });
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
     let agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);
@@ -90,6 +98,7 @@ export async function chatCommand(
         io,
         style,
         environment,
+        policy,
         runtime,
         workspace,
         options,
@@ -111,8 +120,9 @@ interface TurnContext {
   environment: AgentEnvironment;
   runtime: Awaited<ReturnType<typeof createRuntime>>;
   workspace: string;
-  options: { model?: string; approve: string[] };
+  options: { model?: string; approve: string[]; policy?: string };
   resolveModel: (name: string) => ReturnType<typeof resolveModelClient>;
+  policy: GatePolicy;
 }
 
 async function turn(
@@ -136,6 +146,7 @@ async function turn(
         : {}),
       resolveModel: t.resolveModel,
       signal: controller.signal,
+      policy: t.policy,
       confirm: terminalConfirm(t.io, t.options.approve),
       onEvent: createProgressPrinter(t.io.stderr, t.style),
     });

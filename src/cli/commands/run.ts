@@ -1,3 +1,4 @@
+import { loadGatePolicy } from '../../policy/policy-config.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
@@ -45,6 +46,12 @@ export async function runCommand(
     `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
   );
   try {
+    // A bad policy file or setting stops here, before any model call.
+    const policy = await loadGatePolicy({
+      ...(options.policy ? { file: options.policy } : {}),
+      env: io.env,
+      cwd: io.cwd,
+    });
     const path = resolve(io.cwd, file);
     const environment = await agentEnvironment(io, { alsoBesides: path });
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
@@ -69,6 +76,7 @@ export async function runCommand(
       ...(modelName ? { defaultModel: modelName } : {}),
       resolveModel: (name) => resolveOnce(options.model ?? name),
       signal: interrupt.signal,
+      policy,
       confirm: terminalConfirm(io, options.approve),
       onEvent: options.quiet ? undefined : createProgressPrinter(io.stderr, style),
     };

@@ -120,6 +120,7 @@ async function openCore(
       ...(options.agents.length > 0
         ? { agentDirs: options.agents.map((dir) => resolve(io.cwd, dir)) }
         : {}),
+      ...(options.policy ? { policyFile: options.policy } : {}),
       worker: worker ? workerTuning(io.env) : false,
       onError: (error, runId) =>
         io.stderr(`worker: ${runId ? `run ${runId}: ` : ''}${String(error)}\n`),

@@ -1,13 +1,11 @@
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { builtinAgentEntries } from '../../agents/builtin/index.js';
 import { discoverAgents } from '../../agents/discover-agents.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import type { ModelClient } from '../../model/types.js';
-import { loadPolicyFile } from '../../policy/policy-file.js';
-import type { TrustLevel } from '../../policy/types.js';
+import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
@@ -35,7 +33,7 @@ export interface RunServiceOptions {
   modelClient?: ModelClient;
   /** Agent folders besides ./agents and .cadre/agents. */
   agentDirs?: string[];
-  /** A YAML policy file (rules, trust). */
+  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
   policyFile?: string;
   /**
    * This process's run worker (default on). Off: runs are only queued and
@@ -73,9 +71,12 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
         isKnownAgent: (n) => names.has(n),
       })
     : undefined;
-  const policy = options.policyFile
-    ? await loadPolicyFile(resolve(cwd, options.policyFile))
-    : undefined;
+  // Checked before anything runs: a bad file or an unknown CADRE_TRUST is a setup error.
+  const policy = await loadGatePolicy({
+    ...(options.policyFile ? { file: options.policyFile } : {}),
+    env,
+    cwd,
+  });
   const resolveOnce = cachedResolver((model: string) => resolveModelClient(model, env, { cwd }));
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const ctx: ServerContext = {
@@ -89,13 +90,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     ...(defaultModel ? { defaultModel } : {}),
     runtime: await createRuntime(),
     defaultAgent: active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT,
-    policy: {
-      rules: policy?.rules ?? [],
-      sideEffects: env.CADRE_SIDE_EFFECTS === 'off' ? 'off' : 'on',
-      ...((policy?.trust ?? env.CADRE_TRUST)
-        ? { trust: (policy?.trust ?? env.CADRE_TRUST) as TrustLevel }
-        : {}),
-    },
+    policy,
     workspace: await realpath(cwd),
   };
   const changes = await createRunChanges(store);

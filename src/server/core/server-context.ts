@@ -1,7 +1,7 @@
 import type { AgentRegistry } from '../../agents/agent-registry.js';
 import type { ModelResolver } from '../../runtime/run-options.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { PolicyRule, TrustLevel } from '../../policy/types.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
@@ -18,7 +18,8 @@ export interface ServerContext {
   runtime: Runtime;
   /** The agent used when a request names none. */
   defaultAgent: AgentDefinition;
-  policy: { rules: readonly PolicyRule[]; sideEffects: 'on' | 'off'; trust?: TrustLevel };
+  /** Rules, trust and the side-effect switch; the gate adds each user's grants. */
+  policy: Pick<GatePolicy, 'rules' | 'sideEffects' | 'trust'>;
   workspace: string;
 }
 
