@@ -23,14 +23,19 @@ describe('grantsForApproval (approve_and_always_allow_recipient)', () => {
     });
   });
 
-  it('stores the tool’s * grant for a call without recipients', () => {
+  it('stores no grant for an event without attendees: a * would let later invitations reach anyone', () => {
     const call = normalizeCall('calendar_event_create', {
       title: 't',
       start: '2026-12-01T09:00:00Z',
       end: '2026-12-01T10:00:00Z',
     });
-    expect(grantsForApproval('calendar_event_create', call)).toEqual([
-      { tool: 'calendar_event_create', recipient: '*' },
+    expect(call.ok && call.recipients).toEqual([]);
+    expect(grantsForApproval('calendar_event_create', call)).toEqual([]);
+  });
+
+  it('stores the tool’s * grant only for a tool that has no recipients at all', () => {
+    expect(grantsForApproval('write_file', normalizeCall('write_file', { path: 'a' }))).toEqual([
+      { tool: 'write_file', recipient: '*' },
     ]);
   });
 

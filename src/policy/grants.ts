@@ -30,13 +30,15 @@ export function grantCoverage(
 
 /**
  * The grants an "approve and always allow recipient" decision stores: one per
- * recipient, or the tool's `*` grant when the call has no recipients.
+ * recipient shown on the card, and nothing more. A call that could reach
+ * people but names none (an event without attendees) stores no grant: a `*`
+ * would let every later call reach anyone unasked. Only a tool that has no
+ * recipients at all gets the tool's `*` grant.
  */
 export function grantsForApproval(tool: string, call: NormalizedCall): Grant[] {
   if (!call.ok) return [];
-  const recipients = call.recipients ?? [];
-  if (recipients.length === 0) return [{ tool, recipient: ANY_RECIPIENT }];
-  return [...new Set(recipients.map((r) => r.toLowerCase()))].map((recipient) => ({
+  if (call.recipients === undefined) return [{ tool, recipient: ANY_RECIPIENT }];
+  return [...new Set(call.recipients.map((r) => r.toLowerCase()))].map((recipient) => ({
     tool,
     recipient,
   }));

@@ -8,6 +8,7 @@ import {
 } from '../model/types.js';
 import { missingOutputs } from './completion.js';
 import type { LoopContext } from './loop-context.js';
+import { withUniqueCallIds } from './call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from './tool-calls.js';
@@ -51,6 +52,7 @@ export async function takeTurn(
     state.usage = addUsage(state.usage, turn.usage);
     emit({ type: 'usage', message: `${turn.usage.totalTokens} tokens`, data: { ...turn.usage } });
   }
+  if (turn.calls.length > 0) turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
   if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });
   if (turn.text) state.finalText = turn.text;
 
