@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,8 @@ export async function startApp(): Promise<RunningApp> {
   const dir = await mkdtemp(join(tmpdir(), 'cadre-e2e-'));
   await writeAgents(join(dir, 'agents'));
   const smtp = await startSmtpServer();
-  const store = await openStore({ url: join(dir, 'cadre.db') });
+  // Keyed, as `cadre serve` opens it: the page shows the chain as verified.
+  const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   const model = new PausableModel(new ScriptedModel(assistantTurn));
   const service = await createRunService({
     store,

@@ -225,18 +225,43 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       exitCode = await tokenCreateCommand(options, io);
     });
 
-  program
+  const audit = program
     .command('audit')
-    .description('The hash-chained audit log of the server')
+    .description(
+      'The audit log of the server, hash-chained under a key (CADRE_AUDIT_KEY or .cadre/audit.key)',
+    );
+  const auditDb = [
+    '--db <url>',
+    'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+  ] as const;
+  audit
     .command('verify')
     .description('Check the whole chain; exit 0 when intact, 1 with the first broken entry')
+    .option(...auditDb)
     .option(
-      '--db <url>',
-      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+      '--anchor <file>',
+      'an earlier `cadre audit export`: its head must still be in the chain',
     )
-    .action(async (options: { db?: string }) => {
+    .action(async (options: { db?: string; anchor?: string }) => {
       const { auditVerifyCommand } = await import('./commands/audit.js');
       exitCode = await auditVerifyCommand(options, io);
+    });
+  audit
+    .command('export')
+    .description('Write the chain as NDJSON, its head last, to keep outside the database')
+    .option(...auditDb)
+    .option('-o, --out <file>', 'write to a file instead of stdout')
+    .action(async (options: { db?: string; out?: string }) => {
+      const { auditExportCommand } = await import('./commands/audit.js');
+      exitCode = await auditExportCommand(options, io);
+    });
+  audit
+    .command('seal')
+    .description('Key a chain written before the audit key existed, from its next entry on')
+    .option(...auditDb)
+    .action(async (options: { db?: string }) => {
+      const { auditSealCommand } = await import('./commands/audit.js');
+      exitCode = await auditSealCommand(options, io);
     });
 
   try {

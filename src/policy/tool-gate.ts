@@ -23,6 +23,15 @@ export interface GatePolicy {
   principal?: string;
   /** Standing "always allow" grants (the server reads them from the store). */
   grants?: (signal: AbortSignal) => Promise<readonly Grant[]>;
+  /**
+   * Decides elsewhere: a child in a worker thread asks its parent's gate, so
+   * one policy (and its grants and interceptors) sees every call of the tree.
+   */
+  remote?: (
+    call: GatedCall,
+    approvedForRun: readonly string[],
+    signal: AbortSignal,
+  ) => Promise<PolicyDecision>;
   /** Told of every refusal, before the model hears it (the server writes it to the audit log). */
   onRefused?: (call: GatedCall, decision: PolicyDecision, signal: AbortSignal) => Promise<void>;
 }
@@ -57,6 +66,8 @@ export async function passGate(
   signal: AbortSignal,
 ): Promise<GateOutcome> {
   const normalized = normalizeCall(call.tool.name, call.args);
+  if (policy.remote)
+    return { decision: await policy.remote(call, approvedForRun, signal), normalized };
   const grants = policy.grants ? await policy.grants(signal) : [];
   let decision = decide(
     { userId: policy.principal ?? 'local', ...(policy.trust ? { trust: policy.trust } : {}) },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
 import type { CadreEvent } from '../events/types.js';
+import { assertAuditKey } from './audit-chain.js';
 import { createIdSource } from './id-source.js';
 import * as actions from './operations/actions.js';
 import * as approvals from './operations/approvals.js';
@@ -40,12 +41,22 @@ export class KyselyStore implements Store {
 
   private readonly pool: Pool | undefined;
 
-  /** `pool`: PostgreSQL's, for LISTEN (a change made by any process reaches every subscriber). */
-  constructor(db: Kysely<Database>, dialect: StoreDialect, pool?: Pool) {
+  /**
+   * `pool`: PostgreSQL's, for LISTEN (a change made by any process reaches every subscriber).
+   * `auditKey`: keys the audit chain; copied, so the caller may wipe its own buffer.
+   */
+  constructor(
+    db: Kysely<Database>,
+    dialect: StoreDialect,
+    pool?: Pool,
+    options: { auditKey?: Buffer } = {},
+  ) {
     this.db = db;
     this.dialect = dialect;
     this.pool = pool;
-    this.context = { db, dialect, newId: createIdSource() };
+    if (options.auditKey) assertAuditKey(options.auditKey);
+    const auditKey = options.auditKey ? Buffer.from(options.auditKey) : undefined;
+    this.context = { db, dialect, newId: createIdSource(), auditKey };
     if (pool)
       this.subscribe = async (listener) => {
         const stop = await listen(pool, listener);

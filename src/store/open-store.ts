@@ -5,6 +5,7 @@ import { withStatementCache } from './statement-cache.js';
 import type { Dialect } from 'kysely';
 import type { Pool } from 'pg';
 import { ConfigError } from '../errors/cadre-error.js';
+import { assertAuditKey } from './audit-chain.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { StoreDialect } from './store-context.js';
 import type { Store } from './types.js';
@@ -19,6 +20,12 @@ export interface OpenStoreOptions {
   url?: string;
   /** PostgreSQL pool size (default 10). */
   maxConnections?: number;
+  /**
+   * Keys the audit chain (HMAC-SHA-256, at least 32 bytes; see loadAuditKey).
+   * Without it the store still appends with the public recipe, but
+   * verifyAudit reports the chain as 'unkeyed'.
+   */
+  auditKey?: Buffer;
 }
 
 export const DEFAULT_SQLITE_PATH = path.join('.cadre', 'cadre.db');
@@ -33,6 +40,8 @@ export function openStore(options: OpenStoreOptions = {}): Promise<Store> {
 /** As openStore, with the Kysely handle visible (tests, tooling). */
 export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<KyselyStore> {
   const target = parseStoreUrl(options.url);
+  // Checked before any connection opens, so a bad key leaks no pool.
+  if (options.auditKey) assertAuditKey(options.auditKey);
   // Drivers and Kysely load here, on first use, never when the package is imported.
   const [{ Kysely }, { KyselyStore }, { migrateToLatest }] = await Promise.all([
     import('kysely'),
@@ -43,7 +52,9 @@ export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<K
     target.kind === 'postgres'
       ? await postgresDialect(target.url, options.maxConnections ?? 10)
       : { dialect: await sqliteDialect(target.file), pool: undefined };
-  const store = new KyselyStore(new Kysely({ dialect }), target.kind, pool);
+  const store = new KyselyStore(new Kysely({ dialect }), target.kind, pool, {
+    auditKey: options.auditKey,
+  });
   try {
     await migrateToLatest(store.db, target.kind);
   } catch (error) {

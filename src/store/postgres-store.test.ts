@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
 import { describeStoreConformance } from './testing/store-conformance.js';
@@ -33,7 +34,8 @@ describeStoreConformance('PostgreSQL (embedded, real server)', async () => {
 
 describe('PostgreSQL: two Store instances (two pools, as two server processes)', () => {
   async function twoStores(url: string): Promise<[KyselyStore, KyselyStore]> {
-    return Promise.all([openKyselyStore({ url }), openKyselyStore({ url })]);
+    const auditKey = randomBytes(32);
+    return Promise.all([openKyselyStore({ url, auditKey }), openKyselyStore({ url, auditKey })]);
   }
 
   it('migrate a fresh database concurrently without tripping over each other', async () => {

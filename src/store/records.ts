@@ -176,10 +176,22 @@ export interface AuditEntry extends AuditInput {
   hash: string;
 }
 
+/**
+ * Why a chain fails: `hash_mismatch` / `mac_mismatch` an entry edited (public /
+ * keyed recipe); `prev_hash_mismatch` a broken link; `seq_gap` a deleted entry;
+ * `truncated` entries missing after the last row; `head_mismatch` a head that
+ * disagrees with the rows or fails its MAC (rolled back or forged); `unkeyed`
+ * nothing a database writer could not recompute vouches for the chain (no key,
+ * or the chain was never sealed), brokenAt then being 1.
+ */
+export type AuditBreak =
+  | 'hash_mismatch'
+  | 'mac_mismatch'
+  | 'prev_hash_mismatch'
+  | 'seq_gap'
+  | 'truncated'
+  | 'head_mismatch'
+  | 'unkeyed';
+
 export type AuditVerification =
-  | { ok: true; count: number }
-  | {
-      ok: false;
-      brokenAt: number;
-      reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch';
-    };
+  { ok: true; count: number } | { ok: false; brokenAt: number; reason: AuditBreak };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { openKyselyStore } from './open-store.js';
 import { seedRun } from './testing/store-fixture.js';
 
 const dirs: string[] = [];
+const auditKey = randomBytes(32);
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -23,7 +25,7 @@ async function startWriters(
   const workers = names.map(
     (name) =>
       new Worker(new URL('./testing/sqlite-writer-worker.mjs', import.meta.url), {
-        workerData: { ...workerData, name },
+        workerData: { ...workerData, name, auditKey: auditKey.toString('hex') },
       }),
   );
   const outcome = (worker: Worker) =>
@@ -48,7 +50,7 @@ it('RACE: two writers on one SQLite file form one audit chain and one event sequ
   const dir = mkdtempSync(path.join(tmpdir(), 'cadre-sqlite-2p-'));
   dirs.push(dir);
   const file = path.join(dir, 'cadre.db');
-  const store = await openKyselyStore({ url: file });
+  const store = await openKyselyStore({ url: file, auditKey });
   const { run } = await seedRun(store);
   const count = 100;
   const results = await Promise.all(
@@ -72,7 +74,7 @@ it('several processes opening a fresh SQLite file at once all migrate it safely'
   const names = ['a', 'b', 'c', 'd'];
   const results = await Promise.all(await startWriters(names, { file, count: 5 }));
   expect(results).toEqual(names.map(() => ({ ok: true })));
-  const store = await openKyselyStore({ url: file });
+  const store = await openKyselyStore({ url: file, auditKey });
   expect(await store.verifyAudit()).toEqual({ ok: true, count: 20 });
   await store.close();
 });

@@ -9,6 +9,8 @@ export interface StoreContext {
   readonly dialect: StoreDialect;
   /** Time-ordered ids (UUIDv7), so lists ordered by id follow creation order. */
   readonly newId: () => string;
+  /** Keys the audit chain (HMAC); without it entries use the public recipe and verify says 'unkeyed'. */
+  readonly auditKey?: Buffer;
 }
 
 export function listOf<T>(value: T | readonly T[]): T[] {

@@ -6,6 +6,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { openKyselyStore } from '../../store/open-store.js';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 
+const KEY = 'a'.repeat(64);
+const env = { CADRE_AUDIT_KEY: KEY };
 let dir: string;
 let db: string;
 beforeEach(async () => {
@@ -15,7 +17,7 @@ beforeEach(async () => {
 
 describe('cadre audit verify (temp SQLite store)', () => {
   it('reports an intact chain with its size, then the seq an edit behind the store broke', async () => {
-    const store = await openKyselyStore({ url: db });
+    const store = await openKyselyStore({ url: db, auditKey: Buffer.from(KEY, 'hex') });
     try {
       for (let i = 1; i <= 3; i++)
         await store.appendAudit({
@@ -26,7 +28,7 @@ describe('cadre audit verify (temp SQLite store)', () => {
     } finally {
       await store.close();
     }
-    const intact = await runCliCaptured(['audit', 'verify', '--db', db], { cwd: dir });
+    const intact = await runCliCaptured(['audit', 'verify', '--db', db], { cwd: dir, env });
     expect(intact).toMatchObject({ code: 0, stderr: '' });
     expect(intact.stdout).toMatch(/ok audit chain intact: 3 entries/);
 
@@ -38,9 +40,9 @@ describe('cadre audit verify (temp SQLite store)', () => {
     } finally {
       await tamper.close();
     }
-    const broken = await runCliCaptured(['audit', 'verify', '--db', db], { cwd: dir });
+    const broken = await runCliCaptured(['audit', 'verify', '--db', db], { cwd: dir, env });
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toMatch(/broken at seq 2 \(hash_mismatch\)/);
+    expect(broken.stdout).toMatch(/broken at seq 2 \(mac_mismatch\)/);
   });
 
   it('verifies an empty log', async () => {

@@ -109,7 +109,9 @@ async function openCore(
   worker: boolean,
 ): Promise<{ store: Store; service: RunService }> {
   const { openStore } = await import('../../store/open-store.js');
-  const store = await openStore({ url: storeUrlFor(options, io) });
+  const { loadAuditKey } = await import('../../store/audit-key.js');
+  const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
+  const store = await openStore({ url: storeUrlFor(options, io), auditKey });
   try {
     const { createRunService } = await import('../../server/core/create-run-service.js');
     const service = await createRunService({

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadAuditKey } from '../../store/audit-key.js';
 import { DEFAULT_SQLITE_PATH, openStore } from '../../store/open-store.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -28,7 +29,8 @@ export async function tokenCreateCommand(
     return EXIT.failed;
   }
   try {
-    const store = await openStore({ url: storeUrlFor(options, io) });
+    const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
+    const store = await openStore({ url: storeUrlFor(options, io), auditKey });
     try {
       const user = await store.ensureUser(name);
       const { token } = await store.createToken(user.id);

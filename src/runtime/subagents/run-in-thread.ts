@@ -2,6 +2,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
+import { DEFAULT_GATE_POLICY, passGate } from '../../policy/tool-gate.js';
+import type { PolicyDecision } from '../../policy/types.js';
 import type { RunResult } from '../run-result.js';
 import type { SpawnServices } from './spawn-services.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
@@ -55,6 +57,24 @@ export function runInThread(
             .catch(() => ({ kind: 'reject' as const, feedback: 'No decision could be made.' }))
             .then(
               (decision) => send({ kind: 'confirmed', id: message.id, decision }),
+              () => undefined,
+            );
+          break;
+        case 'gate':
+          // A failing check refuses the call: the worker always gets an answer.
+          passGate(
+            services.policy ?? DEFAULT_GATE_POLICY,
+            services.interceptors ?? [],
+            message.call,
+            message.approvedForRun,
+            signal,
+          )
+            .then(
+              (outcome) => outcome.decision,
+              (): PolicyDecision => ({ mode: 'deny', reason: 'The policy check failed.' }),
+            )
+            .then(
+              (decision) => send({ kind: 'gated', id: message.id, decision }),
               () => undefined,
             );
           break;

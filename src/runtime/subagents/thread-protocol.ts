@@ -1,6 +1,8 @@
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../spec/types.js';
+import type { GatedCall } from '../../policy/tool-gate.js';
+import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision, ConfirmationRequest } from '../confirmation.js';
 import type { RunResult } from '../run-result.js';
 
@@ -21,10 +23,13 @@ export interface ThreadJob {
 export type ToWorker =
   | { kind: 'start'; job: ThreadJob }
   | { kind: 'abort' }
-  | { kind: 'confirmed'; id: number; decision: ConfirmationDecision };
+  | { kind: 'confirmed'; id: number; decision: ConfirmationDecision }
+  | { kind: 'gated'; id: number; decision: PolicyDecision };
 
 export type FromWorker =
   | { kind: 'event'; event: CadreEvent }
   | { kind: 'confirm'; id: number; request: ConfirmationRequest }
+  /** The parent's gate decides every call of the thread's child. */
+  | { kind: 'gate'; id: number; call: GatedCall; approvedForRun: string[] }
   | { kind: 'result'; result: RunResult }
   | { kind: 'error'; message: string };

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import { builtinTools } from '../../tools/builtin/index.js';
+import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision } from '../confirmation.js';
 import { executeAgent } from '../executor.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
@@ -15,6 +16,7 @@ const port = parentPort;
 if (port) {
   const controller = new AbortController();
   const decisions = new Map<number, (decision: ConfirmationDecision) => void>();
+  const gated = new Map<number, (decision: PolicyDecision) => void>();
   const post = (message: FromWorker): void => port.postMessage(message);
   const run = async (job: ThreadJob): Promise<void> => {
     let asked = 0;
@@ -36,6 +38,16 @@ if (port) {
         allowNested: false,
         signal: controller.signal,
         onEvent: (event) => post({ kind: 'event', event }),
+        policy: {
+          rules: [],
+          sideEffects: 'on',
+          remote: (call, approvedForRun) =>
+            new Promise((resolve) => {
+              const id = ++asked;
+              gated.set(id, resolve);
+              post({ kind: 'gate', id, call, approvedForRun: [...approvedForRun] });
+            }),
+        },
         confirm: (request) =>
           new Promise((resolve) => {
             const id = ++asked;
@@ -59,6 +71,10 @@ if (port) {
       case 'confirmed':
         decisions.get(message.id)?.(message.decision);
         decisions.delete(message.id);
+        break;
+      case 'gated':
+        gated.get(message.id)?.(message.decision);
+        gated.delete(message.id);
         break;
       default:
         message satisfies never;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { loadTrajectory } from '../../trajectory/load-trajectory.js';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,9 @@ import type { Store } from '../../store/types.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
+
+/** One key for the whole file: a "restart" reopens the same chain. */
+const AUDIT_KEY = randomBytes(32);
 
 let dir: string;
 let smtp: TestSmtpServer;
@@ -31,7 +35,7 @@ afterEach(async () => {
 async function service(
   model: ScriptedModel,
 ): Promise<{ service: RunService; store: Store; userId: string; otherId: string }> {
-  const store = await openStore({ url: join(dir, 'cadre.db') });
+  const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: AUDIT_KEY });
   const svc = await createRunService({
     store,
     cwd: dir,

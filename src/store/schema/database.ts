@@ -149,4 +149,8 @@ export interface AuditHeadRow {
   id: number;
   seq: number;
   hash: string;
+  /** HMAC over seq, hash and keyed_from; null until the chain is keyed (0003). */
+  mac: string | null;
+  /** First seq written with the key; null while unkeyed (0003). */
+  keyed_from: number | null;
 }

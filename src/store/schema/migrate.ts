@@ -8,6 +8,7 @@ import {
 import { ConfigError } from '../../errors/cadre-error.js';
 import { initialMigration } from './0001-initial.js';
 import { durableRunsMigration } from './0002-durable-runs.js';
+import { auditKeyMigration } from './0003-audit-key.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -15,6 +16,7 @@ import type { Database } from './database.js';
 const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0001_initial': initialMigration,
   '0002_durable_runs': durableRunsMigration(dialect),
+  '0003_audit_key': auditKeyMigration,
 });
 
 /**

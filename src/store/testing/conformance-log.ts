@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditHash, GENESIS_HASH, MAX_AUDIT_MESSAGE } from '../audit-chain.js';
+import { readAuditHead, sealAudit } from '../operations/audit-head.js';
 import type { Store } from '../types.js';
-import { sampleEvent, seedRun, type CurrentFixture } from './store-fixture.js';
+import { keyedStore, sampleEvent, seedRun, type CurrentFixture } from './store-fixture.js';
 
 async function appendAudits(store: Store, count: number, runId?: string) {
   const entries = [];
@@ -94,7 +96,7 @@ export function logCases(fixture: CurrentFixture): void {
 
   describe('audit', () => {
     it('chains entries: the first links to the genesis hash, each next one to the previous hash', async () => {
-      const { store } = fixture();
+      const store = keyedStore(fixture().store);
       const entries = await appendAudits(store, 3);
       expect(entries.map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(entries[0]?.prevHash).toBe(GENESIS_HASH);
@@ -104,12 +106,13 @@ export function logCases(fixture: CurrentFixture): void {
       expect(await store.verifyAudit()).toEqual({ ok: true, count: 3 });
     });
 
-    it('an empty log verifies', async () => {
+    it('an empty log verifies, with or without a key', async () => {
       expect(await fixture().store.verifyAudit()).toEqual({ ok: true, count: 0 });
+      expect(await keyedStore(fixture().store).verifyAudit()).toEqual({ ok: true, count: 0 });
     });
 
     it('lists by run and caps long messages', async () => {
-      const { store } = fixture();
+      const store = keyedStore(fixture().store);
       const { run } = await seedRun(store);
       await appendAudits(store, 2);
       const mine = await appendAudits(store, 2, run.id);
@@ -120,60 +123,165 @@ export function logCases(fixture: CurrentFixture): void {
     });
 
     it('RACE: concurrent appends still form one chain', async () => {
-      const { store } = fixture();
+      const store = keyedStore(fixture().store);
       await Promise.all(
         Array.from({ length: 20 }, (_, i) => store.appendAudit({ message: `m${i}` })),
       );
       expect(await store.verifyAudit()).toEqual({ ok: true, count: 20 });
     });
 
-    it('TAMPER: a message edited behind the store’s back breaks the chain at that seq', async () => {
-      const { store, db } = fixture();
-      await appendAudits(store, 4);
-      await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(db);
-      expect(await store.verifyAudit()).toEqual({
-        ok: false,
-        brokenAt: 2,
-        reason: 'hash_mismatch',
-      });
+    it('keyed entries are HMACs: the public recipe does not reproduce them', async () => {
+      const [entry] = await appendAudits(keyedStore(fixture().store), 1);
+      const { hash, ...unhashed } = entry!;
+      expect(hash).not.toBe(auditHash(unhashed));
     });
 
-    it('TAMPER: an edit that recomputes its own hash breaks the link to the next entry', async () => {
+    it('TAMPER: a message edited behind the store’s back fails its MAC at that seq', async () => {
       const { store, db } = fixture();
-      const entries = await appendAudits(store, 4);
-      const { hash: _old, ...edited } = { ...entries[1]!, message: 'nothing happened' };
-      await sql`update audit_log set message = ${edited.message}, hash = ${auditHash(edited)} where seq = ${2}`.execute(
+      const keyed = keyedStore(store);
+      await appendAudits(keyed, 4);
+      await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(db);
+      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'mac_mismatch' });
+    });
+
+    it('TAMPER: a row rewritten and every later hash recomputed with the public recipe fails its MAC', async () => {
+      const { store, db } = fixture();
+      const keyed = keyedStore(store);
+      const entries = await appendAudits(keyed, 4);
+      let prevHash = entries[0]!.hash;
+      for (const entry of entries.slice(1)) {
+        const { hash: _old, ...rest } = entry;
+        const edited = {
+          ...rest,
+          prevHash,
+          message: entry.seq === 2 ? 'nothing happened' : rest.message,
+        };
+        prevHash = auditHash(edited);
+        await sql`update audit_log set message = ${edited.message}, prev_hash = ${edited.prevHash}, hash = ${prevHash} where seq = ${entry.seq}`.execute(
+          db,
+        );
+      }
+      await sql`update audit_head set hash = ${prevHash} where id = 1`.execute(db);
+      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'mac_mismatch' });
+    });
+
+    it('TAMPER: the last entry deleted and the head rolled back fails the head MAC', async () => {
+      const { store, db } = fixture();
+      const keyed = keyedStore(store);
+      const entries = await appendAudits(keyed, 4);
+      await sql`delete from audit_log where seq = ${4}`.execute(db);
+      await sql`update audit_head set seq = ${3}, hash = ${entries[2]!.hash} where id = 1`.execute(
         db,
       );
-      expect(await store.verifyAudit()).toEqual({
-        ok: false,
-        brokenAt: 3,
-        reason: 'prev_hash_mismatch',
-      });
-    });
-
-    it('TAMPER: a rewritten hash is caught at its own seq', async () => {
-      const { store, db } = fixture();
-      await appendAudits(store, 4);
-      await sql`update audit_log set hash = ${'e'.repeat(64)} where seq = ${3}`.execute(db);
-      expect(await store.verifyAudit()).toEqual({
-        ok: false,
-        brokenAt: 3,
-        reason: 'hash_mismatch',
-      });
-    });
-
-    it('TAMPER: a deleted entry is a gap; a deleted last entry disagrees with the head', async () => {
-      const { store, db } = fixture();
-      await appendAudits(store, 4);
-      await sql`delete from audit_log where seq = ${4}`.execute(db);
-      expect(await store.verifyAudit()).toEqual({
+      expect(await keyed.verifyAudit()).toEqual({
         ok: false,
         brokenAt: 4,
         reason: 'head_mismatch',
       });
+      // Stripping the head's seal instead, to pass as a chain from before the key, fails too.
+      await sql`update audit_head set mac = null, keyed_from = null where id = 1`.execute(db);
+      expect(await keyed.verifyAudit()).toEqual({
+        ok: false,
+        brokenAt: 1,
+        reason: 'head_mismatch',
+      });
+      // Appending does not launder it: on an unsealed head a keyed store writes the public
+      // recipe (only `cadre audit seal` keys an existing chain)...
+      await keyed.appendAudit({ message: 'after' });
+      expect(await keyed.verifyAudit()).toMatchObject({ ok: false, brokenAt: 1 });
+      // ...and it refuses to extend, and so re-MAC, a head whose MAC fails.
+      await sql`update audit_head set mac = ${'f'.repeat(64)}, keyed_from = ${1} where id = 1`.execute(
+        db,
+      );
+      await expect(keyed.appendAudit({ message: 'after' })).rejects.toThrow(/fails its MAC/);
+    });
+
+    it('TAMPER: a deleted last entry with the head left alone is a truncation', async () => {
+      const { store, db } = fixture();
+      const keyed = keyedStore(store);
+      await appendAudits(keyed, 4);
+      await sql`delete from audit_log where seq = ${4}`.execute(db);
+      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 4, reason: 'truncated' });
+    });
+
+    it('TAMPER: a deleted middle entry is a gap', async () => {
+      const { store, db } = fixture();
+      const keyed = keyedStore(store);
+      await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${2}`.execute(db);
-      expect(await store.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'seq_gap' });
+      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'seq_gap' });
+    });
+
+    it('TAMPER: a head rolled back over rows it leaves in place disagrees with them', async () => {
+      const { store, db } = fixture();
+      const keyed = keyedStore(store);
+      const entries = await appendAudits(keyed, 4);
+      await sql`update audit_head set seq = ${3}, hash = ${entries[2]!.hash} where id = 1`.execute(
+        db,
+      );
+      expect(await keyed.verifyAudit()).toEqual({
+        ok: false,
+        brokenAt: 4,
+        reason: 'head_mismatch',
+      });
+    });
+
+    it('another key does not verify the chain, and cannot extend it', async () => {
+      const { store } = fixture();
+      await appendAudits(keyedStore(store), 2);
+      const other = keyedStore(store);
+      expect(await other.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'mac_mismatch' });
+      await expect(other.appendAudit({ message: 'm' })).rejects.toThrow(/fails its MAC/);
+    });
+
+    describe('without a key', () => {
+      it('appends with the public recipe and verifies the links, but reports the chain unkeyed', async () => {
+        const { store, db } = fixture();
+        const entries = await appendAudits(store, 3);
+        const { hash, ...unhashed } = entries[1]!;
+        expect(hash).toBe(auditHash(unhashed));
+        expect(await store.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(
+          db,
+        );
+        expect(await store.verifyAudit()).toEqual({
+          ok: false,
+          brokenAt: 2,
+          reason: 'hash_mismatch',
+        });
+      });
+
+      it('a keyed chain is reported unkeyed, and the store refuses to extend it', async () => {
+        const { store } = fixture();
+        await appendAudits(keyedStore(store), 2);
+        expect(await store.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        await expect(store.appendAudit({ message: 'm' })).rejects.toThrow(/audit log is keyed/);
+      });
+
+      it('entries written before the key stay on the public recipe until sealed, then are anchored', async () => {
+        const { store, db } = fixture();
+        const key = randomBytes(32);
+        const keyed = keyedStore(store, key);
+        const legacy = await appendAudits(store, 2);
+        // A keyed store does not adopt an existing unkeyed chain by itself.
+        await keyed.appendAudit({ message: 'm3' });
+        expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        const head = await readAuditHead({ db });
+        await sealAudit({ db, dialect: keyed.dialect, auditKey: key }, head);
+        expect(await keyed.verifyAudit()).toEqual({ ok: true, count: 3 });
+        await appendAudits(keyed, 2);
+        expect(await keyed.verifyAudit()).toEqual({ ok: true, count: 5 });
+        // A legacy entry rewritten with the public recipe breaks the keyed entries' link to it.
+        const { hash: _old, ...edited } = { ...legacy[1]!, message: 'nothing happened' };
+        await sql`update audit_log set message = ${edited.message}, hash = ${auditHash(edited)} where seq = ${2}`.execute(
+          db,
+        );
+        expect(await keyed.verifyAudit()).toEqual({
+          ok: false,
+          brokenAt: 3,
+          reason: 'prev_hash_mismatch',
+        });
+      });
     });
   });
 }

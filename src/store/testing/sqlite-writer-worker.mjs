@@ -7,8 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 register('./ts-resolve-hooks.mjs', import.meta.url);
 const { openStore } = await import('../open-store.ts');
 
-const { file, runId, count, name } = workerData;
-const store = await openStore({ url: file });
+const { file, runId, count, name, auditKey } = workerData;
+const store = await openStore({ url: file, auditKey: Buffer.from(auditKey, 'hex') });
 // Start together: without this barrier one writer is often done before the other has loaded.
 parentPort.postMessage({ ready: true });
 await new Promise((resolve) => parentPort.once('message', resolve));

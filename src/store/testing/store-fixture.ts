@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CadreEvent } from '../../events/types.js';
+import { KyselyStore } from '../kysely-store.js';
 import type { RunStatus } from '../records.js';
 import type { Database } from '../schema/database.js';
 import type { Store } from '../types.js';
@@ -13,6 +15,16 @@ export interface StoreFixture {
 
 export type OpenFixture = () => Promise<StoreFixture>;
 export type CurrentFixture = () => StoreFixture;
+
+/**
+ * The fixture's store over the same connection, holding an audit key (the
+ * backends' fixtures open theirs without one). Not to be closed: the fixture
+ * owns the connection.
+ */
+export function keyedStore(store: Store, auditKey: Buffer = randomBytes(32)): KyselyStore {
+  if (!(store instanceof KyselyStore)) throw new Error('keyedStore needs a KyselyStore fixture');
+  return new KyselyStore(store.db, store.dialect, undefined, { auditKey });
+}
 
 /** A user with a thread and a run in `status`. */
 export async function seedRun(store: Store, userName = 'alice', status: RunStatus = 'planning') {
