@@ -278,6 +278,68 @@ describe('execution_mode: threads (scripted model files)', () => {
     );
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
+  it('a domain in a worker thread obeys the parent gate: a deny rule on ls keeps it from listing', async () => {
+    const cwd = await workspace();
+    await mkdir(join(cwd, 'domains'));
+    await writeFile(
+      join(cwd, 'domains/files.md'),
+      '---\nname: files\ndescription: Knows the files\ntools: LS\n---\nList files.\n',
+    );
+    await writeFile(
+      join(cwd, 'router.yaml'),
+      'name: hub\ndescription: Routes\nkind: router\ndomains: [files]\n',
+    );
+    await writeFile(
+      join(cwd, 'router-turns.json'),
+      JSON.stringify([
+        {
+          parts: [
+            {
+              functionCall: {
+                name: 'route',
+                args: { targets: [{ domain: 'files', intent: 'list' }] },
+              },
+            },
+          ],
+        },
+        { parts: [{ text: 'Could not list.' }] },
+      ]),
+    );
+    await writeFile(
+      join(cwd, 'domain-turns.json'),
+      JSON.stringify([
+        { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
+        { parts: [{ text: 'refused' }] },
+      ]),
+    );
+    const events: CadreEvent[] = [];
+    const env = { ACTIVE_AGENT_PATH: 'router.yaml' };
+    const resolveOnce = cachedResolver((m: string) => resolveModelClient(m, env, { cwd }));
+    const result = await runAgent(
+      'what files?',
+      undefined,
+      undefined,
+      {
+        tool_root: 'domains',
+        execution_mode: 'threads',
+        model_overrides: { domain: `scripted:${join(cwd, 'domain-turns.json')}` },
+      },
+      {
+        cwd,
+        env,
+        defaultModel: `scripted:${join(cwd, 'router-turns.json')}`,
+        resolveModel: resolveOnce,
+        policy: {
+          rules: [{ tool: 'ls', decision: 'deny', reason: 'no listing here' }],
+          sideEffects: 'on',
+        },
+        onEvent: (e) => events.push(e),
+      },
+    );
+    expect(result.traces).toEqual([]);
+    const refused = events.find((e) => e.type === 'tool_result' && e.depth === 1);
+    expect(refused?.data.error).toContain('Refused: no listing here');
+  });
 });
 
 describe('parseChatHistory', () => {

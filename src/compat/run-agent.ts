@@ -1,3 +1,4 @@
+import type { GatePolicy } from '../policy/tool-gate.js';
 import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { nameOf } from '../agents/agent-registry.js';
 import { discoverAgents } from '../agents/discover-agents.js';
@@ -29,6 +30,8 @@ export interface RunAgentOptions {
   defaultModel?: string;
   tools?: readonly Tool[];
   confirm?: ConfirmationHandler;
+  /** The gate's rules, trust and side-effect switch, for every call of every domain. */
+  policy?: GatePolicy;
   signal?: AbortSignal;
   onEvent?: (event: CadreEvent) => void;
 }
@@ -90,7 +93,15 @@ export async function runAgent(
     agents: registry,
     tools,
     workspace: cwd,
-    ...pick(options, ['model', 'resolveModel', 'defaultModel', 'confirm', 'signal', 'onEvent']),
+    ...pick(options, [
+      'model',
+      'resolveModel',
+      'defaultModel',
+      'confirm',
+      'policy',
+      'signal',
+      'onEvent',
+    ]),
   });
   return {
     content: result.content,
