@@ -65,6 +65,7 @@ async function measure(label: string, store: Store): Promise<void> {
     },
   );
   await app.close();
+  await service.close();
   latencies.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
   console.log(

@@ -100,7 +100,11 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       : startRunWorker(ctx, changes, {
           ...DEFAULT_WORKER,
           ...(typeof options.worker === 'object' ? options.worker : {}),
-          onError: options.onError ?? ((e, id) => console.error('WORKER', id, e)),
+          // Without a reporter, failures outside any request still reach stderr (never lost).
+          onError:
+            options.onError ??
+            ((error, runId) =>
+              console.error(`cadre run worker${runId ? ` (run ${runId})` : ''}:`, error)),
         });
   const attach = {
     changes,
