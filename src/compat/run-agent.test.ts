@@ -10,7 +10,7 @@ import { threadId } from 'node:worker_threads';
 import type { CadreEvent } from '../events/types.js';
 import { cachedResolver } from '../model/cached-resolver.js';
 import { resolveModelClient } from '../model/resolve-model.js';
-import { runAgent, run_agent } from './run-agent.js';
+import { runAgent, run_agent, type RunAgentOptions } from './run-agent.js';
 
 /** The agent-format seed's JSON Schema, verbatim. */
 const SEED_SCHEMA = {
@@ -212,61 +212,68 @@ describe('tool_root tool files (scripted model responses)', () => {
   });
 });
 
+/**
+ * A router that sends one question to a `files` domain run in a worker thread
+ * (scripted models: the router routes then answers `answer`; the domain calls
+ * ls then says `domainText`).
+ */
+async function runThreadedRouter(
+  answer: string,
+  domainText: string,
+  extra: Partial<RunAgentOptions> = {},
+): Promise<{ result: Awaited<ReturnType<typeof runAgent>>; events: CadreEvent[] }> {
+  const cwd = await workspace();
+  await mkdir(join(cwd, 'domains'));
+  await writeFile(
+    join(cwd, 'domains/files.md'),
+    '---\nname: files\ndescription: Knows the files\ntools: LS\n---\nList files.\n',
+  );
+  await writeFile(
+    join(cwd, 'router.yaml'),
+    'name: hub\ndescription: Routes\nkind: router\ndomains: [files]\n',
+  );
+  const route = { targets: [{ domain: 'files', intent: 'list' }] };
+  await writeFile(
+    join(cwd, 'router-turns.json'),
+    JSON.stringify([
+      { parts: [{ functionCall: { name: 'route', args: route } }] },
+      { parts: [{ text: answer }] },
+    ]),
+  );
+  await writeFile(
+    join(cwd, 'domain-turns.json'),
+    JSON.stringify([
+      { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
+      { parts: [{ text: domainText }] },
+    ]),
+  );
+  const events: CadreEvent[] = [];
+  const env = { ACTIVE_AGENT_PATH: 'router.yaml' };
+  const resolveOnce = cachedResolver((m: string) => resolveModelClient(m, env, { cwd }));
+  const result = await runAgent(
+    'what files?',
+    undefined,
+    undefined,
+    {
+      tool_root: 'domains',
+      execution_mode: 'threads',
+      model_overrides: { domain: `scripted:${join(cwd, 'domain-turns.json')}` },
+    },
+    {
+      cwd,
+      env,
+      defaultModel: `scripted:${join(cwd, 'router-turns.json')}`,
+      resolveModel: resolveOnce,
+      onEvent: (e) => events.push(e),
+      ...extra,
+    },
+  );
+  return { result, events };
+}
+
 describe('execution_mode: threads (scripted model files)', () => {
   it('runs each domain in a worker thread; its events join the stream and the result comes back', async () => {
-    const cwd = await workspace();
-    await mkdir(join(cwd, 'domains'));
-    await writeFile(
-      join(cwd, 'domains/files.md'),
-      '---\nname: files\ndescription: Knows the files\ntools: LS\n---\nList files.\n',
-    );
-    await writeFile(
-      join(cwd, 'router.yaml'),
-      'name: hub\ndescription: Routes\nkind: router\ndomains: [files]\n',
-    );
-    await writeFile(
-      join(cwd, 'router-turns.json'),
-      JSON.stringify([
-        {
-          parts: [
-            {
-              functionCall: {
-                name: 'route',
-                args: { targets: [{ domain: 'files', intent: 'list' }] },
-              },
-            },
-          ],
-        },
-        { parts: [{ text: 'You have notes.txt.' }] },
-      ]),
-    );
-    await writeFile(
-      join(cwd, 'domain-turns.json'),
-      JSON.stringify([
-        { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
-        { parts: [{ text: 'notes.txt is there' }] },
-      ]),
-    );
-    const events: CadreEvent[] = [];
-    const env = { ACTIVE_AGENT_PATH: 'router.yaml' };
-    const resolveOnce = cachedResolver((m: string) => resolveModelClient(m, env, { cwd }));
-    const result = await runAgent(
-      'what files?',
-      undefined,
-      undefined,
-      {
-        tool_root: 'domains',
-        execution_mode: 'threads',
-        model_overrides: { domain: `scripted:${join(cwd, 'domain-turns.json')}` },
-      },
-      {
-        cwd,
-        env,
-        defaultModel: `scripted:${join(cwd, 'router-turns.json')}`,
-        resolveModel: resolveOnce,
-        onEvent: (e) => events.push(e),
-      },
-    );
+    const { result, events } = await runThreadedRouter('You have notes.txt.', 'notes.txt is there');
     expect(result.content).toBe('You have notes.txt.');
     expect(result.traces.map((t) => t.tool)).toEqual(['ls']);
     const thread = events.find((e) => e.type === 'thread_started');
@@ -279,63 +286,12 @@ describe('execution_mode: threads (scripted model files)', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
   it('a domain in a worker thread obeys the parent gate: a deny rule on ls keeps it from listing', async () => {
-    const cwd = await workspace();
-    await mkdir(join(cwd, 'domains'));
-    await writeFile(
-      join(cwd, 'domains/files.md'),
-      '---\nname: files\ndescription: Knows the files\ntools: LS\n---\nList files.\n',
-    );
-    await writeFile(
-      join(cwd, 'router.yaml'),
-      'name: hub\ndescription: Routes\nkind: router\ndomains: [files]\n',
-    );
-    await writeFile(
-      join(cwd, 'router-turns.json'),
-      JSON.stringify([
-        {
-          parts: [
-            {
-              functionCall: {
-                name: 'route',
-                args: { targets: [{ domain: 'files', intent: 'list' }] },
-              },
-            },
-          ],
-        },
-        { parts: [{ text: 'Could not list.' }] },
-      ]),
-    );
-    await writeFile(
-      join(cwd, 'domain-turns.json'),
-      JSON.stringify([
-        { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
-        { parts: [{ text: 'refused' }] },
-      ]),
-    );
-    const events: CadreEvent[] = [];
-    const env = { ACTIVE_AGENT_PATH: 'router.yaml' };
-    const resolveOnce = cachedResolver((m: string) => resolveModelClient(m, env, { cwd }));
-    const result = await runAgent(
-      'what files?',
-      undefined,
-      undefined,
-      {
-        tool_root: 'domains',
-        execution_mode: 'threads',
-        model_overrides: { domain: `scripted:${join(cwd, 'domain-turns.json')}` },
+    const { result, events } = await runThreadedRouter('Could not list.', 'refused', {
+      policy: {
+        rules: [{ tool: 'ls', decision: 'deny', reason: 'no listing here' }],
+        sideEffects: 'on',
       },
-      {
-        cwd,
-        env,
-        defaultModel: `scripted:${join(cwd, 'router-turns.json')}`,
-        resolveModel: resolveOnce,
-        policy: {
-          rules: [{ tool: 'ls', decision: 'deny', reason: 'no listing here' }],
-          sideEffects: 'on',
-        },
-        onEvent: (e) => events.push(e),
-      },
-    );
+    });
     expect(result.traces).toEqual([]);
     const refused = events.find((e) => e.type === 'tool_result' && e.depth === 1);
     expect(refused?.data.error).toContain('Refused: no listing here');

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../store/open-store.js';
+import { mailerEnv, tokenFor, type RunResult } from '../testing/durability-fixture.js';
 import { TestPostgres } from '../store/testing/embedded-postgres.js';
 import { seededRandom, testClient, type TestClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
@@ -30,15 +30,8 @@ afterAll(async () => {
   await postgres.stop();
 }, 30_000);
 
-const env = () => ({
-  CADRE_SMTP_URL: smtp.url(),
-  CADRE_MAIL_FROM: 'bot@example.com',
-  GEMINI_API_KEY: 'test-key',
-  GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
-  // Short leases and polls: a dead process's runs are taken over in about 1.5 s.
-  CADRE_LEASE_MS: '1500',
-  CADRE_POLL_MS: '200',
-});
+// Short leases and polls: a dead process's runs are taken over in about 1.5 s.
+const env = () => mailerEnv(smtp, gemini, { CADRE_LEASE_MS: '1500', CADRE_POLL_MS: '200' });
 
 async function serve(
   db: string,
@@ -58,29 +51,12 @@ async function serve(
   return started;
 }
 
-async function tokenFor(db: string, user = 'ann'): Promise<string> {
-  const store = await openStore({ url: db });
-  try {
-    return (await store.createToken((await store.ensureUser(user)).id)).token;
-  } finally {
-    await store.close();
-  }
-}
-
 const RUNS = Number(process.env.CADRE_CHAOS_RUNS ?? 200);
 const trace = (text: string) => {
   if (process.env.CADRE_CHAOS_TRACE) process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 };
 
 const mailsTo = (address: string) => smtp.messages.filter((m) => m.rcptTo.includes(address)).length;
-
-interface RunResult {
-  runId: string;
-  threadId: string;
-  status: string;
-  summary: string;
-  approvals: Array<{ approvalId: string }>;
-}
 
 describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real SMTP, real processes)', () => {
   it('resolving the same approval through two processes at the same moment sends exactly one mail', async () => {

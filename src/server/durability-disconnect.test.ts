@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../store/open-store.js';
+import { mailerEnv, tokenFor, type RunResult } from '../testing/durability-fixture.js';
 import type { FakeServer } from '../testing/fake-turn.js';
 import { seededRandom, testClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
@@ -26,29 +26,18 @@ afterAll(async () => {
   await gemini.close();
 }, 30_000);
 
-interface RunResult {
-  runId: string;
-  status: string;
-  summary: string;
-  approvals: Array<{ approvalId: string }>;
-}
-
 describe('a client that disconnects while resolving (scripted fake Gemini, real SMTP, real cadre serve on SQLite)', () => {
   it(`${TRIES} disconnects at random moments: every approved mail is sent exactly once and recorded completed`, async () => {
     const seed = Number(process.env.CADRE_DISCONNECT_SEED ?? Date.now() % 100_000);
     const random = seededRandom(seed);
     const cwd = await mkdtemp(join(tmpdir(), 'cadre-disconnect-'));
     const db = join(cwd, 'cadre.db');
-    const store = await openStore({ url: db });
-    const { token } = await store.createToken((await store.ensureUser('ann')).id);
-    await store.close();
-    const client = testClient(token);
-    const started = await startServeProcess(cwd, ['--db', db, '--model', 'gemini-2.5-flash'], {
-      CADRE_SMTP_URL: smtp.url(),
-      CADRE_MAIL_FROM: 'bot@example.com',
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
-    });
+    const client = testClient(await tokenFor(db));
+    const started = await startServeProcess(
+      cwd,
+      ['--db', db, '--model', 'gemini-2.5-flash'],
+      mailerEnv(smtp, gemini),
+    );
     child = started.child;
     const { url } = started;
 

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../store/open-store.js';
+import { mailerEnv, tokenFor, type RunResult } from '../testing/durability-fixture.js';
 import type { FakeServer } from '../testing/fake-turn.js';
 import { seededRandom, testClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
@@ -26,23 +26,13 @@ afterAll(async () => {
   await gemini.close();
 }, 30_000);
 
-interface RunResult {
-  runId: string;
-  status: string;
-  summary: string;
-  approvals: Array<{ approvalId: string }>;
-}
-
 describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (scripted fake Gemini, real SMTP, real processes)', () => {
   it(`${KILLS} kills before, during and after resolving: no mail twice, no approval lost, every run finishes after the restart`, async () => {
     const seed = Number(process.env.CADRE_KILL_SEED ?? Date.now() % 100_000);
     const random = seededRandom(seed);
     const cwd = await mkdtemp(join(tmpdir(), 'cadre-kill-'));
     const db = join(cwd, 'cadre.db');
-    const store = await openStore({ url: db });
-    const { token } = await store.createToken((await store.ensureUser('ann')).id);
-    await store.close();
-    const client = testClient(token);
+    const client = testClient(await tokenFor(db));
     const serve = async (): Promise<string> => {
       const started = await startServeProcess(
         cwd,
@@ -179,21 +169,13 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
 });
 
 function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    CADRE_SMTP_URL: smtp.url(),
-    CADRE_MAIL_FROM: 'bot@example.com',
-    GEMINI_API_KEY: 'test-key',
-    GOOGLE_GEMINI_BASE_URL: gemini.baseUrl,
-    ...extra,
-  };
+  return mailerEnv(smtp, gemini, extra);
 }
 
 async function freshServer(args: string[], extra: Record<string, string> = {}) {
   const cwd = await mkdtemp(join(tmpdir(), 'cadre-drain-'));
   const db = join(cwd, 'cadre.db');
-  const store = await openStore({ url: db });
-  const { token } = await store.createToken((await store.ensureUser('ann')).id);
-  await store.close();
+  const token = await tokenFor(db);
   const started = await startServeProcess(
     cwd,
     ['--db', db, '--model', 'gemini-2.5-flash', ...args],

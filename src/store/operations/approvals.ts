@@ -13,9 +13,20 @@ export async function createApprovals(
 ): Promise<Approval[]> {
   signal?.throwIfAborted();
   if (items.length === 0) return [];
+  const rows = approvalRows(context, items, now());
+  // One multi-row INSERT: the batch is stored whole or not at all.
+  await context.db.insertInto('approvals').values(rows).execute();
+  return rows.map(toApproval);
+}
+
+/** Pending approval rows for one turn's calls: one batch, sharing a new batch id. */
+export function approvalRows(
+  context: StoreContext,
+  items: readonly NewApproval[],
+  time: string,
+): ApprovalRow[] {
   const batchId = context.newId();
-  const time = now();
-  const rows: ApprovalRow[] = items.map((item) => ({
+  return items.map((item) => ({
     id: context.newId(),
     run_id: item.runId,
     action_id: item.actionId,
@@ -31,9 +42,6 @@ export async function createApprovals(
     created_at: time,
     resolved_at: null,
   }));
-  // One multi-row INSERT: the batch is stored whole or not at all.
-  await context.db.insertInto('approvals').values(rows).execute();
-  return rows.map(toApproval);
 }
 
 export async function getApproval(

@@ -1,8 +1,8 @@
 import type { Approval, Run } from '../records.js';
 import { toApproval, toRun } from '../rows.js';
-import type { ApprovalRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
 import type { FinishRun, ParkRun } from '../types.js';
+import { approvalRows } from './approvals.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
 
 /**
@@ -37,23 +37,11 @@ export function parkRun(
         .returningAll()
         .executeTakeFirst();
       if (run === undefined) return undefined;
-      const batchId = context.newId();
-      const rows: ApprovalRow[] = input.approvals.map((item) => ({
-        id: context.newId(),
-        run_id: input.runId,
-        action_id: item.actionId,
-        call_id: item.callId,
-        tool: item.tool,
-        input_hash: item.inputHash,
-        definition_hash: item.definitionHash,
-        user_id: item.userId,
-        batch_id: batchId,
-        status: 'pending',
-        decision: null,
-        feedback: null,
-        created_at: time,
-        resolved_at: null,
-      }));
+      const rows = approvalRows(
+        context,
+        input.approvals.map((item) => ({ ...item, runId: input.runId })),
+        time,
+      );
       // A run taken over mid-park asks again for the same calls: their approvals stay as they were.
       if (rows.length > 0)
         await db
