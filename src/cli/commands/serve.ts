@@ -57,6 +57,15 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
             },
           }
         : {}),
+      timeouts: httpTimeouts(io.env),
+      ...(io.env.CADRE_AUTH_FAILURE_LIMIT
+        ? {
+            authFailureLimit: {
+              max: positive(io.env.CADRE_AUTH_FAILURE_LIMIT, 'CADRE_AUTH_FAILURE_LIMIT'),
+              windowMs: 60_000,
+            },
+          }
+        : {}),
     });
     // The web page at `/` (threads, live runs, approval cards); the API stays under /api.
     const { registerWebUi } = await import('../../server/web-ui.js');
@@ -187,6 +196,33 @@ function positive(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer.`);
   return n;
+}
+
+/** Request, header and keep-alive limits (milliseconds; 0 turns a request or header limit off). */
+function httpTimeouts(env: NodeJS.ProcessEnv): {
+  requestMs?: number;
+  headersMs?: number;
+  keepAliveMs?: number;
+  maxRequestsPerSocket?: number;
+} {
+  const read = (name: string, min: number): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new ConfigError(`${name} must be an integer of at least ${min}.`);
+    return n;
+  };
+  const requestMs = read('CADRE_REQUEST_TIMEOUT_MS', 0);
+  const headersMs = read('CADRE_HEADERS_TIMEOUT_MS', 0);
+  const keepAliveMs = read('CADRE_KEEP_ALIVE_TIMEOUT_MS', 1);
+  const maxRequestsPerSocket = read('CADRE_MAX_REQUESTS_PER_SOCKET', 0);
+  return {
+    ...(requestMs !== undefined ? { requestMs } : {}),
+    ...(headersMs !== undefined ? { headersMs } : {}),
+    ...(keepAliveMs !== undefined ? { keepAliveMs } : {}),
+    ...(maxRequestsPerSocket !== undefined ? { maxRequestsPerSocket } : {}),
+  };
 }
 
 function logLevel(value: string | undefined): LevelWithSilent {

@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthError } from '../../errors/cadre-error.js';
 import type { Store } from '../../store/types.js';
+import type { AuthFailures } from './auth-failures.js';
+import { clientKey } from './client-key.js';
+import { HttpProblem } from './http-problem.js';
+import type { RequestSignals } from './request-signals.js';
 
 /** All auth needs of the store. */
 export type TokenLookup = Pick<Store, 'findUserByToken'>;
@@ -19,24 +23,47 @@ declare module 'fastify' {
   }
 }
 
+export interface AuthOptions {
+  tokens: TokenLookup;
+  failures: AuthFailures;
+  signals: RequestSignals;
+}
+
 // Tokens from `cadre token create` are short; anything longer never reaches the store.
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
 
-/** Bearer token → `request.userId` on every non-public route; otherwise 401 `auth_error`. */
-export function registerAuth(
-  app: FastifyInstance,
-  tokens: TokenLookup,
-  lifetime: AbortSignal,
-): void {
+/**
+ * Bearer token → `request.userId` on every non-public route; otherwise 401
+ * `auth_error`. A client with too many failures is answered 429 before its
+ * token is looked up, unless that token worked recently.
+ */
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+  const { tokens, failures, signals } = options;
   app.decorateRequest('userId', '');
   app.decorateRequest('tokenKey', '');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
+    const client = clientKey(request.ip);
     const token = bearerToken(request);
-    const user = token ? await tokens.findUserByToken(token, lifetime) : undefined;
-    if (!token || !user) throw new AuthError('Missing or invalid bearer token.');
+    const tokenKey = token ? createHash('sha256').update(token).digest('base64url') : '';
+    const waitMs = failures.blockedFor(client);
+    if (waitMs > 0 && !failures.known(tokenKey)) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      void reply.header('retry-after', String(seconds));
+      throw new HttpProblem(
+        429,
+        'rate_limited',
+        `Too many failed sign-ins; retry in ${seconds} seconds.`,
+      );
+    }
+    const user = token ? await tokens.findUserByToken(token, signals(reply)) : undefined;
+    if (!token || !user) {
+      failures.fail(client);
+      throw new AuthError('Missing or invalid bearer token.');
+    }
+    failures.succeed(tokenKey);
     request.userId = user.id;
-    request.tokenKey = createHash('sha256').update(token).digest('base64url');
+    request.tokenKey = tokenKey;
   });
 }
 

@@ -1,11 +1,15 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { RunService } from '../run-service-types.js';
+import { createAuthFailures, type AuthFailureLimit } from './auth-failures.js';
 import { registerAuth, type TokenLookup } from './auth.js';
-import { errorBody, mapError } from './error-mapping.js';
+import { clientErrorHandler } from './client-errors.js';
+import { clientLeft, errorBody, mapError } from './error-mapping.js';
 import { registerGracefulClose } from './graceful-close.js';
 import { HttpProblem } from './http-problem.js';
 import { createLogger, type LogOptions } from './logger.js';
+import { createRequestSignals } from './request-signals.js';
+import { closeSpentSockets } from './spent-sockets.js';
 import { agentRoutes } from './routes/agent-routes.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
@@ -14,6 +18,7 @@ import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
+import { timeoutOptions, type ServerTimeouts } from './server-timeouts.js';
 
 export interface BuildServerOptions {
   service: RunService;
@@ -24,26 +29,35 @@ export interface BuildServerOptions {
   rateLimit?: { max: number; timeWindow: number | string };
   /** Bytes; default 256 KiB. */
   bodyLimit?: number;
+  /** Receiving requests and keeping sockets alive; defaults in DEFAULT_TIMEOUTS. */
+  timeouts?: ServerTimeouts;
+  /** Failed sign-ins per client address; default 20 a minute, then 429. */
+  authFailureLimit?: AuthFailureLimit;
 }
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindow: '1 minute' } as const;
 
-/** The HTTP API over a RunService: auth, rate and size limits, validation, status codes, JSON and NDJSON. */
+/** The HTTP API over a RunService: auth, rate, size and time limits, validation, status codes, JSON and NDJSON. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   // Typed as Fastify's logger so the instance is the plain FastifyInstance routes expect.
   const logger: FastifyBaseLogger = createLogger(options.log);
+  const timeouts = timeoutOptions(options.timeouts);
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Ids are at most 200 characters (request-schemas); longer path parts are 404 at the router.
     routerOptions: { maxParamLength: 200 },
+    ...timeouts,
+    clientErrorHandler: clientErrorHandler(logger),
   });
+  closeSpentSockets(app, timeouts.maxRequestsPerSocket ?? 0);
   const shutdown = new AbortController();
   registerGracefulClose(app, shutdown);
+  const requestSignal = createRequestSignals(shutdown.signal);
 
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error);
+    const mapped = clientLeft(error, request.raw) ?? mapError(error);
     if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: mapped.code, status: mapped.status }, 'request refused');
     if (mapped.code === 'auth_error') void reply.header('www-authenticate', 'Bearer');
@@ -53,7 +67,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     reply.status(404).send({ ok: false, error: { code: 'not_found', message: 'No such route.' } }),
   );
 
-  registerAuth(app, options.store, shutdown.signal);
+  registerAuth(app, {
+    tokens: options.store,
+    failures: createAuthFailures(options.authFailureLimit),
+    signals: requestSignal,
+  });
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   void app.register(rateLimit, {
     max: limit.max,
@@ -63,7 +81,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     errorResponseBuilder: (_request, context) =>
       new HttpProblem(429, 'rate_limited', `Too many requests; retry in ${context.after}.`),
   });
-  const ctx: RouteContext = { service: options.service, lifetime: shutdown.signal };
+  const ctx: RouteContext = { service: options.service, requestSignal };
   // Routes register after the rate limiter, whose onRoute hook must see them.
   void app.register(async (scope) => {
     healthRoutes(scope);

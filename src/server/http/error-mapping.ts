@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { CadreError, type ErrorCode } from '../../errors/cadre-error.js';
 import { HttpProblem, type ErrorBody, type HttpErrorCode } from './http-problem.js';
 
@@ -101,6 +102,22 @@ export function mapError(error: unknown): MappedError {
     code: 'internal',
     message: 'Internal error; the details are in the server log.',
     serverFault: true,
+  };
+}
+
+/**
+ * The client's connection broke while its request was being read (it hung
+ * up, or was cut off for taking too long): the client's doing, not a server
+ * fault, and frequent on a hostile network — so not logged as an error.
+ */
+export function clientLeft(error: unknown, request: IncomingMessage): MappedError | undefined {
+  const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
+  if (code !== 'ECONNRESET' || !request.readableAborted) return undefined;
+  return {
+    status: 400,
+    code: 'validation_error',
+    message: 'The request did not arrive whole.',
+    serverFault: false,
   };
 }
 

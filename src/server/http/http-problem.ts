@@ -2,7 +2,12 @@ import type { ErrorCode } from '../../errors/cadre-error.js';
 
 /** Every `error.code` a response can carry: the taxonomy plus the HTTP layer's own. */
 export type HttpErrorCode =
-  ErrorCode | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal';
+  | ErrorCode
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'request_timeout'
+  | 'internal';
 
 /** A failure the HTTP layer itself decides (bad request shape, rate limit); its message is safe by construction. */
 export class HttpProblem extends Error {

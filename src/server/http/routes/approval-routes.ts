@@ -1,28 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { requestSignal } from '../request-signal.js';
 import { parseInput, resolveBody } from '../request-schemas.js';
 import { streamRun } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** Pending approvals, and resolving one (the continued run comes back, as JSON or NDJSON). */
-export function approvalRoutes(app: FastifyInstance, { service, lifetime }: RouteContext): void {
+export function approvalRoutes(
+  app: FastifyInstance,
+  { service, requestSignal }: RouteContext,
+): void {
   app.get('/api/agent/approvals/pending', async (request, reply) => {
-    const approvals = await service.pendingApprovals(
-      request.userId,
-      requestSignal(reply, lifetime),
-    );
+    const approvals = await service.pendingApprovals(request.userId, requestSignal(reply));
     return { ok: true, approvals };
   });
 
   app.post('/api/agent/approvals/resolve', async (request, reply) => {
     const body = parseInput(resolveBody, request.body, 'body');
-    const signal = requestSignal(reply, lifetime);
+    const signal = requestSignal(reply);
     return service.resolveApproval({ ...body, userId: request.userId }, { signal });
   });
 
   app.post('/api/agent/approvals/resolve/stream', async (request, reply) => {
     const body = parseInput(resolveBody, request.body, 'body');
-    const signal = requestSignal(reply, lifetime);
+    const signal = requestSignal(reply);
     // A resumed run's first event does not name its thread; the approval card does.
     const pending = await service.pendingApprovals(request.userId, signal);
     const threadHint = pending.find((a) => a.approvalId === body.approvalId)?.threadId;

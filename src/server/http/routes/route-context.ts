@@ -1,7 +1,8 @@
 import type { RunService } from '../../run-service-types.js';
+import type { RequestSignals } from '../request-signals.js';
 
-/** What every route group is given: the core and the server's lifetime (aborted on close). */
+/** What every route group is given: the core, and each request's signal (client gone or server closing). */
 export interface RouteContext {
   service: RunService;
-  lifetime: AbortSignal;
+  requestSignal: RequestSignals;
 }

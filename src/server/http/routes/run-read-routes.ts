@@ -1,23 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../errors/cadre-error.js';
 import { NDJSON_TYPE, ndjsonBody } from '../ndjson.js';
-import { requestSignal } from '../request-signal.js';
 import { eventsQuery, idParams, parseInput } from '../request-schemas.js';
 import { streamRun } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** A run with its actions and events, and its stored events from a cursor (re-attaching after a disconnect). */
-export function runReadRoutes(app: FastifyInstance, { service, lifetime }: RouteContext): void {
+export function runReadRoutes(
+  app: FastifyInstance,
+  { service, requestSignal }: RouteContext,
+): void {
   app.get('/api/runs/:id', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
-    const view = await service.getRun(request.userId, id, requestSignal(reply, lifetime));
+    const view = await service.getRun(request.userId, id, requestSignal(reply));
     if (!view) throw new NotFoundError('No such run.');
     return { ok: true, ...view };
   });
 
   app.post('/api/runs/:id/cancel', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
-    const result = await service.cancelRun(request.userId, id, requestSignal(reply, lifetime));
+    const result = await service.cancelRun(request.userId, id, requestSignal(reply));
     if (!result) throw new NotFoundError('No such run.');
     return result;
   });
@@ -28,7 +30,7 @@ export function runReadRoutes(app: FastifyInstance, { service, lifetime }: Route
     const { after } = parseInput(eventsQuery, request.query, 'query');
     await streamRun({
       reply,
-      signal: requestSignal(reply, lifetime),
+      signal: requestSignal(reply),
       start: async (hooks) => {
         const result = await service.followRun(request.userId, id, after ?? 0, hooks);
         if (!result) throw new NotFoundError('No such run.');
@@ -40,12 +42,7 @@ export function runReadRoutes(app: FastifyInstance, { service, lifetime }: Route
   app.get('/api/runs/:id/events', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
     const { after } = parseInput(eventsQuery, request.query, 'query');
-    const events = await service.readEvents(
-      request.userId,
-      id,
-      after ?? 0,
-      requestSignal(reply, lifetime),
-    );
+    const events = await service.readEvents(request.userId, id, after ?? 0, requestSignal(reply));
     if (!events) throw new NotFoundError('No such run.');
     // One stored event per line, in the same shape the live stream's `event` lines carry.
     return reply

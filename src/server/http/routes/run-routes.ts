@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { requestSignal } from '../request-signal.js';
 import { parseInput, runBody } from '../request-schemas.js';
 import { streamRun } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** `POST /api/agent/run` (one JSON response) and `/api/agent/run/stream` (NDJSON). */
-export function runRoutes(app: FastifyInstance, { service, lifetime }: RouteContext): void {
+export function runRoutes(app: FastifyInstance, { service, requestSignal }: RouteContext): void {
   app.post('/api/agent/run', async (request, reply) => {
     const body = parseInput(runBody, request.body, 'body');
-    const signal = requestSignal(reply, lifetime);
+    const signal = requestSignal(reply);
     return service.run({ ...body, userId: request.userId }, { signal });
   });
 
   app.post('/api/agent/run/stream', async (request, reply) => {
     const body = parseInput(runBody, request.body, 'body');
-    const signal = requestSignal(reply, lifetime);
+    const signal = requestSignal(reply);
     await streamRun({
       reply,
       signal,

@@ -1,0 +1,147 @@
+import { getEventListeners } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CancelledError } from '../../errors/cadre-error.js';
+import type { TokenLookup } from './auth.js';
+import { createRequestSignals } from './request-signals.js';
+import { auth, fakeService, fakeTokens, startTestServer, type TestServer } from './test-support.js';
+
+let app: FastifyInstance | undefined;
+let server: TestServer | undefined;
+afterEach(async () => {
+  await app?.close();
+  await server?.close();
+  app = undefined;
+  server = undefined;
+});
+
+/** Fastify alone; kept-alive sockets are cut on close rather than waited for. */
+function plainServer(): FastifyInstance {
+  return Fastify({ forceCloseConnections: true });
+}
+
+/** What `lifetime` holds for others: abort listeners, and the WeakRefs `AbortSignal.any` leaves on it. */
+function held(signal: AbortSignal): number {
+  const key = Object.getOwnPropertySymbols(signal).find(
+    (s) => s.description === 'kDependantSignals',
+  );
+  const dependants: unknown = key ? Reflect.get(signal, key) : undefined;
+  // Node's own (primordial) Set is no `instanceof Set`.
+  const size: unknown =
+    typeof dependants === 'object' && dependants !== null ? Reflect.get(dependants, 'size') : 0;
+  return getEventListeners(signal, 'abort').length + (typeof size === 'number' ? size : 0);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first — as a driver's query would. */
+function query(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
+  it('holds one listener on the lifetime signal however many requests come and go', async () => {
+    const lifetime = new AbortController();
+    const signals = createRequestSignals(lifetime.signal);
+    const seen: AbortSignal[] = [];
+    app = plainServer();
+    app.get('/q', async (_request, reply) => {
+      const signal = signals(reply);
+      seen.push(signal);
+      // Code that listens for the whole request and never unsubscribes, as much does.
+      signal.addEventListener('abort', () => undefined, { once: true });
+      await query(signal, Number((_request.query as { ms?: string }).ms ?? 0));
+      return { ok: true };
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/q`;
+    const baseline = held(lifetime.signal);
+    expect(baseline).toBe(1);
+    for (let i = 0; i < 200; i++) {
+      expect((await fetch(url)).status).toBe(200);
+      expect(held(lifetime.signal)).toBe(baseline);
+    }
+    expect(seen.every((s) => !s.aborted)).toBe(true);
+
+    // 50 in flight at once, then the server's lifetime ends: every one of them is aborted.
+    const inFlight = Array.from({ length: 50 }, () => fetch(`${url}?ms=60000`));
+    while (seen.length < 250) await new Promise((resolve) => setImmediate(resolve));
+    expect(held(lifetime.signal)).toBe(baseline);
+    lifetime.abort(new CancelledError('The server is shutting down.'));
+    const statuses = await Promise.all(inFlight.map(async (res) => (await res).status));
+    expect(statuses.every((status) => status === 500)).toBe(true);
+    expect(seen.slice(200).every((s) => s.reason instanceof CancelledError)).toBe(true);
+  });
+
+  it('aborts when the client disconnects, not when the response completes', async () => {
+    const signals = createRequestSignals(new AbortController().signal);
+    let hanging: AbortSignal | undefined;
+    let finished: AbortSignal | undefined;
+    let sameTwice = false;
+    app = plainServer();
+    app.get('/done', async (_request, reply) => {
+      finished = signals(reply);
+      // Auth and the route ask for the same request's signal.
+      sameTwice = signals(reply) === finished;
+      return { ok: true };
+    });
+    app.get('/hang', async (_request, reply) => {
+      hanging = signals(reply);
+      await query(hanging, 60_000).catch(() => undefined);
+      return { ok: true };
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await (await fetch(`${base}/done`)).text();
+    const client = new AbortController();
+    const pending = fetch(`${base}/hang`, { signal: client.signal }).catch(() => undefined);
+    while (!hanging) await new Promise((resolve) => setImmediate(resolve));
+    client.abort();
+    await pending;
+    await new Promise<void>((resolve) => hanging?.addEventListener('abort', () => resolve()));
+    expect(hanging.reason).toBeInstanceOf(CancelledError);
+    expect(finished?.aborted).toBe(false);
+    expect(sameTwice).toBe(true);
+  });
+});
+
+describe('buildServer request signals', () => {
+  it('gives each token lookup its own signal, released after, aborted when the server closes', async () => {
+    const signals: AbortSignal[] = [];
+    let hold = false;
+    const store: TokenLookup = {
+      findUserByToken: async (token, signal) => {
+        if (signal) signals.push(signal);
+        if (hold && signal) await query(signal, 60_000);
+        return fakeTokens.findUserByToken(token, signal);
+      },
+    };
+    server = await startTestServer(fakeService(), { store });
+    for (let i = 0; i < 20; i++)
+      expect((await fetch(`${server.url}/api/threads`, { headers: auth() })).status).toBe(200);
+    expect(new Set(signals).size).toBe(20);
+    expect(signals.every((s) => !s.aborted && getEventListeners(s, 'abort').length === 0)).toBe(
+      true,
+    );
+
+    hold = true;
+    const held = Array.from({ length: 20 }, () =>
+      fetch(`${server?.url}/api/threads`, { headers: auth() }),
+    );
+    while (signals.length < 40) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    const statuses = await Promise.all(held.map(async (res) => (await res).status));
+    expect(statuses.every((status) => status === 503)).toBe(true);
+    expect(signals.slice(20).every((s) => s.reason instanceof CancelledError)).toBe(true);
+    server = undefined;
+  });
+});
