@@ -1,3 +1,4 @@
+import { compileSafePattern } from '../util/safe-regex.js';
 import { globMatch } from './glob.js';
 import type { ArgMatcher, PolicyMode, RuleScalar } from './types.js';
 
@@ -24,7 +25,7 @@ export function matchArg(matcher: ArgMatcher, value: unknown, quantifier: Quanti
     const size = sizeOf(value);
     return size !== undefined && size >= matcher.min;
   }
-  const test = (item: unknown): boolean => matchElement(matcher, item, quantifier);
+  const test = elementTest(matcher, quantifier);
   if (Array.isArray(value)) {
     if (value.length === 0) return false;
     return quantifier === 'all' ? value.every(test) : value.some(test);
@@ -32,18 +33,19 @@ export function matchArg(matcher: ArgMatcher, value: unknown, quantifier: Quanti
   return test(value);
 }
 
-function matchElement(matcher: ElementMatcher, value: unknown, quantifier: Quantifier): boolean {
-  if (typeof matcher === 'string') return typeof value === 'string' && globMatch(matcher, value);
-  if ('equals' in matcher) return matcher.equals === value;
-  if (typeof value !== 'string' && typeof value !== 'number') return false;
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(matcher.matches, 'u');
-  } catch {
-    // Policy files are checked at load; a bad pattern built in code fails closed.
-    return quantifier === 'any';
-  }
-  return pattern.test(String(value));
+/** The test for one element, with a `matches` pattern compiled once for all elements. */
+function elementTest(matcher: ElementMatcher, quantifier: Quantifier): (value: unknown) => boolean {
+  if (typeof matcher === 'string')
+    return (value) => typeof value === 'string' && globMatch(matcher, value);
+  if ('equals' in matcher) return (value) => matcher.equals === value;
+  // Linear-time engine: the arguments come from the model, so a backtracking
+  // RegExp like /^(a+)+$/ would let it stall the server on one decision.
+  const pattern = compileSafePattern(matcher.matches, 'u');
+  const isText = (value: unknown): value is string | number =>
+    typeof value === 'string' || typeof value === 'number';
+  // Policy files are checked at load; a pattern that cannot compile fails closed.
+  if (!pattern.ok) return (value) => isText(value) && quantifier === 'any';
+  return (value) => isText(value) && pattern.test(String(value));
 }
 
 /** Numbers by value, strings and arrays by length. */

@@ -140,6 +140,87 @@ describe('decide: argument matchers in rules', () => {
         expected: ask(/not on the allowlist/),
       },
     ],
+    [
+      'a catastrophic regex on a hostile argument decides promptly: no match',
+      {
+        tool: GMAIL,
+        // A backtracking RegExp needs about 2^40 steps here; the linear-time engine does not.
+        call: mail('a@x.com', { subject: `${'a'.repeat(40)}!` }),
+        rules: [
+          {
+            tool: 'gmail_send',
+            when: { subject: { matches: '^(a+)+$' } },
+            decision: 'deny',
+            reason: 'only a',
+          },
+        ],
+        expected: ask(/not on the allowlist/),
+      },
+    ],
+    [
+      'a catastrophic regex on a hostile argument decides promptly: a match',
+      {
+        tool: GMAIL,
+        call: mail('a@x.com', { subject: 'a'.repeat(40) }),
+        rules: [
+          {
+            tool: 'gmail_send',
+            when: { subject: { matches: '^(a+)+$' } },
+            decision: 'deny',
+            reason: 'only a',
+          },
+        ],
+        expected: deny('only a'),
+      },
+    ],
+    [
+      'a backreference (the linear-time engine has none) fails closed for deny',
+      {
+        tool: GMAIL,
+        call: mail('a@x.com'),
+        rules: [
+          {
+            tool: 'gmail_send',
+            when: { subject: { matches: '(x)\\1' } },
+            decision: 'deny',
+            reason: 'unsupported',
+          },
+        ],
+        expected: deny('unsupported'),
+      },
+    ],
+    [
+      'a lookahead (the linear-time engine has none) fails closed for allow',
+      {
+        tool: GMAIL,
+        call: mail('a@x.com'),
+        rules: [
+          {
+            tool: 'gmail_send',
+            when: { subject: { matches: '^(?=Rep)' } },
+            decision: 'allow',
+            reason: 'unsupported',
+          },
+        ],
+        expected: ask(/not on the allowlist/),
+      },
+    ],
+    [
+      'a matches rule on every recipient of an array argument',
+      {
+        tool: GMAIL,
+        call: mail(['a@x.com', 'b@x.com']),
+        rules: [
+          {
+            tool: 'gmail_send',
+            when: { to: { matches: '@x\\.com$' } },
+            decision: 'allow',
+            reason: 'x',
+          },
+        ],
+        expected: ALLOW,
+      },
+    ],
   ])('%s', (_name, row) => {
     expect(run(row)).toEqual(row.expected);
   });

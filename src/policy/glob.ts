@@ -1,15 +1,13 @@
-import { createRequire } from 'node:module';
-import type picomatchType from 'picomatch';
-
-// picomatch loads on first use so importing the policy engine stays cheap (see cold-import.test.ts).
-const load = createRequire(import.meta.url);
+import { compileSafeGlob } from '../util/safe-glob.js';
 
 /**
  * True when `value` matches the glob. Case-insensitive (addresses are
- * normalised to lower case, tool names are lower case) and `dot` on, so
- * `*@example.com` also matches `first.last@example.com`.
+ * normalised to lower case, tool names are lower case), and names starting
+ * with a dot match like any other, so `*@example.com` also matches
+ * `first.last@example.com`. Values come from the model: matching is linear
+ * time (no backtracking), and a glob that cannot be compiled matches nothing.
  */
 export function globMatch(pattern: string, value: string): boolean {
-  const picomatch = load('picomatch') as typeof picomatchType;
-  return picomatch.isMatch(value, pattern, { nocase: true, dot: true });
+  const compiled = compileSafeGlob(pattern.toLowerCase());
+  return compiled.ok && compiled.test(value.toLowerCase());
 }

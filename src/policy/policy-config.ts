@@ -38,9 +38,7 @@ export function oneOf<T extends string>(
   const normalized = value.trim().toLowerCase();
   const found = allowed.find((a) => a === normalized);
   if (!found)
-    throw new ConfigError(
-      `${name}=${JSON.stringify(value)} is not one of: ${allowed.join(', ')}.`,
-    );
+    throw new ConfigError(`${name}=${JSON.stringify(value)} is not one of: ${allowed.join(', ')}.`);
   return found;
 }
 

@@ -130,6 +130,19 @@ describe('parsePolicyFile', () => {
     ]);
   });
 
+  it('refuses at load a pattern the linear-time engine cannot run (lookahead), naming the construct', () => {
+    const error = issuesOf(
+      'rules:\n  - tool: "*"\n    when:\n      to: { matches: "^(?!admin)" }\n    decision: deny\n    reason: x\n',
+    );
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        line: 4,
+        path: 'rules.0.when.to.matches',
+        message: expect.stringMatching(/invalid regular expression: .*lookahead/),
+      }),
+    ]);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const error = issuesOf('rules:\n  - tool: gmail_send\n    reason: "unterminated\n');
     expect(error.issues[0]?.line).toBeGreaterThanOrEqual(3);

@@ -5,6 +5,7 @@ import { normalizeText, parseYamlText } from '../spec/data-file.js';
 import { errorAt, resolveIssues, type PendingIssue } from '../spec/issues.js';
 import { requireYaml } from '../spec/lazy-modules.js';
 import { fromZodIssues } from '../spec/zod-issues.js';
+import { compileSafePattern } from '../util/safe-regex.js';
 import { TRUST_LEVELS, type PolicyRule, type TrustLevel } from './types.js';
 
 /** A policy file: an optional default trust preset and ordered rules (first match wins). */
@@ -72,18 +73,18 @@ export async function loadPolicyFile(file: string, signal?: AbortSignal): Promis
   return parsePolicyFile(text, file);
 }
 
-// Regexes are compiled once here so a broken one is a load error, not a silent non-match.
+// Patterns are compiled once here, by the engine that will run them, so a broken or
+// unsupported one (a backreference, lookaround) is a load error, not a silent non-match.
 function badPatterns(r: PolicyRule, index: number): PendingIssue[] {
   return Object.entries(r.when ?? {}).flatMap(([name, m]) => {
     if (typeof m !== 'object' || !('matches' in m)) return [];
-    try {
-      new RegExp(m.matches, 'u');
-      return [];
-    } catch (error) {
-      const why = error instanceof Error ? error.message : 'invalid pattern';
-      return [
-        errorAt(['rules', index, 'when', name, 'matches'], `invalid regular expression: ${why}`),
-      ];
-    }
+    const compiled = compileSafePattern(m.matches, 'u');
+    if (compiled.ok) return [];
+    return [
+      errorAt(
+        ['rules', index, 'when', name, 'matches'],
+        `invalid regular expression: ${compiled.reason}`,
+      ),
+    ];
   });
 }

@@ -37,6 +37,34 @@ describe('glob', () => {
     );
   });
 
+  it('treats a leading ./ as the base itself', async () => {
+    expect(await globTool.execute({ pattern: './src/*.md' }, ws.ctx)).toBe('src/readme.md');
+  });
+
+  it('matches a glob that makes picomatch backtrack for minutes, promptly and correctly', async () => {
+    // picomatch's RegExp for this glob took 93 s against a 60-character name.
+    const name = 'a'.repeat(60);
+    await ws.write({ [`long/${name}`]: '', [`long/${name}b`]: '' });
+    expect(await globTool.execute({ pattern: 'long/*a*a*a*a*a*a*a*a*b' }, ws.ctx)).toBe(
+      `long/${name}b`,
+    );
+  });
+
+  it('takes parentheses literally instead of as extglobs', async () => {
+    await ws.write({ 'doc(1).pdf': '', 'doc.pdf': '', aaa: '' });
+    expect(await globTool.execute({ pattern: '*(1).pdf' }, ws.ctx)).toBe('doc(1).pdf');
+    expect(await globTool.execute({ pattern: '+(a|aa)' }, ws.ctx)).toBe(
+      'No files match +(a|aa) in the workspace root.',
+    );
+  });
+
+  it.each([
+    ['src/f{1..3}.ts', /Invalid glob "src\/f\{1\.\.3\}\.ts": brace ranges/],
+    ['*'.repeat(1001), /the pattern is 1001 characters long; the limit is 1000/],
+  ])('refuses the glob %s with a reason', async (pattern, reason) => {
+    await expect(globTool.execute({ pattern }, ws.ctx)).rejects.toThrow(reason);
+  });
+
   it('says when nothing matches', async () => {
     expect(await globTool.execute({ pattern: '**/*.py' }, ws.ctx)).toBe(
       'No files match **/*.py in the workspace root.',

@@ -1,6 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError } from '../../errors/index.js';
+import { compileSafeGlob } from '../../util/safe-glob.js';
+import type { SafePattern } from '../../util/safe-regex.js';
 import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
 import { toToolError } from './fs-error.js';
@@ -35,8 +37,9 @@ export const globTool = defineTool<GlobArgs>({
         type: 'string',
         minLength: 1,
         description:
-          'Glob pattern relative to `path`: * matches within a name, ** across directories, ' +
-          '{a,b} alternatives. Must not be absolute or contain "..".',
+          'Glob pattern relative to `path`: * and ? match within a name, ** across directories, ' +
+          '[abc] a class, {a,b} alternatives; parentheses are literal. Must not be absolute or ' +
+          'contain "..".',
       },
       path: {
         type: 'string',
@@ -51,15 +54,19 @@ export const globTool = defineTool<GlobArgs>({
   preview: (args) => `Find files matching ${args.pattern}${args.path ? ` in ${args.path}` : ''}`,
   async execute(args, ctx) {
     throwIfAborted(ctx.signal);
-    checkPattern(args.pattern);
+    const pattern = args.pattern.replace(/^(?:\.\/)+/, '');
+    const matcher = compilePattern(pattern);
     const base = await resolveInWorkspace(ctx.workspace, args.path ?? '.', { mustExist: true });
     const baseDisplay = toWorkspaceRelative(ctx.workspace, base);
 
     let found: string[];
     try {
       // Loaded on first use: it is the heaviest import of the built-in tools.
-      const { glob } = await import('tinyglobby');
-      found = await glob(args.pattern, {
+      const { escapePath, glob } = await import('tinyglobby');
+      // tinyglobby only lists files: its picomatch RegExps backtrack, so the
+      // model's pattern is matched below with the linear-time engine instead.
+      const dirs = literalDirs(pattern);
+      const listed = await glob(dirs === '' ? '**' : `${escapePath(dirs)}/**`, {
         cwd: base,
         absolute: true,
         dot: true,
@@ -69,6 +76,7 @@ export const globTool = defineTool<GlobArgs>({
         followSymbolicLinks: false,
         signal: ctx.signal,
       });
+      found = listed.filter((file) => matcher.test(toPosix(path.relative(base, file))));
     } catch (error) {
       throw toToolError(error, baseDisplay);
     }
@@ -82,6 +90,25 @@ export const globTool = defineTool<GlobArgs>({
     return output.render('use a more specific pattern or path');
   },
 });
+
+function compilePattern(pattern: string): SafePattern {
+  checkPattern(pattern);
+  const compiled = compileSafeGlob(pattern);
+  if (!compiled.ok) throw new ToolExecutionError(`Invalid glob "${pattern}": ${compiled.reason}`);
+  return compiled;
+}
+
+/** Leading directory names without glob syntax: the listing starts there, not at the base. */
+function literalDirs(pattern: string): string {
+  const dirs: string[] = [];
+  for (const name of pattern.split('/').slice(0, -1)) {
+    if (name === '' || /[*?[\]{}()!@+\\]/.test(name)) break;
+    dirs.push(name);
+  }
+  return dirs.join('/');
+}
+
+const toPosix = (relative: string): string => relative.split(path.sep).join('/');
 
 function checkPattern(pattern: string): void {
   if (pattern.startsWith('/') || path.isAbsolute(pattern)) {

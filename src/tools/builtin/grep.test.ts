@@ -55,6 +55,32 @@ describe('grep', () => {
     );
   });
 
+  it('runs the ReDoS pattern ^(a+)+$ on a 40-character line promptly, with the right result', async () => {
+    // A backtracking RegExp needs about 2^40 steps for the first line and froze the server.
+    await ws.write({ 'redos.txt': `${'a'.repeat(40)}!\n${'a'.repeat(40)}\n` });
+    expect(await grepTool.execute({ pattern: '^(a+)+$', path: 'redos.txt' }, ws.ctx)).toBe(
+      `redos.txt:2: ${'a'.repeat(40)}`,
+    );
+  });
+
+  it('refuses backreferences and lookaround with an error naming the construct', async () => {
+    await expect(grepTool.execute({ pattern: '(a)\\1' }, ws.ctx)).rejects.toThrow(
+      new ToolExecutionError(
+        'Invalid regular expression "(a)\\1": the backreference \\1 is not supported: patterns ' +
+          'run on a linear-time engine (RE2), which has no backreferences or lookaround',
+      ),
+    );
+    await expect(grepTool.execute({ pattern: 'TODO(?= write)' }, ws.ctx)).rejects.toThrow(
+      /the lookahead \(\?=…\) is not supported/,
+    );
+  });
+
+  it('refuses over-long patterns', async () => {
+    await expect(grepTool.execute({ pattern: 'a'.repeat(1001) }, ws.ctx)).rejects.toThrow(
+      /the pattern is 1001 characters long; the limit is 1000/,
+    );
+  });
+
   it('caps matches with a note counting all of them', async () => {
     await ws.write({ 'many.txt': 'hit\n'.repeat(450) });
     const lines = String(

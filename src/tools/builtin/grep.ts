@@ -1,5 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ToolExecutionError } from '../../errors/index.js';
+import { compileSafePattern, type SafePattern } from '../../util/safe-regex.js';
 import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
@@ -19,14 +21,17 @@ const LIMITS = { maxItems: 200, maxChars: 50_000 };
 const MAX_LINE_CHARS = 300;
 /** Bigger files are usually generated or data; skipping them keeps a search fast. */
 const MAX_FILE_BYTES = 1024 * 1024;
+/** Characters matched between yields, so one big file does not hold the event loop. */
+const YIELD_EVERY_CHARS = 64 * 1024;
 
 export const grepTool = defineTool<GrepArgs>({
   name: 'grep',
   description:
-    'Search file contents in the workspace with a JavaScript regular expression. Returns matching ' +
-    'lines as "path:line: text" (path relative to the workspace root, line 1-based). Searches every ' +
-    'text file under `path`, skipping node_modules, .git, symbolic links, binary files and files ' +
-    'over 1 MB. Use glob to find files by name instead.',
+    'Search file contents in the workspace with a regular expression (JavaScript syntax, without ' +
+    'backreferences or lookaround). Returns matching lines as "path:line: text" (path relative to ' +
+    'the workspace root, line 1-based). Searches every text file under `path`, skipping ' +
+    'node_modules, .git, symbolic links, binary files and files over 1 MB. Use glob to find files ' +
+    'by name instead.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -35,7 +40,8 @@ export const grepTool = defineTool<GrepArgs>({
         minLength: 1,
         description:
           'JavaScript regular expression source without slashes or flags, e.g. "function\\s+main" ' +
-          'or "TODO|FIXME". Escape regex characters such as ( [ . * to match them literally.',
+          'or "TODO|FIXME". Escape regex characters such as ( [ . * to match them literally. ' +
+          'Backreferences (\\1) and lookaround ((?=…), (?<=…)) are not supported.',
       },
       path: {
         type: 'string',
@@ -66,10 +72,17 @@ export const grepTool = defineTool<GrepArgs>({
         if (text === undefined) continue;
         const display = toWorkspaceRelative(ctx.workspace, file);
         const lines = splitLines(text);
+        let sinceYield = 0;
         for (let i = 0; i < lines.length; i += 1) {
           const line = lines[i] ?? '';
           if (regex.test(line))
             output.add(`${display}:${i + 1}: ${clipLine(line, MAX_LINE_CHARS)}`);
+          sinceYield += line.length;
+          if (sinceYield >= YIELD_EVERY_CHARS) {
+            sinceYield = 0;
+            await yieldToEventLoop();
+            throwIfAborted(ctx.signal);
+          }
         }
       }
     } catch (error) {
@@ -81,18 +94,16 @@ export const grepTool = defineTool<GrepArgs>({
   },
 });
 
-function compile(pattern: string, caseInsensitive: boolean): RegExp {
-  try {
-    // No `g` flag: test() must not carry lastIndex from one line to the next.
-    return new RegExp(pattern, caseInsensitive ? 'i' : '');
-  } catch (error) {
-    // V8 repeats the pattern in its message ("Invalid regular expression: /(/: ..."); keep the reason.
-    const reason = (error as Error).message.replace(
-      /^Invalid regular expression: \/.*\/[a-z]*: /s,
-      '',
-    );
-    throw new ToolExecutionError(`Invalid regular expression "${pattern}": ${reason}`);
-  }
+/**
+ * The pattern compiled for a linear-time engine: a model (or text injected
+ * into its context) chooses it, and a backtracking RegExp such as /^(a+)+$/
+ * can take minutes on a 40-character line.
+ */
+function compile(pattern: string, caseInsensitive: boolean): SafePattern {
+  const compiled = compileSafePattern(pattern, caseInsensitive ? 'i' : '');
+  if (!compiled.ok)
+    throw new ToolExecutionError(`Invalid regular expression "${pattern}": ${compiled.reason}`);
+  return compiled;
 }
 
 /** The file's text, or undefined for files grep skips (too big, binary, vanished). */
