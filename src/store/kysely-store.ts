@@ -20,6 +20,7 @@ import type {
   ActionTransition,
   ApprovalFilter,
   EnqueueRun,
+  Lease,
   FinishRun,
   ParkRun,
   RunChange,
@@ -102,10 +103,9 @@ export class KyselyStore implements Store {
     queue.enqueueRun(this.context, input, signal);
   claimRun = (owner: string, leaseMs: number, signal?: AbortSignal) =>
     queue.claimRun(this.context, owner, leaseMs, signal);
-  renewLeases = (owner: string, runIds: readonly string[], leaseMs: number, signal?: AbortSignal) =>
-    queue.renewLeases(this.context, owner, runIds, leaseMs, signal);
-  expireLeases = (owner: string, runIds: readonly string[]) =>
-    queue.expireLeases(this.context, owner, runIds);
+  renewLeases = (leases: readonly Lease[], leaseMs: number, signal?: AbortSignal) =>
+    queue.renewLeases(this.context, leases, leaseMs, signal);
+  expireLeases = (leases: readonly Lease[]) => queue.expireLeases(this.context, leases);
   parkRun = (input: ParkRun, signal?: AbortSignal) => outcome.parkRun(this.context, input, signal);
   finishRun = (input: FinishRun, signal?: AbortSignal) =>
     outcome.finishRun(this.context, input, signal);

@@ -148,6 +148,12 @@ export interface FinishRun {
   message?: string;
 }
 
+/** A run and the owner token of the claim that holds it (unique per claim, never reused). */
+export interface Lease {
+  runId: string;
+  owner: string;
+}
+
 export interface LeaseRenewal {
   /** Runs still owned; the rest were taken over and must stop here. */
   kept: string[];
@@ -221,15 +227,14 @@ export interface Store {
   enqueueRun(input: EnqueueRun, signal?: AbortSignal): Promise<Enqueued | undefined>;
   /** The oldest run needing a worker (queued, or its owner's lease expired), now leased to `owner`. */
   claimRun(owner: string, leaseMs: number, signal?: AbortSignal): Promise<Claim | undefined>;
-  /** Extends this owner's leases; says which runs it lost and which were asked to cancel. */
+  /** Extends these leases; says which runs were lost and which were asked to cancel. */
   renewLeases(
-    owner: string,
-    runIds: readonly string[],
+    leases: readonly Lease[],
     leaseMs: number,
     signal?: AbortSignal,
   ): Promise<LeaseRenewal>;
-  /** Ends this owner's leases now (shutdown), so another process takes the runs over at once. */
-  expireLeases(owner: string, runIds: readonly string[]): Promise<void>;
+  /** Ends these leases now (shutdown), so another process takes the runs over at once. */
+  expireLeases(leases: readonly Lease[]): Promise<void>;
   /** Parks the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
   parkRun(
     input: ParkRun,

@@ -2,6 +2,7 @@ import type { FunctionCallPart } from '../../model/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import type { ClaimResult, SideEffectOutcome } from '../../runtime/call-environment.js';
 import type { Action } from '../../store/types.js';
+import { INTERRUPTED_MESSAGE } from '../../store/operations/run-queue.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
@@ -57,13 +58,19 @@ export function actionGuard(
     const action = claimed.get(call.id);
     if (!action || abandoned()) return;
     claimed.delete(call.id);
-    await ctx.store.transitionAction(action.id, {
+    // Cut off mid-call (a cancel, the deadline): whether it happened is unknown.
+    const cutOff = !outcome.ok && outcome.error === 'interrupted';
+    const moved = await ctx.store.transitionAction(action.id, {
       from: 'executing',
-      to: outcome.ok ? 'completed' : 'failed',
+      to: outcome.ok ? 'completed' : cutOff ? 'interrupted' : 'failed',
       ...(outcome.ok
         ? { output: outcome.output }
-        : { errorCode: 'tool_execution_error', errorMessage: outcome.error }),
+        : cutOff
+          ? { errorCode: 'interrupted', errorMessage: INTERRUPTED_MESSAGE }
+          : { errorCode: 'tool_execution_error', errorMessage: outcome.error }),
     });
+    // Another process recorded it first (it took the run over): its record stands.
+    if (!moved.ok) return;
     const normalized = normalizeCall(call.name, call.args);
     await audit(ctx.store, {
       runId,
@@ -76,7 +83,9 @@ export function actionGuard(
         : { mode: 'allow' },
       execution: outcome.ok
         ? { status: 'completed' }
-        : { status: 'failed', errorCode: 'tool_execution_error' },
+        : cutOff
+          ? { status: 'failed', errorCode: 'interrupted' }
+          : { status: 'failed', errorCode: 'tool_execution_error' },
     });
   };
   return { claim, settle };

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CancelledError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
@@ -32,6 +33,36 @@ export interface DriveHooks {
  * written only while this worker still owns it.
  */
 export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHooks): Promise<void> {
+  // Lost when a guarded write finds another owner: from then on nothing more is recorded.
+  let lost = false;
+  const abandoned = (): boolean => lost || hooks.abandoned();
+  try {
+    await driveStep(ctx, claim, { ...hooks, abandoned }, () => (lost = true));
+  } catch (error) {
+    if (abandoned()) return;
+    // A run that cannot even start (no model configured, a bad stored state) ends failed
+    // instead of being taken over and failing again forever.
+    const finished = await ctx.store
+      .finishRun({
+        runId: claim.run.id,
+        owner: hooks.owner,
+        status: 'failed',
+        summary: `The run could not go on: ${error instanceof Error ? error.message : String(error)}`,
+        usage: claim.run.usage,
+        errorCode: 'internal',
+      })
+      .catch(() => undefined);
+    hooks.changed();
+    if (!finished) throw error;
+  }
+}
+
+async function driveStep(
+  ctx: ServerContext,
+  claim: Claim,
+  hooks: DriveHooks,
+  markLost: () => void,
+): Promise<void> {
   const { run } = claim;
   const writer = eventWriter(ctx.store, run.id, hooks.changed);
   let model = run.model;
@@ -41,9 +72,18 @@ export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHoo
   let stateWrites: Promise<unknown> = Promise.resolve();
   const persistState = (state: Readonly<RunState>): Promise<unknown> => {
     const snapshot = structuredClone(state) as RunState;
-    stateWrites = stateWrites.then(() =>
-      ctx.store.updateRun(run.id, { state: snapshot }, { owner: hooks.owner }),
-    );
+    stateWrites = stateWrites.then(async () => {
+      const written = await ctx.store.updateRun(
+        run.id,
+        { state: snapshot },
+        { owner: hooks.owner },
+      );
+      if (!written.ok) {
+        // Another process owns the run now: no side effect may start from here.
+        markLost();
+        throw new CancelledError('This process no longer owns the run.');
+      }
+    });
     return stateWrites;
   };
   const definition = await pinnedDefinition(ctx, run);

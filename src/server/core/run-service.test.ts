@@ -201,6 +201,17 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(smtp.messages).toHaveLength(0);
   });
 
+  it('a run whose model cannot be reached ends failed with the reason, instead of being retried forever', async () => {
+    const store = await openStore({ url: join(dir, 'cadre.db') });
+    // No model client and no API key: the model cannot even be chosen.
+    const svc = await createRunService({ store, cwd: dir, env: { HOME: dir } });
+    opened.push({ store, service: svc });
+    const user = await store.ensureUser('ann');
+    const response = await svc.run({ userId: user.id, prompt: 'Hi' });
+    expect(response.status).toBe('failed');
+    expect(response.summary).toMatch(/could not go on: .*GEMINI_API_KEY/);
+  });
+
   it('a request that goes away detaches: the run finishes without it', async () => {
     const { service: svc, userId } = await service(
       new ScriptedModel([{ parts: [{ text: 'Done anyway.' }], delayMs: 200 }]),

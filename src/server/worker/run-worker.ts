@@ -31,6 +31,8 @@ export interface RunWorker {
 }
 
 interface Driving {
+  /** This claim's owner token: unique, so a re-claim by this same process is another owner. */
+  owner: string;
   controller: AbortController;
   abandoned: boolean;
   done: Promise<void>;
@@ -52,19 +54,33 @@ export function startRunWorker(
   const stopping = new AbortController();
   let wakeUp: (() => void) | undefined;
 
-  const drive = (claim: Claim): void => {
+  const abandon = (entry: Driving, reason: string): void => {
+    if (entry.abandoned) return;
+    entry.abandoned = true;
+    entry.controller.abort(new CancelledError(reason));
+  };
+
+  const drive = (claim: Claim, claimOwner: string): void => {
     const runId = claim.run.id;
+    // This process took over its own run after a stall: the older drive stops, unrecorded.
+    const stale = driving.get(runId);
+    if (stale) abandon(stale, 'This run was taken over after a stall.');
     const controller = new AbortController();
-    const entry: Driving = { controller, abandoned: false, done: Promise.resolve() };
+    const entry: Driving = {
+      owner: claimOwner,
+      controller,
+      abandoned: false,
+      done: Promise.resolve(),
+    };
     entry.done = driveRun(ctx, claim, {
       signal: controller.signal,
       abandoned: () => entry.abandoned,
       changed: () => changes.publish({ kind: 'run', runId }),
-      owner,
+      owner: claimOwner,
     })
       .catch((error: unknown) => options.onError?.(error, runId))
       .finally(() => {
-        driving.delete(runId);
+        if (driving.get(runId) === entry) driving.delete(runId);
         wakeUp?.();
       });
     driving.set(runId, entry);
@@ -78,8 +94,10 @@ export function startRunWorker(
         continue;
       }
       let claim: Claim | undefined;
+      let claimOwner = owner;
       try {
-        claim = await ctx.store.claimRun(owner, options.leaseMs);
+        claimOwner = `${owner}:${randomUUID().slice(0, 8)}`;
+        claim = await ctx.store.claimRun(claimOwner, options.leaseMs);
       } catch (error) {
         // The store is unreachable (or closed): report once per poll, never spin.
         options.onError?.(error, '');
@@ -88,11 +106,14 @@ export function startRunWorker(
       }
       if (stopping.signal.aborted) {
         // Claimed while stopping: hand it straight back.
-        if (claim) await ctx.store.expireLeases(owner, [claim.run.id]).catch(() => undefined);
+        if (claim)
+          await ctx.store
+            .expireLeases([{ runId: claim.run.id, owner: claimOwner }])
+            .catch(() => undefined);
         return;
       }
       if (claim) {
-        drive(claim);
+        drive(claim, claimOwner);
         continue;
       }
       await Promise.race([
@@ -105,20 +126,18 @@ export function startRunWorker(
 
   const heartbeat = setInterval(
     () => {
-      const ids = [...driving.keys()];
-      if (ids.length === 0) return;
+      // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
+      const renewing = [...driving.entries()].filter(([, e]) => !e.abandoned);
+      if (renewing.length === 0) return;
       ctx.store
-        .renewLeases(owner, ids, options.leaseMs)
+        .renewLeases(
+          renewing.map(([runId, e]) => ({ runId, owner: e.owner })),
+          options.leaseMs,
+        )
         .then(({ kept, cancelRequested }) => {
-          for (const id of ids) {
-            const entry = driving.get(id);
-            if (!entry) continue;
-            if (!kept.includes(id) && !entry.abandoned) {
-              // Another process owns it now: stop here without recording anything.
-              entry.abandoned = true;
-              entry.controller.abort(new CancelledError('This process lost the run to another.'));
-            }
-          }
+          for (const [id, entry] of renewing)
+            // Another owner holds it now: stop here without recording anything.
+            if (!kept.includes(id)) abandon(entry, 'This process lost the run to another.');
           for (const id of cancelRequested) cancelRun(id);
         })
         .catch((error: unknown) => options.onError?.(error, ''));
@@ -153,15 +172,11 @@ export function startRunWorker(
       await Promise.race([Promise.all(inFlight.map((d) => d.done)), graceOver]);
       clearTimeout(timer);
       const left = [...driving.entries()];
-      for (const [, entry] of left) entry.abandoned = true;
+      // Leases first, then stop recording: a run that ends in between is still written.
       await ctx.store
-        .expireLeases(
-          owner,
-          left.map(([id]) => id),
-        )
+        .expireLeases(left.map(([runId, e]) => ({ runId, owner: e.owner })))
         .catch(() => undefined);
-      for (const [, entry] of left)
-        entry.controller.abort(new CancelledError('This process is shutting down.'));
+      for (const [, entry] of left) abandon(entry, 'This process is shutting down.');
       clearInterval(heartbeat);
       return { finished: inFlight.length - left.length, handedOver: left.length };
     },

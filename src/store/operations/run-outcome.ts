@@ -20,6 +20,35 @@ export function parkRun(
     context,
     async (db) => {
       const time = now();
+      // Cancelled while it ran: it ends here instead of waiting for a person.
+      const cancelled = await db
+        .updateTable('runs')
+        .set({
+          status: 'failed',
+          error_code: 'cancelled',
+          summary: 'Cancelled.',
+          state: JSON.stringify(input.state),
+          job: null,
+          owner: null,
+          lease_until: null,
+          updated_at: time,
+          finished_at: time,
+        })
+        .where('id', '=', input.runId)
+        .where('owner', '=', input.owner)
+        .where('cancel_requested', '=', 1)
+        .returningAll()
+        .executeTakeFirst();
+      if (cancelled !== undefined) {
+        await db
+          .updateTable('actions')
+          .set({ status: 'rejected', error_code: 'cancelled', updated_at: time, finished_at: time })
+          .where('run_id', '=', input.runId)
+          .where('status', '=', 'awaiting_confirmation')
+          .execute();
+        await notify(db, context, RUN_CHANNEL, input.runId);
+        return { run: toRun(cancelled), approvals: [] };
+      }
       const run = await db
         .updateTable('runs')
         .set({

@@ -4,7 +4,7 @@ import type { Action, Run } from '../records.js';
 import { toAction, toMessage, toRun, toThread } from '../rows.js';
 import type { Database, RunRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
-import type { Claim, Enqueued, EnqueueRun, LeaseRenewal } from '../types.js';
+import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
 
 /** PostgreSQL channels: a run's log or status changed (payload: run id); a run was queued. */
 export const RUN_CHANNEL = 'cadre_run';
@@ -182,18 +182,26 @@ export function claimRun(
  */
 export async function renewLeases(
   context: StoreContext,
-  owner: string,
-  runIds: readonly string[],
+  leases: readonly Lease[],
   leaseMs: number,
   signal?: AbortSignal,
 ): Promise<LeaseRenewal> {
   signal?.throwIfAborted();
-  if (runIds.length === 0) return { kept: [], cancelRequested: [] };
+  if (leases.length === 0) return { kept: [], cancelRequested: [] };
+  // Owner tokens are unique per claim, so matching ids and tokens as sets matches the pairs.
   const rows = await context.db
     .updateTable('runs')
     .set({ lease_until: later(leaseMs) })
-    .where('owner', '=', owner)
-    .where('id', 'in', [...runIds])
+    .where(
+      'owner',
+      'in',
+      leases.map((l) => l.owner),
+    )
+    .where(
+      'id',
+      'in',
+      leases.map((l) => l.runId),
+    )
     .where('status', 'in', ['planning', 'executing'])
     .returning(['id', 'cancel_requested'])
     .execute();
@@ -204,17 +212,21 @@ export async function renewLeases(
 }
 
 /** Shutdown: this owner's leases end now, so another process takes the runs over at once. */
-export async function expireLeases(
-  context: StoreContext,
-  owner: string,
-  runIds: readonly string[],
-): Promise<void> {
-  if (runIds.length === 0) return;
+export async function expireLeases(context: StoreContext, leases: readonly Lease[]): Promise<void> {
+  if (leases.length === 0) return;
   await context.db
     .updateTable('runs')
     .set({ lease_until: new Date(0).toISOString() })
-    .where('owner', '=', owner)
-    .where('id', 'in', [...runIds])
+    .where(
+      'owner',
+      'in',
+      leases.map((l) => l.owner),
+    )
+    .where(
+      'id',
+      'in',
+      leases.map((l) => l.runId),
+    )
     .execute();
 }
 

@@ -31,6 +31,14 @@ export function durableRunsMigration(dialect: StoreDialect): Migration {
         .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
       await db.schema.createIndex('runs_owner_idx').on('runs').columns(['owner']).execute();
+      // Runs an older version left mid-flight have no job to resume from: they end here
+      // (as that version's start-up recovery would have ended them), never looping.
+      await sql`update runs set status = 'failed', error_code = 'interrupted' where status in ('queued', 'planning', 'executing') and job is null`.execute(
+        db,
+      );
+      await sql`update actions set status = 'failed', error_code = 'interrupted' where status = 'executing'`.execute(
+        db,
+      );
       if (dialect === 'postgres') {
         await sql`alter table actions drop constraint if exists actions_status_check`.execute(db);
         await sql`alter table actions add constraint actions_status_check check (status in (${sql.join(

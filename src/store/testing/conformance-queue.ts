@@ -107,11 +107,11 @@ export function queueCases(fixture: CurrentFixture): void {
       expect(await store.updateRun(run.id, { summary: 'late' }, { owner: 'dead' })).toMatchObject({
         ok: false,
       });
-      expect(await store.renewLeases('dead', [run.id], LEASE_MS)).toEqual({
+      expect(await store.renewLeases([{ runId: run.id, owner: 'dead' }], LEASE_MS)).toEqual({
         kept: [],
         cancelRequested: [],
       });
-      expect(await store.renewLeases('alive', [run.id], LEASE_MS)).toEqual({
+      expect(await store.renewLeases([{ runId: run.id, owner: 'alive' }], LEASE_MS)).toEqual({
         kept: [run.id],
         cancelRequested: [],
       });
@@ -127,7 +127,7 @@ export function queueCases(fixture: CurrentFixture): void {
       const { run } = await enqueue(store);
       await store.claimRun('leaving', LEASE_MS);
       expect(await store.claimRun('other', LEASE_MS)).toBeUndefined();
-      await store.expireLeases('leaving', [run.id]);
+      await store.expireLeases([{ runId: run.id, owner: 'leaving' }]);
       expect((await store.claimRun('other', LEASE_MS))?.run.id).toBe(run.id);
     });
 
@@ -147,7 +147,7 @@ export function queueCases(fixture: CurrentFixture): void {
         status: 'planning',
         cancelRequested: true,
       });
-      expect(await store.renewLeases('w', [run.id], LEASE_MS)).toEqual({
+      expect(await store.renewLeases([{ runId: run.id, owner: 'w' }], LEASE_MS)).toEqual({
         kept: [run.id],
         cancelRequested: [run.id],
       });
@@ -158,6 +158,38 @@ export function queueCases(fixture: CurrentFixture): void {
         status: 'completed',
         cancelRequested: false,
       });
+    });
+
+    it('a run asked to cancel while driven ends cancelled when it parks, instead of waiting for a person', async () => {
+      const { store } = fixture();
+      const { user, run } = await enqueue(store);
+      const claim = await store.claimRun('w', LEASE_MS);
+      await store.requestCancel(user.id, run.id);
+      const parked = await store.parkRun({
+        runId: run.id,
+        owner: 'w',
+        state: {
+          version: 1,
+          runId: run.id,
+          agent: 'assistant',
+          model: 'scripted',
+          messages: [],
+          turns: 1,
+          activeMs: 0,
+          startedAt: claim?.run.createdAt ?? '',
+          emittedVars: {},
+          traces: [],
+          usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
+          alwaysApproved: [],
+          nudged: false,
+          status: 'paused',
+        },
+        summary: 'Waiting for approval.',
+        message: 'I need your approval to: x',
+        approvals: [],
+      });
+      expect(parked?.run).toMatchObject({ status: 'failed', errorCode: 'cancelled' });
+      expect(await store.listApprovals(user.id, { status: 'pending' })).toEqual([]);
     });
 
     it('resolving the last approval of a batch queues the run with the decisions, in the same transaction', async () => {
