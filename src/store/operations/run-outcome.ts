@@ -3,6 +3,7 @@ import { toApproval, toRun } from '../rows.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
 import type { FinishRun, ParkRun } from '../types.js';
 import { approvalRows } from './approvals.js';
+import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
 
 /**
@@ -23,29 +24,14 @@ export function parkRun(
       // Cancelled while it ran: it ends here instead of waiting for a person.
       const cancelled = await db
         .updateTable('runs')
-        .set({
-          status: 'failed',
-          error_code: 'cancelled',
-          summary: 'Cancelled.',
-          state: JSON.stringify(input.state),
-          job: null,
-          owner: null,
-          lease_until: null,
-          updated_at: time,
-          finished_at: time,
-        })
+        .set({ ...cancelledRun(time), state: JSON.stringify(input.state) })
         .where('id', '=', input.runId)
         .where('owner', '=', input.owner)
         .where('cancel_requested', '=', 1)
         .returningAll()
         .executeTakeFirst();
       if (cancelled !== undefined) {
-        await db
-          .updateTable('actions')
-          .set({ status: 'rejected', error_code: 'cancelled', updated_at: time, finished_at: time })
-          .where('run_id', '=', input.runId)
-          .where('status', '=', 'awaiting_confirmation')
-          .execute();
+        await closeWaiting(db, input.runId, time);
         await notify(db, context, RUN_CHANNEL, input.runId);
         return { run: toRun(cancelled), approvals: [] };
       }
@@ -56,10 +42,7 @@ export function parkRun(
           state: JSON.stringify(input.state),
           summary: input.summary,
           usage: JSON.stringify(input.state.usage),
-          job: null,
-          owner: null,
-          lease_until: null,
-          updated_at: time,
+          ...released(time),
         })
         .where('id', '=', input.runId)
         .where('owner', '=', input.owner)
@@ -111,10 +94,7 @@ export function finishRun(
           usage: JSON.stringify(input.usage),
           error_code: input.errorCode ?? null,
           ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
-          job: null,
-          owner: null,
-          lease_until: null,
-          updated_at: time,
+          ...released(time),
           finished_at: time,
         })
         .where('id', '=', input.runId)

@@ -4,6 +4,7 @@ import type { Action, Run } from '../records.js';
 import { toAction, toMessage, toRun, toThread } from '../rows.js';
 import type { Database, RunRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { cancelledRun, closeWaiting } from './run-endings.js';
 import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
 
 /** PostgreSQL channels: a run's log or status changed (payload: run id); a run was queued. */
@@ -247,39 +248,14 @@ export function requestCancel(
       const time = now();
       const idle = await db
         .updateTable('runs')
-        .set({
-          status: 'failed',
-          error_code: 'cancelled',
-          summary: 'Cancelled.',
-          job: null,
-          owner: null,
-          lease_until: null,
-          updated_at: time,
-          finished_at: time,
-        })
+        .set(cancelledRun(time))
         .where('id', '=', runId)
         .where('user_id', '=', userId)
         .where('status', 'in', ['queued', 'awaiting_confirmation'])
         .returningAll()
         .executeTakeFirst();
       if (idle !== undefined) {
-        await db
-          .updateTable('approvals')
-          .set({
-            status: 'rejected',
-            decision: 'reject',
-            feedback: 'The run was cancelled.',
-            resolved_at: time,
-          })
-          .where('run_id', '=', runId)
-          .where('status', '=', 'pending')
-          .execute();
-        await db
-          .updateTable('actions')
-          .set({ status: 'rejected', error_code: 'cancelled', updated_at: time, finished_at: time })
-          .where('run_id', '=', runId)
-          .where('status', '=', 'awaiting_confirmation')
-          .execute();
+        await closeWaiting(db, runId, time);
         await notify(db, context, RUN_CHANNEL, runId);
         return toRun(idle);
       }
