@@ -8,7 +8,9 @@ import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/
 import type { RunOptions } from '../../runtime/run-options.js';
 import type { RunState } from '../../runtime/run-state.js';
 import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
+import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
+import { audit } from './audit-log.js';
 import { eventWriter } from './event-writer.js';
 import { pinnedDefinition } from './pick-definition.js';
 import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
@@ -117,7 +119,24 @@ async function driveStep(
           : event,
       ),
   };
-  if (claim.takenOver) writer.write(takeoverEvent(run, claim));
+  if (claim.takenOver) {
+    writer.write(takeoverEvent(run, claim));
+    // The trail says what the dead owner may have done: each cut-off effect, outcome unknown.
+    for (const action of claim.interrupted) {
+      const normalized = normalizeCall(action.tool, action.args);
+      await audit(ctx.store, {
+        runId: run.id,
+        actionId: action.id,
+        modelName: run.model,
+        toolName: action.tool,
+        args: normalized.ok ? normalized.args : action.args,
+        decision: action.requiresApproval
+          ? { mode: 'require_approval', reason: 'approved by a person' }
+          : { mode: 'allow' },
+        execution: { status: 'failed', errorCode: 'interrupted' },
+      });
+    }
+  }
   let outcome: RunOutcome;
   let recording: Awaited<ReturnType<typeof startRecording>> | undefined;
   try {

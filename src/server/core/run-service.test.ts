@@ -309,6 +309,10 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     const run = await third.service.getRun(third.userId, again.runId);
     expect(run?.actions[0]).toMatchObject({ status: 'interrupted', errorCode: 'interrupted' });
     expect(run?.events.map((e) => e.type)).toContain('run_taken_over');
+    const trail = await third.service.audit(third.userId, again.runId);
+    expect(trail.filter((e) => e.errorCode === 'interrupted').map((e) => e.actionId)).toEqual([
+      action.id,
+    ]);
     expect(JSON.stringify(lastParts(model.requests.at(-1)!))).toContain(
       'may or may not have happened',
     );

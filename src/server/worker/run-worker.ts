@@ -93,6 +93,11 @@ export function startRunWorker(
         wakeUp = undefined;
         continue;
       }
+      // Listen before looking: a run queued while the claim runs still wakes the next wait.
+      const woken = Promise.race([
+        changes.next(QUEUE, options.pollMs, stopping.signal),
+        new Promise<void>((resolve) => (wakeUp = resolve)),
+      ]);
       let claim: Claim | undefined;
       let claimOwner = owner;
       try {
@@ -116,10 +121,7 @@ export function startRunWorker(
         drive(claim, claimOwner);
         continue;
       }
-      await Promise.race([
-        changes.next(QUEUE, options.pollMs, stopping.signal),
-        new Promise<void>((resolve) => (wakeUp = resolve)),
-      ]);
+      await woken;
       wakeUp = undefined;
     }
   };
