@@ -1,25 +1,14 @@
 import { mkdtemp } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/types.js';
-import { testClient, type TestClient } from '../testing/http-client.js';
+import { startInProcessServer, type InProcessServer } from '../testing/in-process-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
-import { createRunService } from './core/create-run-service.js';
-import { buildServer } from './http/build-server.js';
-import type { RunService } from './run-service-types.js';
 
 let smtp: TestSmtpServer;
-let store: Store;
-let service: RunService;
-let app: FastifyInstance;
-let url: string;
-let client: TestClient;
+let server: InProcessServer;
 
 const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
 const answered = (r: ModelRequest) => lastParts(r).some((p) => p.kind === 'function_response');
@@ -54,22 +43,14 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cadre-hostile-'));
   smtp = await startSmtpServer();
-  store = await openStore({ url: join(dir, 'cadre.db') });
-  service = await createRunService({
-    store,
+  server = await startInProcessServer({
     cwd: dir,
-    env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'bot@example.com', HOME: dir },
+    env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'bot@example.com' },
     modelClient: model,
   });
-  app = buildServer({ service, store, log: { level: 'silent' } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  client = testClient((await store.createToken((await store.ensureUser('ann')).id)).token);
 }, 30_000);
 afterAll(async () => {
-  await app.close();
-  await service.close();
-  await store.close();
+  await server.close();
   await smtp.close();
 });
 
@@ -80,6 +61,7 @@ interface RunResult {
 
 describe('a hostile model against a real server (scripted model, real SQLite and SMTP)', () => {
   it('two calls sharing one call id are renamed: both park for approval, no 500, both mails go out once', async () => {
+    const { client, url } = server;
     const response = await client.post(url, '/api/agent/run', { prompt: 'Mail them twice' });
     expect(response.status).toBe(200);
     const paused = (await response.json()) as RunResult;
@@ -102,6 +84,7 @@ describe('a hostile model against a real server (scripted model, real SQLite and
   });
 
   it('"always allow" on an event with no attendees stores no grant: a later invitation still asks', async () => {
+    const { client, url, store } = server;
     const alone = (await (
       await client.post(url, '/api/agent/run', { prompt: 'Block time alone' })
     ).json()) as RunResult;

@@ -9,6 +9,9 @@ const SETTLED: readonly RunStatus[] = ['completed', 'failed', 'awaiting_confirma
 
 export const isSettled = (run: Run): boolean => SETTLED.includes(run.status);
 
+/** Events read from the log at a time while tailing. */
+const PAGE = 1000;
+
 export interface AttachOptions {
   changes: RunChanges;
   /** Between looks when no notification arrives (other processes on SQLite, a lost NOTIFY). */
@@ -16,6 +19,12 @@ export interface AttachOptions {
   /** Detaching: the wait ends, the run goes on. */
   signal?: AbortSignal;
 }
+
+/** What a request needs to start or resume a run and then attach to it. */
+export type Attacher = Omit<AttachOptions, 'signal'> & {
+  /** Tells this process's worker a run was queued. */
+  wake: () => void;
+};
 
 /**
  * Follows a run from the outside: it may be driven by this process or any
@@ -41,10 +50,10 @@ export async function attachRun(
     if (!run) throw new NotFoundError('No such run.');
     if (options.onEvent) {
       for (;;) {
-        const events = await ctx.store.readEvents(runId, { after }, signal);
+        const events = await ctx.store.readEvents(runId, { after, limit: PAGE }, signal);
         for (const stored of events) options.onEvent({ ...stored.event, seq: stored.seq });
         after = events.at(-1)?.seq ?? after;
-        if (events.length < 1000) break;
+        if (events.length < PAGE) break;
       }
     }
     if (isSettled(run)) return run;

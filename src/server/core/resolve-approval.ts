@@ -3,7 +3,7 @@ import { grantsForApproval } from '../../policy/grants.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import type { ResolveRequest, RunHooks, RunResponse } from '../run-service-types.js';
-import { attachRun, type AttachOptions } from './attach-run.js';
+import { attachRun, type Attacher } from './attach-run.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
@@ -16,7 +16,7 @@ import { runResponse } from './views.js';
  */
 export async function resolveApproval(
   ctx: ServerContext,
-  attach: Omit<AttachOptions, 'signal'> & { wake: () => void },
+  attach: Attacher,
   request: ResolveRequest,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {

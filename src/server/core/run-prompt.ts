@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { definitionHash, snapshotDefinition } from '../../trajectory/definition-snapshot.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
-import { attachRun, type AttachOptions } from './attach-run.js';
+import { attachRun, type Attacher } from './attach-run.js';
 import { agentFor } from './pick-definition.js';
 import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
@@ -15,7 +15,7 @@ import { runResponse } from './views.js';
  */
 export async function runPrompt(
   ctx: ServerContext,
-  attach: Omit<AttachOptions, 'signal'> & { wake: () => void },
+  attach: Attacher,
   request: RunRequest,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {

@@ -1,17 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { createRunService } from '../../server/core/create-run-service.js';
-import { buildServer } from '../../server/http/build-server.js';
-import type { RunService } from '../../server/run-service-types.js';
-import { openStore } from '../../store/open-store.js';
-import type { Store } from '../../store/types.js';
-import { testClient, type TestClient } from '../../testing/http-client.js';
+import { startInProcessServer, type InProcessServer } from '../../testing/in-process-server.js';
 
 // The pattern and line from the incident: a backtracking RegExp needs about 2^40 steps here.
 const REDOS = '^(a+)+$';
@@ -19,11 +12,7 @@ const HOSTILE_LINE = `${'a'.repeat(40)}!`;
 const GOOD_LINE = 'a'.repeat(40);
 
 let dir: string;
-let store: Store;
-let service: RunService;
-let app: FastifyInstance;
-let url: string;
-let client: TestClient;
+let server: InProcessServer;
 let grepCalled: () => void;
 const grepCall = new Promise<void>((resolve) => (grepCalled = resolve));
 
@@ -49,23 +38,17 @@ beforeAll(async () => {
   );
   await mkdir(join(dir, 'data'));
   await writeFile(join(dir, 'data', 'lines.txt'), `${HOSTILE_LINE}\n${GOOD_LINE}\n`);
-  store = await openStore({ url: join(dir, 'cadre.db') });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  app = buildServer({ service, store, log: { level: 'silent' } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  client = testClient((await store.createToken((await store.ensureUser('ann')).id)).token);
+  server = await startInProcessServer({ cwd: dir, env: {}, modelClient: model });
 }, 30_000);
 afterAll(async () => {
-  await app.close();
-  await service.close();
-  await store.close();
+  await server.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('grep with a catastrophic regex on a real server (scripted model, real SQLite)', () => {
   it('the scripted model greps ^(a+)+$: /healthz answers during the run, which completes with the right match', async () => {
     let settled = false;
+    const { client, url } = server;
     const run = client
       .post(url, '/api/agent/run', { prompt: 'Find runs of a', agent: 'searcher' })
       .finally(() => (settled = true));
