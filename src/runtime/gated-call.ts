@@ -49,7 +49,9 @@ async function decided(
   decision: Exclude<PolicyDecision, { mode: 'deny' }>,
 ): Promise<CallOutcome> {
   const asked =
-    decision.mode === 'require_approval' ? await askPerson(call, tool, env, decision.reason) : undefined;
+    decision.mode === 'require_approval'
+      ? await askPerson(call, tool, env, decision.reason)
+      : undefined;
   // Effects keep the model's order: after a call that waits for a person, a later effect
   // may only join that wait (or be refused), never run ahead of it.
   if (env.afterDeferral && tool.sideEffect && asked?.kind !== 'defer' && asked?.kind !== 'reject') {

@@ -43,7 +43,9 @@ export async function settlePendingTurn(
         throw new ConfigError(`A resumed call needs a decision; got "defer" for ${call.id}.`);
       const started = performance.now();
       // The gate ran when the call parked; its observers hear how the decided call ends.
-      const outcome = await observed(call, tool, env, () => applyDecision(call, tool, decision, env));
+      const outcome = await observed(call, tool, env, () =>
+        applyDecision(call, tool, decision, env),
+      );
       if (outcome.kind === 'answered')
         reportResult(call, outcome, performance.now() - started, env);
       outcomes.push(outcome);
