@@ -1,95 +1,213 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
-import type { LoadJob, LoadResult } from './load-clients.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedModel, type ScriptedTurn } from '../src/model/scripted-model.js';
-import type { ModelRequest } from '../src/model/types.js';
-import { createRunService } from '../src/server/core/create-run-service.js';
-import { buildServer } from '../src/server/http/build-server.js';
-import { openStore } from '../src/store/open-store.js';
 import { TestPostgres } from '../src/store/testing/embedded-postgres.js';
-import type { Store } from '../src/store/types.js';
+import type { LoadJob, LoadResult } from './server/load-clients.js';
+import type { TargetConfig, TargetReply } from './server/target-process.js';
 
 const CLIENTS = 50;
-const SECONDS = 8;
+const SECONDS = Number(process.env.CADRE_BENCH_SECONDS ?? 8);
+const HEAP_RUNS = 10_000;
+const BODY = JSON.stringify({ prompt: 'Hello there.', agent: 'chat' });
 
-/** A 3-turn agent: two real `ls` calls, then an answer. The model is scripted: no network. */
-function model(): ScriptedModel {
-  const calls = (r: ModelRequest): number =>
-    r.messages.filter((m) => m.parts.some((p) => p.kind === 'function_response')).length;
-  return new ScriptedModel(
-    (r): ScriptedTurn =>
-      calls(r) < 2
-        ? { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] }
-        : { parts: [{ text: 'Two folders looked at.' }] },
-    { recordRequests: false },
-  );
+type Stats = Extract<TargetReply, { type: 'stats' }>;
+
+interface Target {
+  base: string;
+  token: string;
+  stats(): Promise<Stats>;
+  stop(): Promise<void>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-async function measure(label: string, store: Store): Promise<void> {
-  const cwd = await mkdtemp(join(tmpdir(), 'cadre-bench-server-'));
-  await mkdir(join(cwd, 'agents'));
-  await writeFile(
-    join(cwd, 'agents/bench.yaml'),
-    'name: bench\ndescription: Bench\ntoolConfig:\n  tools: [ls]\nrunConfig:\n  max_turns: 5\n',
-  );
-  const service = await createRunService({ store, cwd, env: { HOME: cwd }, modelClient: model() });
-  const app = buildServer({
-    service,
-    store,
-    log: { level: 'silent' },
-    rateLimit: { max: 1_000_000, timeWindow: '1 minute' },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const user = await store.ensureUser('bench');
-  const { token } = await store.createToken(user.id);
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const body = JSON.stringify({ prompt: 'Look around.', agent: 'bench' });
-
-  const job: LoadJob = { base, headers, body, clients: CLIENTS, seconds: SECONDS };
-  const { latencies, firstBytes, failures, seconds } = await new Promise<LoadResult>(
-    (resolve, reject) => {
-      const worker = new Worker(new URL('./load-clients.js', import.meta.url), { workerData: job });
-      worker.once('message', (result: LoadResult) => {
-        resolve(result);
-        void worker.terminate();
-      });
-      worker.once('error', reject);
+/** A server (Cadre or the floor) in a child process with --expose-gc. */
+async function startTarget(config: TargetConfig): Promise<Target> {
+  const child = fork(
+    new URL('./server/target-process.js', import.meta.url),
+    [JSON.stringify(config)],
+    {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
-  await app.close();
-  await service.close();
-  latencies.sort((a, b) => a - b);
-  firstBytes.sort((a, b) => a - b);
-  console.log(
-    `${label.padEnd(12)} ${(latencies.length / seconds).toFixed(0).padStart(6)} runs/s   p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   first NDJSON byte p50 ${percentile(firstBytes, 50).toFixed(1)} ms   failures ${failures}`,
-  );
+  const next = (): Promise<TargetReply> =>
+    new Promise((resolve, reject) => {
+      child.once('message', (reply: TargetReply) => resolve(reply));
+      child.once('exit', (code) => reject(new Error(`bench target exited (${code})`)));
+    });
+  const ready = await next();
+  if (ready.type !== 'ready') throw new Error('bench target did not start');
+  return {
+    base: `http://127.0.0.1:${ready.port}`,
+    token: ready.token,
+    async stats() {
+      const reply = next();
+      child.send({ type: 'stats' });
+      const stats = await reply;
+      if (stats.type !== 'stats') throw new Error('bench target sent no stats');
+      return stats;
+    },
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.send({ type: 'stop' });
+  });
+}
+
+async function load(targets: Target[], seconds: number, maxRuns?: number): Promise<LoadResult> {
+  const child = fork(new URL('./server/load-clients.js', import.meta.url), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const job: LoadJob = {
+    bases: targets.map((t) => t.base),
+    headers: {
+      ...(targets[0]?.token ? { authorization: `Bearer ${targets[0].token}` } : {}),
+      'content-type': 'application/json',
+    },
+    body: BODY,
+    clients: CLIENTS,
+    seconds,
+    ...(maxRuns ? { maxRuns } : {}),
+  };
+  const result = new Promise<LoadResult>((resolve) => child.once('message', resolve));
+  child.send(job);
+  return result;
+}
+
+interface Measured {
+  runsPerSecond: number;
+  p50: number;
+  p99: number;
+  firstByte: number;
+  failures: number;
+  /** Per completed run, summed over the target processes. */
+  statements: number;
+  commits: number;
+  cpuMs: number;
+  storedBytes: number;
+  eventBytes: number;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** Warm up briefly, then measure `seconds` of load across `targets`. */
+async function measure(targets: Target[], seconds = SECONDS): Promise<Measured> {
+  await load(targets, 1);
+  const before = await Promise.all(targets.map((t) => t.stats()));
+  const result = await load(targets, seconds);
+  const after = await Promise.all(targets.map((t) => t.stats()));
+  const runs = Math.max(1, result.latencies.length);
+  const delta = (pick: (s: Stats) => number): number =>
+    after.reduce((sum, s, i) => sum + pick(s) - pick(before[i] as Stats), 0) / runs;
+  // Targets share one database: its size and events are counted once.
+  const shared = (pick: (s: Stats) => number): number =>
+    ((after[0] ? pick(after[0]) : 0) - (before[0] ? pick(before[0]) : 0)) / runs;
+  const latencies = [...result.latencies].sort((a, b) => a - b);
+  const firstBytes = [...result.firstBytes].sort((a, b) => a - b);
+  return {
+    runsPerSecond: result.latencies.length / result.seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    firstByte: percentile(firstBytes, 50),
+    failures: result.failures,
+    statements: delta((s) => s.statements),
+    commits: delta((s) => s.commits),
+    cpuMs: delta((s) => s.cpuMs),
+    storedBytes: shared((s) => s.storedBytes),
+    eventBytes: shared((s) => s.eventBytes),
+  };
+}
+
+function line(label: string, m: Measured, floor?: Measured): string {
+  const parts = [
+    label.padEnd(22),
+    `${m.runsPerSecond.toFixed(0).padStart(5)} runs/s`,
+    floor
+      ? `${((100 * m.runsPerSecond) / floor.runsPerSecond).toFixed(0).padStart(3)}% of floor`
+      : ' '.repeat(12),
+    `p50 ${m.p50.toFixed(1)} ms`,
+    `p99 ${m.p99.toFixed(1)} ms`,
+    `first byte ${m.firstByte.toFixed(1)} ms`,
+    `CPU ${m.cpuMs.toFixed(2)} ms/run`,
+  ];
+  if (floor)
+    parts.push(
+      `${m.statements.toFixed(1)} statements, ${m.commits.toFixed(2)} commits/run`,
+      `${(m.storedBytes / 1024).toFixed(1)} KB/run (events ${(m.eventBytes / 1024).toFixed(1)} KB)`,
+    );
+  if (m.failures) parts.push(`FAILURES ${m.failures}`);
+  return parts.join('   ');
+}
+
+async function within<T>(
+  config: TargetConfig,
+  count: number,
+  work: (targets: Target[]) => Promise<T>,
+): Promise<T> {
+  const targets: Target[] = [];
+  try {
+    for (let i = 0; i < count; i++) targets.push(await startTarget(config));
+    return await work(targets);
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+}
+
+async function sqlite(dir: string): Promise<void> {
+  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db') }, 1, (t) => measure(t));
+  console.log(line('SQLite floor', floor));
+  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db') }, 1, (t) => measure(t));
+  console.log(line('SQLite Cadre', cadre, floor));
+}
+
+async function heap(dir: string): Promise<void> {
+  await within({ kind: 'cadre', url: join(dir, 'heap.db') }, 1, async (targets) => {
+    await load(targets, 60, 1_000);
+    const warm = await (targets[0] as Target).stats();
+    const result = await load(targets, 120, HEAP_RUNS);
+    const done = await (targets[0] as Target).stats();
+    const growth = (done.heapUsed - warm.heapUsed) / Math.max(1, result.latencies.length);
+    console.log(
+      `\nHeap over ${result.latencies.length} more runs (SQLite, after GC): ${(warm.heapUsed / 2 ** 20).toFixed(1)} MB → ${(done.heapUsed / 2 ** 20).toFixed(1)} MB, ${growth.toFixed(0)} bytes/run`,
+    );
+  });
+}
+
+async function postgres(): Promise<void> {
+  const server = new TestPostgres();
+  await server.start();
+  try {
+    const floor = await within(
+      { kind: 'floor', url: await server.createDatabase('cadre_bench_floor') },
+      1,
+      (t) => measure(t),
+    );
+    console.log(`\n${line('PostgreSQL floor', floor)}`);
+    for (const processes of [1, 2, 3, 4]) {
+      const url = await server.createDatabase(`cadre_bench_${processes}`);
+      const cadre = await within({ kind: 'cadre', url }, processes, (t) => measure(t));
+      console.log(line(`PostgreSQL Cadre ×${processes}`, cadre, floor));
+    }
+  } finally {
+    await server.stop();
+  }
 }
 
 async function main(): Promise<void> {
   console.log(
-    `Cadre server benchmark: ${CLIENTS} concurrent clients (in a worker thread) for ${SECONDS} s each, a scripted 3-turn agent over HTTP (node ${process.version})\n`,
+    `Cadre server benchmark: ${CLIENTS} concurrent clients (one in five streaming, in their own process) for ${SECONDS} s per line;\n` +
+      `a scripted one-turn chat agent (no network) behind POST /api/agent/run; the floor is a bare Fastify route making the\n` +
+      `same model call and one transaction of 3 inserts. Statements and commits are counted at the driver (node ${process.version}).\n`,
   );
   const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
-  const sqlite = await openStore({ url: join(dir, 'cadre.db') });
-  await measure('SQLite', sqlite);
-  await sqlite.close();
-  const postgres = new TestPostgres();
-  await postgres.start();
-  try {
-    const store = await openStore({ url: await postgres.createDatabase('cadre_bench') });
-    await measure('PostgreSQL', store);
-    await store.close();
-  } finally {
-    await postgres.stop();
-  }
+  await sqlite(dir);
+  await heap(dir);
+  await postgres();
 }
 
 await main();

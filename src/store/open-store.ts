@@ -7,6 +7,7 @@ import type { Pool } from 'pg';
 import { ConfigError } from '../errors/cadre-error.js';
 import { assertAuditKey } from './audit-chain.js';
 import type { KyselyStore } from './kysely-store.js';
+import type { QueryCounter } from './query-counter.js';
 import type { StoreDialect } from './store-context.js';
 import type { Store } from './types.js';
 
@@ -26,6 +27,8 @@ export interface OpenStoreOptions {
    * verifyAudit reports the chain as 'unkeyed'.
    */
   auditKey?: Buffer;
+  /** Counts what reaches the driver (benchmarks). */
+  queryCounter?: QueryCounter;
 }
 
 export const DEFAULT_SQLITE_PATH = path.join('.cadre', 'cadre.db');
@@ -50,8 +53,8 @@ export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<K
   ]);
   const { dialect, pool } =
     target.kind === 'postgres'
-      ? await postgresDialect(target.url, options.maxConnections ?? 10)
-      : { dialect: await sqliteDialect(target.file), pool: undefined };
+      ? await postgresDialect(target.url, options.maxConnections ?? 10, options.queryCounter)
+      : { dialect: await sqliteDialect(target.file, options.queryCounter), pool: undefined };
   const store = new KyselyStore(new Kysely({ dialect }), target.kind, pool, {
     auditKey: options.auditKey,
   });
@@ -80,7 +83,7 @@ export function parseStoreUrl(url: string | undefined): StoreTarget {
   return { kind: 'sqlite', file: path.resolve(file) };
 }
 
-async function sqliteDialect(file: string): Promise<Dialect> {
+async function sqliteDialect(file: string, counter?: QueryCounter): Promise<Dialect> {
   const [{ SqliteDialect }, { default: Database }] = await Promise.all([
     import('kysely'),
     import('libsql'),
@@ -95,12 +98,16 @@ async function sqliteDialect(file: string): Promise<Dialect> {
   }
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database: withStatementCache(database as unknown as SqliteDatabase) });
+  const observe = counter && ((sql: string) => counter.observe(database, sql));
+  return new SqliteDialect({
+    database: withStatementCache(database as unknown as SqliteDatabase, observe),
+  });
 }
 
 async function postgresDialect(
   url: string,
   max: number,
+  counter?: QueryCounter,
 ): Promise<{ dialect: Dialect; pool: Pool }> {
   const [{ PostgresDialect }, { default: pg }] = await Promise.all([
     import('kysely'),
@@ -109,5 +116,18 @@ async function postgresDialect(
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its server emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
+  if (counter)
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const counted = (...args: unknown[]): unknown => {
+        const text = args[0];
+        counter.observe(
+          client,
+          typeof text === 'string' ? text : String((text as { text?: string }).text),
+        );
+        return query(...args);
+      };
+      (client as unknown as { query: typeof counted }).query = counted;
+    });
   return { dialect: new PostgresDialect({ pool }), pool };
 }

@@ -7,11 +7,16 @@ const MAX_STATEMENTS = 500;
  * preparing is a measurable part of each request. The connection runs one
  * query at a time, so a statement is never in use twice.
  */
-export function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+export function withStatementCache(
+  database: SqliteDatabase,
+  /** Sees each statement as it is about to run (Kysely prepares once per execution). */
+  observe?: (sql: string) => void,
+): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
     prepare(sql) {
+      observe?.(sql);
       const known = statements.get(sql);
       if (known) return known;
       // Queries are built from a few shapes; a flood of distinct text means something else, so start over.

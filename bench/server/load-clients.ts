@@ -1,12 +1,14 @@
-import { parentPort, workerData } from 'node:worker_threads';
-
-/** Load for the server benchmark, in its own thread so the server keeps its core. */
+/** Load for the server benchmark, in its own process so the servers keep their cores. */
 export interface LoadJob {
-  base: string;
+  /** Servers to spread clients over, round-robin. */
+  bases: string[];
   headers: Record<string, string>;
   body: string;
   clients: number;
+  /** Stop after this long… */
   seconds: number;
+  /** …or after this many runs, whichever comes first. */
+  maxRuns?: number;
 }
 
 export interface LoadResult {
@@ -20,12 +22,17 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   let failures = 0;
+  let started = 0;
   const end = performance.now() + job.seconds * 1000;
+  const more = (): boolean =>
+    performance.now() < end && (job.maxRuns === undefined || started < job.maxRuns);
   const client = async (index: number): Promise<void> => {
-    while (performance.now() < end) {
-      const started = performance.now();
+    const base = job.bases[index % job.bases.length] ?? '';
+    while (more()) {
+      started++;
+      const begun = performance.now();
       const stream = index % 5 === 0; // every fifth client streams, to time the first NDJSON byte
-      const response = await fetch(`${job.base}/api/agent/run${stream ? '/stream' : ''}`, {
+      const response = await fetch(`${base}/api/agent/run${stream ? '/stream' : ''}`, {
         method: 'POST',
         headers: job.headers,
         body: job.body,
@@ -35,7 +42,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
         let first = true;
         for (;;) {
           const { done } = await reader.read();
-          if (first) firstBytes.push(performance.now() - started);
+          if (first) firstBytes.push(performance.now() - begun);
           first = false;
           if (done) break;
         }
@@ -43,15 +50,17 @@ async function run(job: LoadJob): Promise<LoadResult> {
         await response.arrayBuffer();
       }
       if (!response.ok) failures++;
-      latencies.push(performance.now() - started);
+      latencies.push(performance.now() - begun);
     }
   };
-  const started = performance.now();
+  const begun = performance.now();
   await Promise.all(Array.from({ length: job.clients }, (_, i) => client(i)));
-  return { latencies, firstBytes, failures, seconds: (performance.now() - started) / 1000 };
+  return { latencies, firstBytes, failures, seconds: (performance.now() - begun) / 1000 };
 }
 
-if (parentPort) {
-  const port = parentPort;
-  void run(workerData as LoadJob).then((result) => port.postMessage(result));
-}
+process.on('message', (job: LoadJob) => {
+  void run(job).then((result) => {
+    process.send?.(result);
+    process.exit(0);
+  });
+});

@@ -1,0 +1,16 @@
+import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/types.js';
+
+/** The same scripted model for Cadre and the floor: one turn, a short answer, no network. */
+export function oneTurnModel(): ModelClient {
+  return {
+    provider: 'scripted',
+    async *generate(_request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+      signal.throwIfAborted();
+      yield { type: 'text', text: 'Hello! How can I help today?' };
+      yield {
+        type: 'usage',
+        usage: { inputTokens: 12, outputTokens: 8, thoughtTokens: 0, totalTokens: 20 },
+      };
+    },
+  };
+}
