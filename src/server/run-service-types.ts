@@ -134,7 +134,7 @@ export interface ThreadView {
 }
 
 export interface RunView {
-  run: Omit<Run, 'state' | 'definitionSnapshot' | 'job'>;
+  run: Omit<Run, 'state' | 'job'>;
   actions: Action[];
   approvals: Approval[];
   events: RunEvent[];

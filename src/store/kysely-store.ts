@@ -6,6 +6,9 @@ import { createIdSource } from './id-source.js';
 import * as actions from './operations/actions.js';
 import * as approvals from './operations/approvals.js';
 import * as audit from './operations/audit.js';
+import * as definitions from './operations/definitions.js';
+import * as ownedEvents from './operations/owned-events.js';
+import * as recorded from './operations/record-run.js';
 import * as events from './operations/events.js';
 import * as grants from './operations/grants.js';
 import * as outcome from './operations/run-outcome.js';
@@ -28,6 +31,8 @@ import type {
   NewAction,
   NewApproval,
   NewRun,
+  OwnedEvents,
+  RecordRun,
   Resolution,
   RunPatch,
   Store,
@@ -57,7 +62,13 @@ export class KyselyStore implements Store {
     this.pool = pool;
     if (options.auditKey) assertAuditKey(options.auditKey);
     const auditKey = options.auditKey ? Buffer.from(options.auditKey) : undefined;
-    this.context = { db, dialect, newId: createIdSource(), auditKey };
+    this.context = {
+      db,
+      dialect,
+      newId: createIdSource(),
+      auditKey,
+      knownDefinitions: new Set(),
+    };
     if (pool)
       this.subscribe = async (listener) => {
         const stop = await listen(pool, listener);
@@ -90,6 +101,10 @@ export class KyselyStore implements Store {
     input: { threadId: string; role: MessageRole; content: string; runId?: string },
     signal?: AbortSignal,
   ) => threads.appendMessage(this.context, input, signal);
+  readHistory = (userId: string, threadId: string, limit: number, signal?: AbortSignal) =>
+    threads.readHistory(this.context, userId, threadId, limit, signal);
+  getDefinition = (hash: string, signal?: AbortSignal) =>
+    definitions.getDefinition(this.context, hash, signal);
   listMessages = (threadId: string, options?: { limit?: number }, signal?: AbortSignal) =>
     threads.listMessages(this.context, threadId, options?.limit, signal);
 
@@ -101,6 +116,8 @@ export class KyselyStore implements Store {
 
   enqueueRun = (input: EnqueueRun, signal?: AbortSignal) =>
     queue.enqueueRun(this.context, input, signal);
+  recordRun = (input: RecordRun, signal?: AbortSignal) =>
+    recorded.recordRun(this.context, input, signal);
   claimRun = (owner: string, leaseMs: number, signal?: AbortSignal) =>
     queue.claimRun(this.context, owner, leaseMs, signal);
   renewLeases = (leases: readonly Lease[], leaseMs: number, signal?: AbortSignal) =>
@@ -139,6 +156,8 @@ export class KyselyStore implements Store {
 
   appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
     events.appendEvents(this.context, runId, list, signal);
+  writeOwnedEvents = (runId: string, owned: OwnedEvents, signal?: AbortSignal) =>
+    ownedEvents.writeOwnedEvents(this.context, runId, owned, signal);
   readEvents = (
     runId: string,
     options?: { after?: number; limit?: number },

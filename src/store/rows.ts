@@ -70,7 +70,6 @@ export const toRun = (row: RunRow): Run => ({
   userId: row.user_id,
   agent: row.agent,
   status: row.status as RunStatus,
-  definitionSnapshot: parse(row.definition_snapshot),
   definitionHash: row.definition_hash,
   state: row.state === null ? null : (JSON.parse(row.state) as Run['state']),
   summary: row.summary,

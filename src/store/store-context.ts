@@ -11,6 +11,8 @@ export interface StoreContext {
   readonly newId: () => string;
   /** Keys the audit chain (HMAC); without it entries use the public recipe and verify says 'unkeyed'. */
   readonly auditKey?: Buffer;
+  /** Definition hashes this store has written (or found) already: their snapshot is not written again. */
+  readonly knownDefinitions: Set<string>;
 }
 
 export function listOf<T>(value: T | readonly T[]): T[] {

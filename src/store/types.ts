@@ -113,6 +113,46 @@ export interface EnqueueRun {
   model: string;
 }
 
+/** Events numbered by the run's owner: while it holds the run, nobody else appends to its log. */
+export interface OwnedEvents {
+  firstSeq: number;
+  events: readonly CadreEvent[];
+}
+
+/** How a run ends: its status, summary, usage and the assistant's reply. */
+export interface RunEnding {
+  status: Extract<RunStatus, 'completed' | 'failed'>;
+  summary: string;
+  usage: Usage;
+  errorCode?: string;
+  state?: RunState;
+  /** The assistant's reply in the thread. */
+  message?: string;
+}
+
+/**
+ * A run its own process started and stores once it has something to keep:
+ * thread (new, with this id, or the user's own), prompt, run and its
+ * events so far, in one transaction, either still owned by that process or
+ * already finished.
+ */
+export interface RecordRun {
+  runId: string;
+  userId: string;
+  thread: { id: string; title: string; existing: boolean };
+  prompt: string;
+  record?: boolean;
+  agent: string;
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  model: string;
+  /** Numbered from 1. */
+  events: readonly CadreEvent[];
+  outcome:
+    | { kind: 'owned'; owner: string; leaseMs: number; state: RunState | null }
+    | ({ kind: 'finished' } & RunEnding);
+}
+
 export interface Enqueued {
   thread: Thread;
   message: ThreadMessage;
@@ -134,18 +174,15 @@ export interface ParkRun {
   /** The assistant's message in the thread ("I need your approval to: …"). */
   message: string;
   approvals: ReadonlyArray<Omit<NewApproval, 'runId'>>;
+  /** The owner's events not stored yet, written with the approvals. */
+  events?: OwnedEvents;
 }
 
-export interface FinishRun {
+export interface FinishRun extends RunEnding {
   runId: string;
   owner: string;
-  status: Extract<RunStatus, 'completed' | 'failed'>;
-  summary: string;
-  usage: Usage;
-  errorCode?: string;
-  state?: RunState;
-  /** The assistant's reply in the thread. */
-  message?: string;
+  /** The owner's events not stored yet, written with the ending. */
+  events?: OwnedEvents;
 }
 
 /** A run and the owner token of the claim that holds it (unique per claim, never reused). */
@@ -206,6 +243,15 @@ export interface Store {
     input: { threadId: string; role: MessageRole; content: string; runId?: string },
     signal?: AbortSignal,
   ): Promise<ThreadMessage>;
+  /** The last `limit` messages of the user's thread, oldest first; undefined when it is not theirs. */
+  readHistory(
+    userId: string,
+    threadId: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<ThreadMessage[] | undefined>;
+  /** The snapshot stored for a definition hash (see Run.definitionHash). */
+  getDefinition(hash: string, signal?: AbortSignal): Promise<unknown>;
   /** The last `limit` messages (default 50), oldest first. */
   listMessages(
     threadId: string,
@@ -225,6 +271,8 @@ export interface Store {
 
   /** One transaction: thread (new or the user's), the prompt message, the run `queued`. */
   enqueueRun(input: EnqueueRun, signal?: AbortSignal): Promise<Enqueued | undefined>;
+  /** Stores a run this process started (see RecordRun); undefined when the thread is not the user's. */
+  recordRun(input: RecordRun, signal?: AbortSignal): Promise<Enqueued | undefined>;
   /** The oldest run needing a worker (queued, or its owner's lease expired), now leased to `owner`. */
   claimRun(owner: string, leaseMs: number, signal?: AbortSignal): Promise<Claim | undefined>;
   /** Extends these leases; says which runs were lost and which were asked to cancel. */
@@ -285,6 +333,8 @@ export interface Store {
     events: readonly CadreEvent[],
     signal?: AbortSignal,
   ): Promise<RunEvent[]>;
+  /** Writes events the run's owner numbered itself (see OwnedEvents). */
+  writeOwnedEvents(runId: string, owned: OwnedEvents, signal?: AbortSignal): Promise<RunEvent[]>;
   /** Events with seq > `after` (default 0), at most `limit` (default 1000), in order. */
   readEvents(
     runId: string,

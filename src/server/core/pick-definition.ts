@@ -31,7 +31,8 @@ export async function pinnedDefinition(ctx: ServerContext, run: Run): Promise<Ag
   } catch {
     // The agent is gone: the snapshot still runs it.
   }
-  return definitionFromSnapshot(
-    run.definitionSnapshot as Parameters<typeof definitionFromSnapshot>[0],
-  );
+  const snapshot = await ctx.store.getDefinition(run.definitionHash);
+  if (snapshot === undefined)
+    throw new Error(`The definition this run started with (${run.definitionHash}) is not stored.`);
+  return definitionFromSnapshot(snapshot as Parameters<typeof definitionFromSnapshot>[0]);
 }

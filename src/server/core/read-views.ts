@@ -50,7 +50,7 @@ export function readViews(ctx: ServerContext): Reads {
         store.listApprovals(userId, { runId }, signal),
         store.readEvents(runId, {}, signal),
       ]);
-      const { state: _s, definitionSnapshot: _d, job: _j, ...summary } = run;
+      const { state: _s, job: _j, ...summary } = run;
       return { run: summary, actions, approvals, events };
     },
     async readEvents(userId, runId, after, signal) {

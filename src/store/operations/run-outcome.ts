@@ -5,6 +5,7 @@ import type { FinishRun, ParkRun } from '../types.js';
 import { approvalRows } from './approvals.js';
 import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { insertOwnedEvents, lastSeq } from './owned-events.js';
 
 /**
  * A run parks for approval in one transaction, by its owner only: the
@@ -24,13 +25,18 @@ export function parkRun(
       // Cancelled while it ran: it ends here instead of waiting for a person.
       const cancelled = await db
         .updateTable('runs')
-        .set({ ...cancelledRun(time), state: JSON.stringify(input.state) })
+        .set({
+          ...cancelledRun(time),
+          state: JSON.stringify(input.state),
+          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
+        })
         .where('id', '=', input.runId)
         .where('owner', '=', input.owner)
         .where('cancel_requested', '=', 1)
         .returningAll()
         .executeTakeFirst();
       if (cancelled !== undefined) {
+        if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
         await closeWaiting(db, input.runId, time);
         await notify(db, context, RUN_CHANNEL, input.runId);
         return { run: toRun(cancelled), approvals: [] };
@@ -38,6 +44,7 @@ export function parkRun(
       const run = await db
         .updateTable('runs')
         .set({
+          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
           status: 'awaiting_confirmation',
           state: JSON.stringify(input.state),
           summary: input.summary,
@@ -49,6 +56,7 @@ export function parkRun(
         .returningAll()
         .executeTakeFirst();
       if (run === undefined) return undefined;
+      if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
       const rows = approvalRows(
         context,
         input.approvals.map((item) => ({ ...item, runId: input.runId })),
@@ -89,6 +97,7 @@ export function finishRun(
       const run = await db
         .updateTable('runs')
         .set({
+          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
           status: input.status,
           summary: input.summary,
           usage: JSON.stringify(input.usage),
@@ -102,6 +111,7 @@ export function finishRun(
         .returningAll()
         .executeTakeFirst();
       if (run === undefined) return undefined;
+      if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
       if (input.message !== undefined)
         await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
       await notify(db, context, RUN_CHANNEL, input.runId);

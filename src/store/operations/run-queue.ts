@@ -5,6 +5,7 @@ import { toAction, toMessage, toRun, toThread } from '../rows.js';
 import type { Database, RunRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
 import { cancelledRun, closeWaiting } from './run-endings.js';
+import { storeDefinition } from './definitions.js';
 import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
 
 /** PostgreSQL channels: a run's log or status changed (payload: run id); a run was queued. */
@@ -37,7 +38,8 @@ export function enqueueRun(
   input: EnqueueRun,
   signal?: AbortSignal,
 ): Promise<Enqueued | undefined> {
-  return writeTransaction(
+  let remember = (): void => undefined;
+  const stored = writeTransaction(
     context,
     async (db) => {
       const time = now();
@@ -73,13 +75,19 @@ export function enqueueRun(
         created_at: time,
       };
       await db.insertInto('messages').values(message).execute();
+      remember = await storeDefinition(
+        context,
+        db,
+        input.definitionHash,
+        input.definitionSnapshot,
+        time,
+      );
       const run: RunRow = {
         id: runId,
         thread_id: threadRow.id,
         user_id: input.userId,
         agent: input.agent,
         status: 'queued',
-        definition_snapshot: JSON.stringify(input.definitionSnapshot ?? null),
         definition_hash: input.definitionHash,
         state: null,
         summary: '',
@@ -106,6 +114,10 @@ export function enqueueRun(
     },
     signal,
   );
+  return stored.then((result) => {
+    remember();
+    return result;
+  });
 }
 
 /**
@@ -143,13 +155,24 @@ export function claimRun(
       if (candidate === undefined) return undefined;
       const takenOver = candidate.status !== 'queued';
       const resuming = candidate.job !== null && candidate.job.includes('"kind":"resume"');
+      // A dead owner numbered its events itself and may have stored some after its last
+      // checkpoint: the log, not the row, says where it ends.
+      const last = takenOver
+        ? await db
+            .selectFrom('run_events')
+            .select((eb) => eb.fn.max('seq').as('seq'))
+            .where('run_id', '=', candidate.id)
+            .executeTakeFirst()
+        : undefined;
       const row = await db
         .updateTable('runs')
         .set({
           owner,
           lease_until: later(leaseMs),
           updated_at: time,
-          ...(takenOver ? {} : { status: resuming ? 'executing' : 'planning' }),
+          ...(takenOver
+            ? { event_seq: Number(last?.seq ?? 0) }
+            : { status: resuming ? 'executing' : 'planning' }),
         })
         .where('id', '=', candidate.id)
         .returningAll()

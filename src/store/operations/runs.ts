@@ -2,7 +2,8 @@ import { emptyUsage } from '../../model/types.js';
 import type { Run, RunStatus } from '../records.js';
 import { toRun } from '../rows.js';
 import type { RunRow } from '../schema/database.js';
-import { listOf, now, type StoreContext } from '../store-context.js';
+import { listOf, now, writeTransaction, type StoreContext } from '../store-context.js';
+import { storeDefinition } from './definitions.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
 import type { NewRun, RunGuard, RunPatch, Transition } from '../types.js';
 
@@ -13,15 +14,34 @@ export async function createRun(
   input: NewRun,
   signal?: AbortSignal,
 ): Promise<Run> {
-  signal?.throwIfAborted();
   const time = now();
-  const row: RunRow = {
+  const row = newRunRow(context, input, time);
+  const remember = await writeTransaction(
+    context,
+    async (db) => {
+      const stored = await storeDefinition(
+        context,
+        db,
+        input.definitionHash,
+        input.definitionSnapshot,
+        time,
+      );
+      await db.insertInto('runs').values(row).execute();
+      return stored;
+    },
+    signal,
+  );
+  remember();
+  return toRun(row);
+}
+
+function newRunRow(context: StoreContext, input: NewRun, time: string): RunRow {
+  return {
     id: input.id ?? context.newId(),
     thread_id: input.threadId,
     user_id: input.userId,
     agent: input.agent,
     status: input.status ?? 'queued',
-    definition_snapshot: JSON.stringify(input.definitionSnapshot ?? null),
     definition_hash: input.definitionHash,
     state: input.state ? JSON.stringify(input.state) : null,
     summary: '',
@@ -37,8 +57,6 @@ export async function createRun(
     job: input.job ? JSON.stringify(input.job) : null,
     cancel_requested: 0,
   };
-  await context.db.insertInto('runs').values(row).execute();
-  return toRun(row);
 }
 
 export async function getRun(

@@ -103,3 +103,48 @@ export async function listMessages(
     .execute({ signal });
   return rows.reverse().map(toMessage);
 }
+
+/**
+ * The last `limit` messages of a thread, oldest first, in one statement that
+ * also checks the thread is the user's (undefined when it is not).
+ */
+export async function readHistory(
+  context: StoreContext,
+  userId: string,
+  threadId: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<ThreadMessage[] | undefined> {
+  const rows = await context.db
+    .selectFrom('threads')
+    .leftJoin('messages', 'messages.thread_id', 'threads.id')
+    .select([
+      'threads.id as thread',
+      'messages.id',
+      'messages.seq',
+      'messages.role',
+      'messages.content',
+      'messages.run_id',
+      'messages.created_at',
+    ])
+    .where('threads.id', '=', threadId)
+    .where('threads.user_id', '=', userId)
+    .orderBy('messages.seq', 'desc')
+    .limit(limit)
+    .execute({ signal });
+  if (rows.length === 0) return undefined;
+  return rows
+    .filter((row) => row.id !== null)
+    .reverse()
+    .map((row) =>
+      toMessage({
+        id: row.id ?? '',
+        thread_id: row.thread,
+        seq: Number(row.seq),
+        role: row.role ?? 'user',
+        content: row.content ?? '',
+        run_id: row.run_id,
+        created_at: row.created_at ?? '',
+      }),
+    );
+}

@@ -14,6 +14,14 @@ export interface Database {
   run_events: RunEventRow;
   audit_log: AuditRow;
   audit_head: AuditHeadRow;
+  definitions: DefinitionRow;
+}
+
+/** A definition snapshot, stored once per hash (0004). */
+export interface DefinitionRow {
+  hash: string;
+  snapshot: string;
+  created_at: string;
 }
 
 export interface UserRow {
@@ -56,7 +64,6 @@ export interface RunRow {
   user_id: string;
   agent: string;
   status: string;
-  definition_snapshot: string;
   definition_hash: string;
   state: string | null;
   summary: string;

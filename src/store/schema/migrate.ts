@@ -9,6 +9,7 @@ import { ConfigError } from '../../errors/cadre-error.js';
 import { initialMigration } from './0001-initial.js';
 import { durableRunsMigration } from './0002-durable-runs.js';
 import { auditKeyMigration } from './0003-audit-key.js';
+import { definitionsMigration } from './0004-definitions.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -17,6 +18,7 @@ const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0001_initial': initialMigration,
   '0002_durable_runs': durableRunsMigration(dialect),
   '0003_audit_key': auditKeyMigration,
+  '0004_definitions': definitionsMigration,
 });
 
 /**

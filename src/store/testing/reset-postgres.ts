@@ -13,6 +13,7 @@ const TABLES: ReadonlyArray<keyof Database> = [
   'grants',
   'run_events',
   'audit_log',
+  'definitions',
 ];
 
 /** Empties a migrated PostgreSQL store in ~30 ms (a fresh database from a template takes ~150). */

@@ -3,6 +3,7 @@ import { approvalCases } from './conformance-approvals.js';
 import { identityCases } from './conformance-identity.js';
 import { logCases } from './conformance-log.js';
 import { queueCases } from './conformance-queue.js';
+import { recordedCases } from './conformance-recorded.js';
 import { runCases } from './conformance-runs.js';
 import type { OpenFixture, StoreFixture } from './store-fixture.js';
 
@@ -31,5 +32,6 @@ export function describeStoreConformance(name: string, open: OpenFixture): void 
     approvalCases(fixture);
     logCases(fixture);
     queueCases(fixture);
+    recordedCases(fixture);
   });
 }

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../../events/types.js';
+import type { RecordRun, Store } from '../types.js';
+import type { CurrentFixture } from './store-fixture.js';
+
+const LEASE_MS = 60_000;
+
+const event = (type: string): CadreEvent => ({
+  type,
+  message: type,
+  timestamp: new Date(0).toISOString(),
+  data: {},
+  runId: '',
+  executionId: 'x',
+  depth: 0,
+  path: ['assistant'],
+  seq: 0,
+});
+
+async function recording(
+  store: Store,
+  outcome: RecordRun['outcome'],
+  thread?: { id: string },
+): Promise<RecordRun> {
+  const user = await store.ensureUser('alice');
+  return {
+    runId: crypto.randomUUID(),
+    userId: user.id,
+    thread: thread
+      ? { id: thread.id, title: '', existing: true }
+      : { id: crypto.randomUUID(), title: 'Hello', existing: false },
+    prompt: 'Hello',
+    agent: 'assistant',
+    definitionSnapshot: { name: 'assistant' },
+    definitionHash: 'd'.repeat(64),
+    model: 'scripted',
+    events: [event('run_started'), event('model_text')],
+    outcome,
+  };
+}
+
+const finished = {
+  kind: 'finished',
+  status: 'completed',
+  summary: 'Hi!',
+  usage: { inputTokens: 1, outputTokens: 2, thoughtTokens: 0, totalTokens: 3 },
+  message: 'Hi!',
+} as const;
+
+export function recordedCases(fixture: CurrentFixture): void {
+  describe('runs stored by the process that drives them', () => {
+    it('a finished run is stored whole: thread, prompt and reply, run, events, definition', async () => {
+      const { store, db } = fixture();
+      const input = await recording(store, finished);
+      const stored = await store.recordRun(input);
+      expect(stored?.run).toMatchObject({
+        id: input.runId,
+        status: 'completed',
+        summary: 'Hi!',
+        eventSeq: 2,
+      });
+      const messages = await store.listMessages(input.thread.id);
+      expect(messages.map((m) => [m.seq, m.role, m.content])).toEqual([
+        [1, 'user', 'Hello'],
+        [2, 'assistant', 'Hi!'],
+      ]);
+      const events = await store.readEvents(input.runId);
+      expect(events.map((e) => [e.seq, e.type, e.event.runId])).toEqual([
+        [1, 'run_started', input.runId],
+        [2, 'model_text', input.runId],
+      ]);
+      expect(await store.getDefinition(input.definitionHash)).toEqual({ name: 'assistant' });
+      // A second run with the same definition stores no second copy.
+      await store.recordRun(await recording(store, finished));
+      const copies = await db.selectFrom('definitions').selectAll().execute();
+      expect(copies).toHaveLength(1);
+    });
+
+    it('an owned run carries its start job and lease, continues its thread and ends with its events', async () => {
+      const { store } = fixture();
+      const first = await store.recordRun(await recording(store, finished));
+      if (!first) throw new Error('not stored');
+      const input = await recording(
+        store,
+        { kind: 'owned', owner: 'w1', leaseMs: LEASE_MS, state: null },
+        first.thread,
+      );
+      const stored = await store.recordRun(input);
+      expect(stored?.run).toMatchObject({ status: 'planning', owner: 'w1', eventSeq: 2 });
+      expect(stored?.run.job).toEqual({ kind: 'start', prompt: 'Hello', messageSeq: 3 });
+      // Its owner writes later events with its own numbers, then ends it with the rest.
+      await store.writeOwnedEvents(input.runId, { firstSeq: 3, events: [event('tool_call')] });
+      expect(
+        await store.finishRun({
+          runId: input.runId,
+          owner: 'w2',
+          ...finished,
+          events: { firstSeq: 4, events: [event('run_finished')] },
+        }),
+      ).toBeUndefined();
+      const ended = await store.finishRun({
+        runId: input.runId,
+        owner: 'w1',
+        ...finished,
+        events: { firstSeq: 4, events: [event('run_finished')] },
+      });
+      expect(ended).toMatchObject({ status: 'completed', eventSeq: 4, owner: undefined });
+      expect((await store.readEvents(input.runId)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect((await store.listMessages(first.thread.id)).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('another user’s thread is not continued, and nothing is written', async () => {
+      const { store } = fixture();
+      const first = await store.recordRun(await recording(store, finished));
+      if (!first) throw new Error('not stored');
+      const mallory = await store.ensureUser('mallory');
+      const input = { ...(await recording(store, finished, first.thread)), userId: mallory.id };
+      expect(await store.recordRun(input)).toBeUndefined();
+      expect(await store.readEvents(input.runId)).toEqual([]);
+      expect(await store.readHistory(mallory.id, first.thread.id, 10)).toBeUndefined();
+      const alice = await store.ensureUser('alice');
+      expect((await store.readHistory(alice.id, first.thread.id, 1))?.map((m) => m.seq)).toEqual([
+        2,
+      ]);
+      const empty = await store.createThread({ userId: alice.id, title: 'empty' });
+      expect(await store.readHistory(alice.id, empty.id, 10)).toEqual([]);
+    });
+
+    it('a takeover continues the log where the dead owner left it, not where the row says', async () => {
+      const { store } = fixture();
+      const input = await recording(store, {
+        kind: 'owned',
+        owner: 'dead',
+        leaseMs: 1,
+        state: null,
+      });
+      await store.recordRun(input);
+      await store.writeOwnedEvents(input.runId, {
+        firstSeq: 3,
+        events: [event('a'), event('b')],
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const claim = await store.claimRun('w2', LEASE_MS);
+      expect(claim).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });
+      // The dead owner's numbers are taken: a late batch from it is refused.
+      await expect(
+        store.writeOwnedEvents(input.runId, { firstSeq: 4, events: [event('late')] }),
+      ).rejects.toThrow();
+    });
+  });
+}
