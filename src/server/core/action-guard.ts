@@ -25,10 +25,13 @@ export function actionGuard(
   runId: string,
   model: () => string,
   abandoned: () => boolean,
+  /** Before an action is written (a run not stored yet is stored first). */
+  beforeAction: () => Promise<void> = () => Promise.resolve(),
 ) {
   // The action a claim won, so settling it needs no second lookup.
   const claimed = new Map<string, Action>();
   const claim = async (call: FunctionCallPart): Promise<ClaimResult> => {
+    await beforeAction();
     const existing = (await ctx.store.listActions(runId)).find((a) => a.callId === call.id);
     if (existing && existing.status !== 'awaiting_confirmation') return known(existing);
     let action = existing;

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Run, RunStatus } from '../../store/types.js';
 import type { RunChanges } from '../worker/run-changes.js';
+import type { RunWorker } from '../worker/run-worker.js';
 import type { ServerContext } from './server-context.js';
 
 /** States in which nothing happens until a person acts (or ever again). */
@@ -24,6 +25,10 @@ export interface AttachOptions {
 export type Attacher = Omit<AttachOptions, 'signal'> & {
   /** Tells this process's worker a run was queued. */
   wake: () => void;
+  /** This process's worker, which drives runs started here without the queue. */
+  worker?: Pick<RunWorker, 'adopt'>;
+  /** Ids for runs and threads started here (time-ordered, as the store's). */
+  newId: () => string;
 };
 
 /**

@@ -17,7 +17,10 @@ import { SERVER_ASSISTANT } from './default-assistant.js';
 import { readViews } from './read-views.js';
 import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
-import { attachRun } from './attach-run.js';
+import { attachRun, type Attacher } from './attach-run.js';
+import { agentPicker } from './pick-definition.js';
+import { followLocal } from './follow-local.js';
+import { createIdSource } from '../../store/id-source.js';
 import { runResponse } from './views.js';
 import { createRunChanges } from '../worker/run-changes.js';
 import { startRunWorker, type RunWorkerOptions } from '../worker/run-worker.js';
@@ -46,7 +49,13 @@ export interface RunServiceOptions {
   onError?: (error: unknown, runId: string) => void;
 }
 
-export const DEFAULT_WORKER: RunWorkerOptions = { leaseMs: 15_000, pollMs: 1_000, concurrency: 32 };
+export const DEFAULT_WORKER: RunWorkerOptions = {
+  leaseMs: 15_000,
+  pollMs: 1_000,
+  concurrency: 64,
+  storeAfterMs: 200,
+  eventFlushMs: 100,
+};
 
 /**
  * The server core: agents, tools, policy and the store, wired once, plus
@@ -79,6 +88,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   });
   const resolveOnce = cachedResolver((model: string) => resolveModelClient(model, env, { cwd }));
   const defaultModel = options.model ?? env.CADRE_MODEL;
+  const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
   const ctx: ServerContext = {
     store,
     agents: registry,
@@ -89,9 +99,10 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
         : resolveOnce(options.model ?? name),
     ...(defaultModel ? { defaultModel } : {}),
     runtime: await createRuntime(),
-    defaultAgent: active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT,
+    defaultAgent,
     policy,
     workspace: await realpath(cwd),
+    pickAgent: agentPicker({ agents: registry, defaultAgent }),
   };
   const changes = await createRunChanges(store);
   const worker =
@@ -106,10 +117,12 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
             ((error, runId) =>
               console.error(`cadre run worker${runId ? ` (run ${runId})` : ''}:`, error)),
         });
-  const attach = {
+  const attach: Attacher = {
     changes,
     pollMs: options.pollMs ?? 250,
     wake: () => worker?.wake(),
+    ...(worker ? { worker } : {}),
+    newId: createIdSource(),
   };
   const reads = readViews(ctx);
   let closed = false;
@@ -125,6 +138,13 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     run: (request, hooks) => runPrompt(ctx, attach, request, hooks),
     resolveApproval: (request, hooks) => resolveApproval(ctx, attach, request, hooks),
     async cancelRun(userId, runId, signal) {
+      // Started here and not stored yet: stop it here; it is stored as it ends.
+      const local = worker?.unstored(userId, runId);
+      if (local) {
+        local.cancel();
+        const ended = await local.result;
+        if (ended.kind === 'settled') return runResponse(ctx, userId, ended.run);
+      }
       const run = await store.requestCancel(userId, runId, signal);
       if (!run) return undefined;
       // Driven here: stop it now rather than at the next heartbeat.
@@ -133,6 +153,13 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     async followRun(userId, runId, after, hooks) {
+      // Started here and not stored yet: follow it in memory. (Asked before the store: a run
+      // can become stored between the two looks, never the other way round.)
+      const local = worker?.unstored(userId, runId);
+      if (local) {
+        hooks.onStarted?.({ runId, threadId: local.threadId });
+        return followLocal(ctx, attach, userId, local, { after, hooks });
+      }
       const found = await store.getRun(userId, runId, hooks.signal);
       if (!found) return undefined;
       hooks.onStarted?.({ runId, threadId: found.threadId });

@@ -1,94 +1,91 @@
 import { join } from 'node:path';
-import { CancelledError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
 import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/executor.js';
 import type { RunOptions } from '../../runtime/run-options.js';
+import type { AgentDefinition } from '../../spec/types.js';
 import type { RunState } from '../../runtime/run-state.js';
 import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
 import { audit } from './audit-log.js';
-import { eventWriter } from './event-writer.js';
+import type { RunRecorder } from './run-recorder.js';
 import { pinnedDefinition } from './pick-definition.js';
 import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
 import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
 
-/** How a worker drives one claimed run. */
+/** How a worker drives one run. */
 export interface DriveHooks {
   /** Cancels the run (a person asked) or abandons it (see `abandoned`). */
   signal: AbortSignal;
   /** True when this process hands the run over (shutdown, lost lease): nothing more is recorded. */
   abandoned: () => boolean;
-  /** Called after events or the status were stored: wakes attached readers. */
-  changed: () => void;
   owner: string;
 }
 
+/** Where a drive starts: a run claimed from the store, or one this process just started. */
+export type DriveStart =
+  | { kind: 'claimed'; claim: Claim }
+  | { kind: 'new'; run: Run; definition: AgentDefinition; history: Message[]; record: boolean };
+
+/** How a drive ended for whoever follows it in this process. */
+export type DriveResult =
+  | { kind: 'settled'; run: Run; actionsCreated: boolean }
+  /** Handed over (shutdown, lost lease) or failed outside the loop: follow it through the store. */
+  | { kind: 'elsewhere' };
+
 /**
- * Drives a claimed run one step, from whatever the store says it is at: a
- * start job, a resume job with the people's decisions, or (taken over from
- * a dead owner) its last checkpoint. Events and state are persisted as the
- * loop goes; the step ends with the run parked for approval or finished,
- * written only while this worker still owns it.
+ * Drives a run one step, from whatever it is at: a new run, a start job, a
+ * resume job with the people's decisions, or (taken over from a dead owner)
+ * its last checkpoint. Everything is recorded through `recorder`, only
+ * while this worker still owns the run; the step ends with the run parked
+ * for approval or finished.
  */
-export async function driveRun(ctx: ServerContext, claim: Claim, hooks: DriveHooks): Promise<void> {
-  // Lost when a guarded write finds another owner: from then on nothing more is recorded.
-  let lost = false;
-  const abandoned = (): boolean => lost || hooks.abandoned();
+export async function driveRun(
+  ctx: ServerContext,
+  start: DriveStart,
+  recorder: RunRecorder,
+  hooks: DriveHooks,
+): Promise<DriveResult> {
+  const run = start.kind === 'claimed' ? start.claim.run : start.run;
   try {
-    await driveStep(ctx, claim, { ...hooks, abandoned }, () => (lost = true));
+    return await driveStep(ctx, start, recorder, hooks);
   } catch (error) {
-    if (abandoned()) return;
+    if (hooks.abandoned()) return { kind: 'elsewhere' };
     // A run that cannot even start (no model configured, a bad stored state) ends failed
     // instead of being taken over and failing again forever.
-    const finished = await ctx.store
-      .finishRun({
-        runId: claim.run.id,
-        owner: hooks.owner,
+    const finished = await recorder
+      .finish({
         status: 'failed',
         summary: `The run could not go on: ${error instanceof Error ? error.message : String(error)}`,
-        usage: claim.run.usage,
+        usage: run.usage,
         errorCode: 'internal',
       })
       .catch(() => undefined);
-    hooks.changed();
     if (!finished) throw error;
+    return { kind: 'settled', run: finished, actionsCreated: true };
   }
 }
 
 async function driveStep(
   ctx: ServerContext,
-  claim: Claim,
+  start: DriveStart,
+  recorder: RunRecorder,
   hooks: DriveHooks,
-  markLost: () => void,
-): Promise<void> {
-  const { run } = claim;
-  const writer = eventWriter(ctx.store, run.id, hooks.changed);
+): Promise<DriveResult> {
+  const run = start.kind === 'claimed' ? start.claim.run : start.run;
   let model = run.model;
   const parked: ParkedCall[] = [];
-  const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned);
-  // State writes are chained so they land in order; each is guarded by ownership.
-  let stateWrites: Promise<unknown> = Promise.resolve();
-  const persistState = (state: Readonly<RunState>): Promise<unknown> => {
-    const snapshot = structuredClone(state) as RunState;
-    stateWrites = stateWrites.then(async () => {
-      const written = await ctx.store.updateRun(
-        run.id,
-        { state: snapshot },
-        { owner: hooks.owner },
-      );
-      if (!written.ok) {
-        // Another process owns the run now: no side effect may start from here.
-        markLost();
-        throw new CancelledError('This process no longer owns the run.');
-      }
-    });
-    return stateWrites;
+  // Actions reference the run: it is stored before the first one is written.
+  let actionsCreated = false;
+  const beforeAction = async (): Promise<void> => {
+    actionsCreated = true;
+    if (!recorder.stored()) await recorder.store();
   };
-  const definition = await pinnedDefinition(ctx, run);
+  const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
+  const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
   const options: RunOptions = {
     runId: run.id,
     tools: ctx.tools,
@@ -103,24 +100,23 @@ async function driveStep(
     workspace: ctx.workspace,
     signal: hooks.signal,
     policy: serverGatePolicy(ctx, run.userId, run.id, () => model),
-    confirm: parkForApproval(ctx, run.id, () => model, parked),
+    confirm: parkForApproval(ctx, run.id, () => model, parked, beforeAction),
     claim: guard.claim,
     settle: guard.settle,
     // The state is stored only before side effects run (and with the approvals when the run
     // parks). A process that dies leaves that checkpoint: the next owner answers its calls from
     // their action records and asks the model again for any later turn, which had no effects.
-    checkpoint: async (state) => {
-      await persistState(state);
-    },
+    checkpoint: (state) => recorder.checkpoint(structuredClone(state) as RunState),
     onEvent: (event) =>
-      writer.write(
+      recorder.event(
         event.type === 'run_started'
           ? { ...event, data: { ...event.data, threadId: run.threadId } }
           : event,
       ),
   };
-  if (claim.takenOver) {
-    writer.write(takeoverEvent(run, claim));
+  if (start.kind === 'claimed' && start.claim.takenOver) {
+    const { claim } = start;
+    recorder.event(takeoverEvent(run, claim));
     // The trail says what the dead owner may have done: each cut-off effect, outcome unknown.
     for (const action of claim.interrupted) {
       const normalized = normalizeCall(action.tool, action.args);
@@ -139,33 +135,29 @@ async function driveStep(
   }
   let outcome: RunOutcome;
   let recording: Awaited<ReturnType<typeof startRecording>> | undefined;
-  try {
-    const step = await nextStep(ctx, run);
-    if (step.kind === 'start' && step.job.record)
-      recording = await startRecording(definition, options);
-    // Readers follow the stored log, whose seqs the store assigns; in-memory seqs don't matter here.
-    switch (step.kind) {
-      case 'start':
-        outcome = await startRun(definition, {
-          ...(recording?.options ?? options),
-          inputs: { prompt: step.job.prompt },
-          history: step.history,
-        });
-        break;
-      case 'resume':
-        outcome = await resumeRun(definition, step.state, step.job.decisions, options);
-        break;
-      case 'recover':
-        outcome = await recoverRun(definition, step.state, options);
-        break;
-      default:
-        return step satisfies never;
-    }
-  } finally {
-    await writer.flush().catch(() => undefined);
-    await stateWrites.catch(() => undefined);
+  const step: Step =
+    start.kind === 'new'
+      ? { kind: 'start', prompt: startPrompt(run), record: start.record, history: start.history }
+      : await nextStep(ctx, run);
+  if (step.kind === 'start' && step.record) recording = await startRecording(definition, options);
+  switch (step.kind) {
+    case 'start':
+      outcome = await startRun(definition, {
+        ...(recording?.options ?? options),
+        inputs: { prompt: step.prompt },
+        history: step.history,
+      });
+      break;
+    case 'resume':
+      outcome = await resumeRun(definition, step.state, step.job.decisions, options);
+      break;
+    case 'recover':
+      outcome = await recoverRun(definition, step.state, options);
+      break;
+    default:
+      return step satisfies never;
   }
-  if (hooks.abandoned()) return;
+  if (hooks.abandoned()) return { kind: 'elsewhere' };
   if (recording && outcome.status === 'finished') {
     // Trajectories cover runs that finish in one go; a paused run is not recorded.
     await saveTrajectory(
@@ -173,12 +165,13 @@ async function driveStep(
       recording.finish(outcome.result),
     );
   }
-  await record(ctx, run, outcome, parked, hooks.owner);
-  hooks.changed();
+  const settled = await record(run, recorder, outcome, parked);
+  if (!settled) return { kind: 'elsewhere' };
+  return { kind: 'settled', run: settled, actionsCreated };
 }
 
 type Step =
-  | { kind: 'start'; job: Extract<RunJob, { kind: 'start' }>; history: Message[] }
+  | { kind: 'start'; prompt: string; record: boolean; history: Message[] }
   | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
   | { kind: 'recover'; state: RunState };
 
@@ -193,7 +186,8 @@ async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
     });
     return {
       kind: 'start',
-      job,
+      prompt: job.prompt,
+      record: job.record === true,
       history: toHistory(earlier.filter((m) => m.seq < job.messageSeq).slice(-HISTORY_MESSAGES)),
     };
   }
@@ -224,18 +218,16 @@ function takeoverEvent(run: Run, claim: Claim): CadreEvent {
   };
 }
 
+/** The step's end: parked for approval, or finished; undefined when the run was lost meanwhile. */
 async function record(
-  ctx: ServerContext,
   run: Run,
+  recorder: RunRecorder,
   outcome: RunOutcome,
   parked: ParkedCall[],
-  owner: string,
-): Promise<void> {
+): Promise<Run | undefined> {
   if (outcome.status === 'paused') {
     const asks = outcome.pending.map((p) => `- ${p.preview}`).join('\n');
-    await ctx.store.parkRun({
-      runId: run.id,
-      owner,
+    const result = await recorder.park({
       state: outcome.state,
       summary: 'Waiting for approval.',
       message: `I need your approval to:\n${asks}`,
@@ -248,14 +240,12 @@ async function record(
         userId: run.userId,
       })),
     });
-    return;
+    return result?.run;
   }
   const result = outcome.result;
   const ok = result.terminate_reason === 'GOAL';
   const cancelled = result.terminate_reason === 'ABORTED';
-  await ctx.store.finishRun({
-    runId: run.id,
-    owner,
+  return recorder.finish({
     status: ok ? 'completed' : 'failed',
     summary: cancelled ? 'Cancelled.' : result.final_message,
     usage: result.usage,
@@ -270,7 +260,12 @@ async function record(
   });
 }
 
-function toHistory(messages: readonly ThreadMessage[]): Message[] {
+/** The prompt of a run that has not stored its start job yet. */
+function startPrompt(run: Run): string {
+  return run.job?.kind === 'start' ? run.job.prompt : '';
+}
+
+export function toHistory(messages: readonly ThreadMessage[]): Message[] {
   return messages
     .filter((m) => m.role !== 'system' && m.content.trim())
     .map((m) => ({

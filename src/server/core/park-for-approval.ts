@@ -63,6 +63,8 @@ export function parkForApproval(
   runId: string,
   model: () => string,
   parked: ParkedCall[],
+  /** Before an action is written (a run not stored yet is stored first). */
+  beforeAction: () => Promise<void> = () => Promise.resolve(),
 ): ConfirmationHandler {
   return async (request, signal) => {
     const normalized = normalizeCall(request.tool, request.args);
@@ -86,6 +88,7 @@ export function parkForApproval(
       };
     }
     const inputHash = canonicalHash(args);
+    await beforeAction();
     const action = await ctx.store.createAction(
       {
         runId,

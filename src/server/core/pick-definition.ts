@@ -1,11 +1,18 @@
 import { NotFoundError } from '../../errors/cadre-error.js';
-import { definitionFromSnapshot, definitionHash } from '../../trajectory/definition-snapshot.js';
+import {
+  definitionFromSnapshot,
+  snapshotDefinition,
+} from '../../trajectory/definition-snapshot.js';
+import type { DefinitionSnapshot } from '../../trajectory/types.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import type { Run } from '../../store/types.js';
 import { SERVER_DEFAULT_MAX_TURNS, type ServerContext } from './server-context.js';
 
 /** The agent a request names, or the server's default; the seed's 3-turn limit unless the agent sets its own. */
-export function agentFor(ctx: ServerContext, name: string | undefined): AgentDefinition {
+export function agentFor(
+  ctx: Pick<ServerContext, 'agents' | 'defaultAgent'>,
+  name: string | undefined,
+): AgentDefinition {
   let definition = ctx.defaultAgent;
   if (name) {
     const entry = ctx.agents.get(name);
@@ -26,8 +33,8 @@ export function agentFor(ctx: ServerContext, name: string | undefined): AgentDef
  */
 export async function pinnedDefinition(ctx: ServerContext, run: Run): Promise<AgentDefinition> {
   try {
-    const live = agentFor(ctx, run.agent === ctx.defaultAgent.name ? undefined : run.agent);
-    if ((await definitionHash(live)) === run.definitionHash) return live;
+    const live = await ctx.pickAgent(run.agent === ctx.defaultAgent.name ? undefined : run.agent);
+    if (live.hash === run.definitionHash) return live.definition;
   } catch {
     // The agent is gone: the snapshot still runs it.
   }
@@ -35,4 +42,37 @@ export async function pinnedDefinition(ctx: ServerContext, run: Run): Promise<Ag
   if (snapshot === undefined)
     throw new Error(`The definition this run started with (${run.definitionHash}) is not stored.`);
   return definitionFromSnapshot(snapshot as Parameters<typeof definitionFromSnapshot>[0]);
+}
+
+/** An agent ready to run: its definition, the snapshot stored with its runs, and that snapshot's hash. */
+export interface PickedAgent {
+  definition: AgentDefinition;
+  snapshot: DefinitionSnapshot;
+  hash: string;
+}
+
+/**
+ * Picks agents by name (the server's default without one) and prepares each
+ * once: the registry is fixed for the life of the process, and snapshotting
+ * and hashing a definition on every request is measurable.
+ */
+export function agentPicker(
+  ctx: Pick<ServerContext, 'agents' | 'defaultAgent'>,
+): (name: string | undefined) => Promise<PickedAgent> {
+  const prepared = new Map<string, Promise<PickedAgent>>();
+  return (name) => {
+    // Unknown names throw here, before anything is cached.
+    const definition = agentFor(ctx, name);
+    const key = name ?? '';
+    let picked = prepared.get(key);
+    if (!picked) {
+      picked = snapshotDefinition(definition).then((snapshot) => ({
+        definition,
+        snapshot,
+        hash: snapshot.definition_hash,
+      }));
+      prepared.set(key, picked);
+    }
+    return picked;
+  };
 }

@@ -1,17 +1,25 @@
 import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import { definitionHash, snapshotDefinition } from '../../trajectory/definition-snapshot.js';
+import type { CadreEvent } from '../../events/types.js';
+import { emptyUsage, type Message } from '../../model/types.js';
+import type { Run } from '../../store/types.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
 import { attachRun, type Attacher } from './attach-run.js';
-import { agentFor } from './pick-definition.js';
-import type { ServerContext } from './server-context.js';
+import { followLocal } from './follow-local.js';
+import { toHistory } from './drive-run.js';
+import type { PickedAgent } from './pick-definition.js';
+import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
 
 /**
- * The runtime spec's core loop, as a durable job: thread, prompt and run
- * (`queued`) are committed together, a worker (this process's or another's)
- * drives it, and the request attaches until the run finishes or waits for a
- * person. A request that goes away detaches; the run goes on.
+ * The runtime spec's core loop, as a durable job. With a worker in this
+ * process, the run is driven here at once and the request follows it in
+ * memory; the run is stored before its first side effect, when it parks,
+ * after a short while, or whole as it ends (see RunWorkerOptions.storeAfterMs).
+ * Otherwise thread, prompt and run (`queued`) are committed together and a
+ * worker (another process's, or this one's when full) drives it while the
+ * request follows the stored log. A request that goes away detaches; the
+ * run goes on.
  */
 export async function runPrompt(
   ctx: ServerContext,
@@ -21,7 +29,9 @@ export async function runPrompt(
 ): Promise<RunResponse> {
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
-  const definition = agentFor(ctx, request.agent);
+  const agent = await ctx.pickAgent(request.agent);
+  const here = attach.worker ? await startHere(ctx, attach, request, prompt, agent, hooks) : undefined;
+  if (here) return here;
   const enqueued = await ctx.store.enqueueRun(
     {
       userId: request.userId,
@@ -29,10 +39,10 @@ export async function runPrompt(
       title: prompt.slice(0, 80),
       prompt,
       ...(request.record ? { record: true } : {}),
-      agent: definition.name,
-      definitionSnapshot: await snapshotDefinition(definition),
-      definitionHash: await definitionHash(definition),
-      model: definition.modelConfig?.model ?? ctx.defaultModel ?? '',
+      agent: agent.definition.name,
+      definitionSnapshot: agent.snapshot,
+      definitionHash: agent.hash,
+      model: modelOf(ctx, agent),
     },
     hooks.signal,
   );
@@ -45,4 +55,82 @@ export async function runPrompt(
     ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
   });
   return runResponse(ctx, request.userId, run);
+}
+
+const modelOf = (ctx: ServerContext, agent: PickedAgent): string =>
+  agent.definition.modelConfig?.model ?? ctx.defaultModel ?? '';
+
+/**
+ * Starts the run on this process's worker and follows it in memory: no
+ * queue, no reads of what this process already knows. Undefined when the
+ * worker is full (the caller queues the run instead).
+ */
+async function startHere(
+  ctx: ServerContext,
+  attach: Attacher,
+  request: RunRequest,
+  prompt: string,
+  agent: PickedAgent,
+  hooks: RunHooks,
+): Promise<RunResponse | undefined> {
+  let history: Message[] = [];
+  if (request.threadId) {
+    // One read: the thread is the user's, and what the model should see of it.
+    const earlier = await ctx.store.readHistory(
+      request.userId,
+      request.threadId,
+      HISTORY_MESSAGES,
+      hooks.signal,
+    );
+    if (!earlier) throw new NotFoundError('No such thread.');
+    history = toHistory(earlier);
+  }
+  const time = new Date().toISOString();
+  const run: Run = {
+    id: attach.newId(),
+    threadId: request.threadId ?? attach.newId(),
+    userId: request.userId,
+    agent: agent.definition.name,
+    status: 'planning',
+    definitionHash: agent.hash,
+    state: null,
+    summary: '',
+    model: modelOf(ctx, agent),
+    usage: emptyUsage(),
+    createdAt: time,
+    updatedAt: time,
+    eventSeq: 0,
+    job: { kind: 'start', prompt, messageSeq: 0, ...(request.record ? { record: true } : {}) },
+    cancelRequested: false,
+  };
+  let delivered = 0;
+  const onEvent = (event: CadreEvent): void => {
+    delivered = event.seq;
+    hooks.onEvent?.(event);
+  };
+  const local = attach.worker?.adopt({
+    run,
+    definition: agent.definition,
+    unstored: {
+      runId: run.id,
+      userId: run.userId,
+      thread: { id: run.threadId, title: prompt.slice(0, 80), existing: !!request.threadId },
+      prompt,
+      ...(request.record ? { record: true } : {}),
+      agent: run.agent,
+      definitionSnapshot: agent.snapshot,
+      definitionHash: agent.hash,
+      model: run.model,
+    },
+    history,
+    record: request.record === true,
+    ...(hooks.onEvent ? { onEvent } : {}),
+  });
+  if (!local) return undefined;
+  hooks.onStarted?.({ runId: run.id, threadId: run.threadId });
+  return followLocal(ctx, attach, request.userId, local, {
+    after: 0,
+    hooks,
+    delivered: () => delivered,
+  });
 }

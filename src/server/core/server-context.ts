@@ -5,6 +5,7 @@ import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
+import type { PickedAgent } from './pick-definition.js';
 
 /** What every request of the server core shares: built once at start. */
 export interface ServerContext {
@@ -21,6 +22,8 @@ export interface ServerContext {
   /** Rules, trust and the side-effect switch; the gate adds each user's grants. */
   policy: Pick<GatePolicy, 'rules' | 'sideEffects' | 'trust'>;
   workspace: string;
+  /** The agent a request names (the default without one), prepared once per name. */
+  pickAgent: (name: string | undefined) => Promise<PickedAgent>;
 }
 
 /** The seed's loop limit for chat threads; an agent's own max_turns wins. */

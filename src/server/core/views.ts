@@ -1,4 +1,4 @@
-import type { Approval, ApprovalDecision, Run } from '../../store/types.js';
+import type { Action, Approval, ApprovalDecision, Run } from '../../store/types.js';
 import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
 import type { ServerContext } from './server-context.js';
 
@@ -38,11 +38,15 @@ export async function runResponse(
   ctx: ServerContext,
   userId: string,
   run: Run,
+  /** What the caller already knows of the run's actions and approvals (none were made). */
+  known?: { actions: Action[]; approvals: Approval[] },
 ): Promise<RunResponse> {
-  const [actions, approvals] = await Promise.all([
-    ctx.store.listActions(run.id),
-    ctx.store.listApprovals(userId, { runId: run.id }),
-  ]);
+  const [actions, approvals] = known
+    ? [known.actions, known.approvals]
+    : await Promise.all([
+        ctx.store.listActions(run.id),
+        ctx.store.listApprovals(userId, { runId: run.id }),
+      ]);
   const views: ActionView[] = actions.map((a) => {
     const approval = approvals.find((p) => p.actionId === a.id);
     return {

@@ -2,13 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CancelledError } from '../../errors/cadre-error.js';
 import type { Claim } from '../../store/types.js';
-import { driveRun } from '../core/drive-run.js';
+import type { CadreEvent } from '../../events/types.js';
+import type { Message } from '../../model/types.js';
+import type { AgentDefinition } from '../../spec/types.js';
+import type { Run } from '../../store/types.js';
+import { driveRun, type DriveResult, type DriveStart } from '../core/drive-run.js';
+import { runRecorder, type RunRecorder, type UnstoredRun } from '../core/run-recorder.js';
 import type { ServerContext } from '../core/server-context.js';
 import { QUEUE, type RunChanges } from './run-changes.js';
 
 export interface RunWorkerOptions {
   /** How long a claim lasts without a heartbeat; another process takes the run over after it. */
   leaseMs: number;
+  /**
+   * A run started in this process is stored this long after it starts, or
+   * before its first side effect, or when it parks, whichever comes first; one
+   * that ends sooner is stored whole, in one transaction. 0 stores every run
+   * as it starts.
+   */
+  storeAfterMs: number;
+  /** Events of a stored run reach the store (and followers elsewhere) at most this long after they happen. */
+  eventFlushMs: number;
   /** How often an idle worker looks for queued runs when no notification woke it. */
   pollMs: number;
   /** Runs driven at once by this process. */
@@ -24,18 +38,53 @@ export interface RunWorker {
   /** Stops a run this process drives, as a person's cancel; false when it is not here. */
   cancel(runId: string): boolean;
   /**
+   * Drives a run started by a request in this process, without a round trip
+   * through the queue; undefined when this worker is full or stopping (the
+   * caller queues the run instead).
+   */
+  adopt(start: AdoptRun): LocalRun | undefined;
+  /** A run this process started and has not stored yet, if it is the user's. */
+  unstored(userId: string, runId: string): LocalRun | undefined;
+  /**
    * Stops claiming and waits up to `graceMs` for runs in flight to finish
    * their step; what is left is handed over (leases expired) and abandoned.
    */
   drain(graceMs: number): Promise<{ finished: number; handedOver: number }>;
 }
 
+type WorkerStart = Extract<DriveStart, { kind: 'claimed' }> | ({ kind: 'new' } & AdoptRun);
+
+/** A run a request started here: what it is, and who follows it. */
+export interface AdoptRun {
+  run: Run;
+  definition: AgentDefinition;
+  unstored: UnstoredRun;
+  history: Message[];
+  record: boolean;
+  /** Each event as it happens. */
+  onEvent?: (event: CadreEvent) => void;
+}
+
+/** A run driven by this process, as its starter follows it. */
+export interface LocalRun {
+  readonly runId: string;
+  readonly threadId: string;
+  /** Follows its events in memory from `after` (see RunRecorder.follow). */
+  follow(after: number, onEvent: (event: CadreEvent) => void): (() => void) | undefined;
+  /** Settled here (finished or parked), or handed to the store to follow. */
+  readonly result: Promise<DriveResult>;
+  cancel(): void;
+}
+
 interface Driving {
   /** This claim's owner token: unique, so a re-claim by this same process is another owner. */
   owner: string;
+  userId: string;
+  threadId: string;
   controller: AbortController;
   abandoned: boolean;
-  done: Promise<void>;
+  recorder: RunRecorder;
+  done: Promise<DriveResult>;
 }
 
 /**
@@ -52,7 +101,6 @@ export function startRunWorker(
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const driving = new Map<string, Driving>();
   const stopping = new AbortController();
-  let wakeUp: (() => void) | undefined;
 
   const abandon = (entry: Driving, reason: string): void => {
     if (entry.abandoned) return;
@@ -60,48 +108,103 @@ export function startRunWorker(
     entry.controller.abort(new CancelledError(reason));
   };
 
-  const drive = (claim: Claim, claimOwner: string): void => {
-    const runId = claim.run.id;
+  const drive = (
+    start: WorkerStart,
+    claimOwner: string,
+    onEvent?: (event: CadreEvent) => void,
+  ): Driving => {
+    const run = start.kind === 'claimed' ? start.claim.run : start.run;
+    const runId = run.id;
     // This process took over its own run after a stall: the older drive stops, unrecorded.
     const stale = driving.get(runId);
     if (stale) abandon(stale, 'This run was taken over after a stall.');
     const controller = new AbortController();
     const entry: Driving = {
       owner: claimOwner,
+      userId: run.userId,
+      threadId: run.threadId,
       controller,
       abandoned: false,
-      done: Promise.resolve(),
+      recorder: runRecorder({
+        store: ctx.store,
+        runId,
+        owner: claimOwner,
+        leaseMs: options.leaseMs,
+        eventSeq: run.eventSeq,
+        ...(start.kind === 'new' ? { unstored: start.unstored } : {}),
+        flushMs: options.eventFlushMs,
+        ...(onEvent ? { onEvent } : {}),
+        changed: () => changes.publish({ kind: 'run', runId }),
+        lost: () => abandon(entry, 'This process lost the run to another.'),
+      }),
+      done: Promise.resolve({ kind: 'elsewhere' }),
     };
-    entry.done = driveRun(ctx, claim, {
+    // A run started here is stored once it has run for a while, even if it has done nothing yet.
+    const storeLater =
+      start.kind === 'new'
+        ? setTimeout(() => void entry.recorder.store().catch(() => undefined), options.storeAfterMs)
+        : undefined;
+    storeLater?.unref();
+    const drive: DriveStart =
+      start.kind === 'new'
+        ? {
+            kind: 'new',
+            run: start.run,
+            definition: start.definition,
+            history: start.history,
+            record: start.record,
+          }
+        : start;
+    entry.done = driveRun(ctx, drive, entry.recorder, {
       signal: controller.signal,
       abandoned: () => entry.abandoned,
-      changed: () => changes.publish({ kind: 'run', runId }),
       owner: claimOwner,
     })
-      .catch((error: unknown) => options.onError?.(error, runId))
+      .catch((error: unknown): DriveResult => {
+        options.onError?.(error, runId);
+        return { kind: 'elsewhere' };
+      })
       .finally(() => {
+        clearTimeout(storeLater);
         if (driving.get(runId) === entry) driving.delete(runId);
-        wakeUp?.();
+        // Only a full worker needs to hear of room: otherwise each run's end would cost a claim.
+        if (waitingForRoom) nudge();
       });
     driving.set(runId, entry);
+    return entry;
   };
+
+  /** Resolvers waiting for a nudge: a run queued here, room freed, or stopping. */
+  const nudges = new Set<() => void>();
+  const nudge = (): void => {
+    for (const resolve of nudges) resolve();
+    nudges.clear();
+  };
+  const nudged = (): Promise<void> => new Promise<void>((resolve) => nudges.add(resolve));
+  let waitingForRoom = false;
+  // One wait on the queue at a time, kept across claims: a fresh one per claim would pile up.
+  let listening: Promise<void> | undefined;
+  const listen = (): Promise<void> =>
+    (listening ??= Promise.race([
+      changes.next(QUEUE, options.pollMs, stopping.signal),
+      nudged(),
+    ]).then(() => {
+      listening = undefined;
+    }));
 
   const claimLoop = async (): Promise<void> => {
     while (!stopping.signal.aborted) {
       if (driving.size >= options.concurrency) {
-        await new Promise<void>((resolve) => (wakeUp = resolve));
-        wakeUp = undefined;
+        waitingForRoom = true;
+        await nudged();
+        waitingForRoom = false;
         continue;
       }
       // Listen before looking: a run queued while the claim runs still wakes the next wait.
-      const woken = Promise.race([
-        changes.next(QUEUE, options.pollMs, stopping.signal),
-        new Promise<void>((resolve) => (wakeUp = resolve)),
-      ]);
+      const woken = listen();
       let claim: Claim | undefined;
-      let claimOwner = owner;
+      const claimOwner = `${owner}:${randomUUID().slice(0, 8)}`;
       try {
-        claimOwner = `${owner}:${randomUUID().slice(0, 8)}`;
         claim = await ctx.store.claimRun(claimOwner, options.leaseMs);
       } catch (error) {
         // The store is unreachable (or closed): report once per poll, never spin.
@@ -118,18 +221,20 @@ export function startRunWorker(
         return;
       }
       if (claim) {
-        drive(claim, claimOwner);
+        drive({ kind: 'claimed', claim }, claimOwner);
         continue;
       }
       await woken;
-      wakeUp = undefined;
     }
   };
 
   const heartbeat = setInterval(
     () => {
       // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
-      const renewing = [...driving.entries()].filter(([, e]) => !e.abandoned);
+      // A run not stored yet has no lease to renew.
+      const renewing = [...driving.entries()].filter(
+        ([, e]) => !e.abandoned && e.recorder.stored(),
+      );
       if (renewing.length === 0) return;
       ctx.store
         .renewLeases(
@@ -155,18 +260,40 @@ export function startRunWorker(
     return true;
   };
 
+  const localRun = (runId: string, entry: Driving): LocalRun => ({
+    runId,
+    threadId: entry.threadId,
+    follow: (after, onEvent) => entry.recorder.follow(after, onEvent),
+    result: entry.done,
+    cancel: () => void cancelRun(runId),
+  });
+
   const loop = claimLoop();
 
   return {
     owner,
     wake: () => {
-      wakeUp?.();
+      nudge();
       changes.publish({ kind: 'queue' });
     },
     cancel: cancelRun,
+    adopt(start) {
+      if (stopping.signal.aborted || driving.size >= options.concurrency) return undefined;
+      const entry = drive(
+        { kind: 'new', ...start },
+        `${owner}:${randomUUID().slice(0, 8)}`,
+        start.onEvent,
+      );
+      return localRun(start.run.id, entry);
+    },
+    unstored(userId, runId) {
+      const entry = driving.get(runId);
+      if (!entry || entry.userId !== userId || entry.recorder.stored()) return undefined;
+      return localRun(runId, entry);
+    },
     async drain(graceMs) {
       stopping.abort();
-      wakeUp?.();
+      nudge();
       await loop;
       const inFlight = [...driving.values()];
       let timer: NodeJS.Timeout | undefined;
@@ -174,6 +301,10 @@ export function startRunWorker(
       await Promise.race([Promise.all(inFlight.map((d) => d.done)), graceOver]);
       clearTimeout(timer);
       const left = [...driving.entries()];
+      // A run started here and not stored yet is stored now, so another process can take it over.
+      await Promise.all(
+        left.map(([, e]) => (e.recorder.stored() ? undefined : e.recorder.store().catch(() => undefined))),
+      );
       // Leases first, then stop recording: a run that ends in between is still written.
       await ctx.store
         .expireLeases(left.map(([runId, e]) => ({ runId, owner: e.owner })))

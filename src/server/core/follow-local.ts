@@ -1,0 +1,66 @@
+import type { CadreEvent } from '../../events/types.js';
+import type { RunHooks, RunResponse } from '../run-service-types.js';
+import type { LocalRun } from '../worker/run-worker.js';
+import { attachRun, type Attacher } from './attach-run.js';
+import type { ServerContext } from './server-context.js';
+import { runResponse } from './views.js';
+
+/**
+ * Follows a run this process drives, in memory: its events as they happen
+ * (`follow`, or the starter's own `onEvent`) and its result, with no reads.
+ * A run handed over meanwhile (shutdown, lost lease) is followed on through
+ * the store from the last event delivered.
+ */
+export async function followLocal(
+  ctx: ServerContext,
+  attach: Attacher,
+  userId: string,
+  local: LocalRun,
+  options: { after: number; hooks: RunHooks; delivered?: () => number },
+): Promise<RunResponse> {
+  const { hooks } = options;
+  let delivered = options.after;
+  const onEvent = (event: CadreEvent): void => {
+    delivered = event.seq;
+    hooks.onEvent?.(event);
+  };
+  const unfollow = options.delivered ? undefined : local.follow(options.after, onEvent);
+  let result: Awaited<LocalRun['result']>;
+  try {
+    result = await untilDetached(local, hooks.signal);
+  } finally {
+    unfollow?.();
+  }
+  if (result.kind === 'settled')
+    return runResponse(
+      ctx,
+      userId,
+      result.run,
+      // Nothing was asked of the store, so there is nothing to read back.
+      result.actionsCreated ? undefined : { actions: [], approvals: [] },
+    );
+  const followed = await attachRun(ctx, userId, local.runId, {
+    ...attach,
+    after: options.delivered?.() ?? delivered,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+  });
+  return runResponse(ctx, userId, followed);
+}
+
+/** The run's result, or the detaching request's abort (the run goes on). */
+function untilDetached(
+  local: LocalRun,
+  signal: AbortSignal | undefined,
+): Promise<Awaited<LocalRun['result']>> {
+  if (!signal) return local.result;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const detach = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', detach, { once: true });
+    void local.result.then((result) => {
+      signal.removeEventListener('abort', detach);
+      resolve(result);
+    });
+  });
+}

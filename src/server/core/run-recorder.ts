@@ -1,0 +1,175 @@
+import { CancelledError } from '../../errors/cadre-error.js';
+import type { CadreEvent } from '../../events/types.js';
+import type { RunState } from '../../runtime/run-state.js';
+import type {
+  Approval,
+  ParkRun,
+  RecordRun,
+  Run,
+  RunEnding,
+  Store,
+} from '../../store/types.js';
+
+/** What a run not stored yet needs to be stored: everything RecordRun takes but its events and outcome. */
+export type UnstoredRun = Omit<RecordRun, 'events' | 'outcome'>;
+
+export interface RecorderOptions {
+  store: Store;
+  runId: string;
+  owner: string;
+  leaseMs: number;
+  /** The last seq already in the store (0 for a run not stored yet). */
+  eventSeq: number;
+  /** Set for a run this process started and has not stored yet. */
+  unstored?: UnstoredRun;
+  /** Pending events are written at most this long after they happen (followers elsewhere read them). */
+  flushMs: number;
+  /** Each event, numbered, the moment it happens: this process's attached requests. */
+  onEvent?: (event: CadreEvent) => void;
+  /** After anything was stored: wakes readers attached through the store. */
+  changed: () => void;
+  /** A guarded write found another owner: nothing more may be recorded or run. */
+  lost: () => void;
+}
+
+export interface RunRecorder {
+  stored(): boolean;
+  /** Numbers the event, hands it to local followers and queues it for the store. */
+  event(event: CadreEvent): void;
+  /**
+   * Follows the run in memory from `after`; only while it is not stored
+   * (every event since its start is still here then). Returns the unfollow.
+   */
+  follow(after: number, onEvent: (event: CadreEvent) => void): (() => void) | undefined;
+  /** Stores a run not stored yet (owned by this process, its state if any) with its events so far. */
+  store(state?: RunState | null): Promise<void>;
+  /** The state to take the run over from, stored before a side effect may run. */
+  checkpoint(state: RunState): Promise<void>;
+  park(input: Omit<ParkRun, 'runId' | 'owner' | 'events'>): Promise<ParkedRun | undefined>;
+  /** Ends the run; a run never stored is stored whole here, in one transaction. */
+  finish(ending: RunEnding): Promise<Run | undefined>;
+  /** Waits for every write queued so far. */
+  settle(): Promise<void>;
+}
+
+type ParkedRun = { run: Run; approvals: Approval[] };
+
+/**
+ * Everything a driven run writes goes through here, in order: events are
+ * numbered by the owner (no round trip per event), delivered to this
+ * process's followers at once, and written in batches — with the run's
+ * ending, with a checkpoint, or `flushMs` after they happen. A run this
+ * process started is stored only when it must be: before its first side
+ * effect, when it parks, when `store()` is called (it has run long enough,
+ * or the process is draining) — or, if it ends first, whole, in one
+ * transaction.
+ */
+export function runRecorder(options: RecorderOptions): RunRecorder {
+  const { store, runId, owner } = options;
+  let unstored = options.unstored;
+  let nextSeq = options.eventSeq + 1;
+  let pending: CadreEvent[] = [];
+  let pendingFrom = nextSeq;
+  let chain: Promise<unknown> = Promise.resolve();
+  let failure: unknown;
+  let timer: NodeJS.Timeout | undefined;
+  const followers = new Set<(event: CadreEvent) => void>();
+
+  /** Writes run one at a time, in the order they were asked for. */
+  const serial = <T>(write: () => Promise<T>): Promise<T> => {
+    const result = chain.then(() => {
+      if (failure) throw failure;
+      return write();
+    });
+    chain = result.catch((error: unknown) => (failure ??= error));
+    return result;
+  };
+  const take = (): { firstSeq: number; events: CadreEvent[] } => {
+    const batch = { firstSeq: pendingFrom, events: pending };
+    pending = [];
+    pendingFrom = nextSeq;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    return batch;
+  };
+  const lose = (): never => {
+    options.lost();
+    throw new CancelledError('This process no longer owns the run.');
+  };
+  const storeNow = async (state: RunState | null): Promise<void> => {
+    if (!unstored) return;
+    const input = unstored;
+    const batch = take();
+    const stored = await store.recordRun({
+      ...input,
+      events: batch.events,
+      outcome: { kind: 'owned', owner, leaseMs: options.leaseMs, state },
+    });
+    if (!stored) lose();
+    unstored = undefined;
+    options.changed();
+  };
+  const flush = (): Promise<void> =>
+    serial(async () => {
+      if (unstored || pending.length === 0) return;
+      await store.writeOwnedEvents(runId, take());
+      options.changed();
+    });
+
+  return {
+    stored: () => unstored === undefined,
+    event(event) {
+      const seq = nextSeq++;
+      const numbered = { ...event, runId, seq };
+      pending.push(numbered);
+      options.onEvent?.(numbered);
+      for (const follower of followers) follower(numbered);
+      if (!unstored && !timer) {
+        timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
+        timer.unref();
+      }
+    },
+    follow(after, onEvent) {
+      if (!unstored) return undefined;
+      for (const event of pending) if (event.seq > after) onEvent(event);
+      followers.add(onEvent);
+      return () => followers.delete(onEvent);
+    },
+    store: (state = null) => serial(() => storeNow(state)),
+    checkpoint: (state) =>
+      serial(async () => {
+        if (unstored) return storeNow(state);
+        if (pending.length > 0) await store.writeOwnedEvents(runId, take());
+        const written = await store.updateRun(runId, { state }, { owner });
+        if (!written.ok) lose();
+      }),
+    park: (input) =>
+      serial(async () => {
+        await storeNow(input.state);
+        const parked = await store.parkRun({ ...input, runId, owner, events: take() });
+        options.changed();
+        return parked;
+      }),
+    finish: (ending) =>
+      serial(async () => {
+        if (unstored) {
+          const input = unstored;
+          const stored = await store.recordRun({
+            ...input,
+            events: take().events,
+            outcome: { kind: 'finished', ...ending },
+          });
+          unstored = undefined;
+          options.changed();
+          return stored?.run;
+        }
+        const run = await store.finishRun({ ...ending, runId, owner, events: take() });
+        options.changed();
+        return run;
+      }),
+    async settle() {
+      await chain;
+      if (failure) throw failure;
+    },
+  };
+}
