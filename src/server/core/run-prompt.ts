@@ -30,7 +30,9 @@ export async function runPrompt(
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
   const agent = await ctx.pickAgent(request.agent);
-  const here = attach.worker ? await startHere(ctx, attach, request, prompt, agent, hooks) : undefined;
+  const here = attach.worker
+    ? await startHere(ctx, attach, request, prompt, agent, hooks)
+    : undefined;
   if (here) return here;
   const enqueued = await ctx.store.enqueueRun(
     {

@@ -6,6 +6,7 @@ import type { AuthFailures } from './auth-failures.js';
 import { clientKey } from './client-key.js';
 import { HttpProblem } from './http-problem.js';
 import type { RequestSignals } from './request-signals.js';
+import type { TokenCache } from './token-cache.js';
 
 /** All auth needs of the store. */
 export type TokenLookup = Pick<Store, 'findUserByToken'>;
@@ -24,7 +25,7 @@ declare module 'fastify' {
 }
 
 export interface AuthOptions {
-  tokens: TokenLookup;
+  tokens: TokenCache;
   failures: AuthFailures;
   signals: RequestSignals;
 }
@@ -56,7 +57,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
         `Too many failed sign-ins; retry in ${seconds} seconds.`,
       );
     }
-    const user = token ? await tokens.findUserByToken(token, signals(reply)) : undefined;
+    const user = token ? await tokens.find(tokenKey, token, signals(reply)) : undefined;
     if (!token || !user) {
       failures.fail(client);
       throw new AuthError('Missing or invalid bearer token.');

@@ -19,6 +19,7 @@ import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { timeoutOptions, type ServerTimeouts } from './server-timeouts.js';
+import { DEFAULT_TOKEN_CACHE, tokenCache, type TokenCacheOptions } from './token-cache.js';
 
 export interface BuildServerOptions {
   service: RunService;
@@ -31,6 +32,8 @@ export interface BuildServerOptions {
   bodyLimit?: number;
   /** Receiving requests and keeping sockets alive; defaults in DEFAULT_TIMEOUTS. */
   timeouts?: ServerTimeouts;
+  /** Valid tokens trusted without a lookup for `ttlMs` (default 5 s; 0 asks the store every time). */
+  tokenCache?: TokenCacheOptions;
   /** Failed sign-ins per client address; default 20 a minute, then 429. */
   authFailureLimit?: AuthFailureLimit;
 }
@@ -68,7 +71,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
 
   registerAuth(app, {
-    tokens: options.store,
+    tokens: tokenCache(options.store, options.tokenCache ?? DEFAULT_TOKEN_CACHE),
     failures: createAuthFailures(options.authFailureLimit),
     signals: requestSignal,
   });

@@ -125,7 +125,8 @@ describe('buildServer request signals', () => {
         return fakeTokens.findUserByToken(token, signal);
       },
     };
-    server = await startTestServer(fakeService(), { store });
+    // Every request asks the store here: the token cache is off.
+    server = await startTestServer(fakeService(), { store, tokenCache: { ttlMs: 0, max: 0 } });
     for (let i = 0; i < 20; i++)
       expect((await fetch(`${server.url}/api/threads`, { headers: auth() })).status).toBe(200);
     expect(new Set(signals).size).toBe(20);

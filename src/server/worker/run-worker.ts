@@ -303,7 +303,9 @@ export function startRunWorker(
       const left = [...driving.entries()];
       // A run started here and not stored yet is stored now, so another process can take it over.
       await Promise.all(
-        left.map(([, e]) => (e.recorder.stored() ? undefined : e.recorder.store().catch(() => undefined))),
+        left.map(([, e]) =>
+          e.recorder.stored() ? undefined : e.recorder.store().catch(() => undefined),
+        ),
       );
       // Leases first, then stop recording: a run that ends in between is still written.
       await ctx.store

@@ -5,7 +5,6 @@ import { now, writeTransaction, type StoreContext } from '../store-context.js';
 import type { Enqueued, RecordRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { insertOwnedEvents } from './owned-events.js';
-import { notify, RUN_CHANNEL } from './run-queue.js';
 
 const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
 
@@ -121,8 +120,8 @@ export function recordRun(
             }),
       };
       await db.insertInto('runs').values(run).execute();
+      // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
       await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time);
-      await notify(db, context, RUN_CHANNEL, input.runId);
       return {
         thread: toThread(thread),
         message: toMessage(rows[0] as MessageRow),
