@@ -8,16 +8,28 @@ import { randomBytes } from 'node:crypto';
 export function createIdSource(clock: () => number = Date.now): () => string {
   let lastMs = 0;
   let counter = 0;
+  // Random bytes drawn 4 KiB at a time: one call per id was a measurable part of each run.
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  const randomBytesOf = (size: number): Buffer => {
+    if (offset + size > pool.length) {
+      pool = randomBytes(4096);
+      offset = 0;
+    }
+    const bytes = Buffer.from(pool.subarray(offset, offset + size));
+    offset += size;
+    return bytes;
+  };
   return () => {
     const time = clock();
     if (time > lastMs) {
       lastMs = time;
-      counter = randomBytes(2).readUInt16BE() & 0x3ff; // leave headroom below 0xfff
+      counter = randomBytesOf(2).readUInt16BE() & 0x3ff; // leave headroom below 0xfff
     } else if (++counter > 0xfff) {
       lastMs += 1; // the counter ran out in this millisecond: borrow the next one
       counter = 0;
     }
-    const bytes = randomBytes(16);
+    const bytes = randomBytesOf(16);
     bytes.writeUIntBE(lastMs, 0, 6);
     bytes[6] = 0x70 | (counter >> 8);
     bytes[7] = counter & 0xff;

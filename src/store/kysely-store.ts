@@ -18,7 +18,7 @@ import * as threads from './operations/threads.js';
 import * as users from './operations/users.js';
 import type { AuditInput, MessageRole } from './records.js';
 import type { Database } from './schema/database.js';
-import type { StoreContext, StoreDialect } from './store-context.js';
+import { groupCommits, type StoreContext, type StoreDialect } from './store-context.js';
 import type {
   ActionTransition,
   ApprovalFilter,
@@ -68,6 +68,7 @@ export class KyselyStore implements Store {
       newId: createIdSource(),
       auditKey,
       knownDefinitions: new Set(),
+      grouped: groupCommits({ db, dialect }),
     };
     if (pool)
       this.subscribe = async (listener) => {

@@ -13,6 +13,8 @@ export interface StoreContext {
   readonly auditKey?: Buffer;
   /** Definition hashes this store has written (or found) already: their snapshot is not written again. */
   readonly knownDefinitions: Set<string>;
+  /** Where runs are recorded and finished: a transaction that may share its commit (groupCommits). */
+  readonly grouped: GroupedTransaction;
 }
 
 export function listOf<T>(value: T | readonly T[]): T[] {
@@ -45,4 +47,56 @@ export async function writeTransaction<T>(
       throw error;
     }
   });
+}
+
+/** Transactions that may share a commit with others queued at the same moment (see groupCommits). */
+export type GroupedTransaction = <T>(
+  work: (db: Kysely<Database>) => Promise<T>,
+  signal?: AbortSignal,
+) => Promise<T>;
+
+interface Queued {
+  work: (db: Kysely<Database>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: writes queued in the same turn of the event loop (and while
+ * the previous group commits) run in one transaction, each answered only
+ * once that transaction commits. Under load, many runs ending together cost
+ * one BEGIN/COMMIT and one write of the pages they share. Should any of them
+ * fail, the group is rolled back and each runs again in its own
+ * transaction, so one bad write never fails another.
+ */
+export function groupCommits(context: Pick<StoreContext, 'db' | 'dialect'>): GroupedTransaction {
+  let queue: Queued[] = [];
+  let scheduled = false;
+  const alone = (item: Queued): void =>
+    void writeTransaction(context, item.work).then(item.resolve, item.reject);
+  const flush = async (): Promise<void> => {
+    scheduled = false;
+    const group = queue;
+    queue = [];
+    if (group.length === 1) return alone(group[0] as Queued);
+    try {
+      const results = await writeTransaction(context, async (db) => {
+        const answers: unknown[] = [];
+        for (const item of group) answers.push(await item.work(db));
+        return answers;
+      });
+      group.forEach((item, index) => item.resolve(results[index]));
+    } catch {
+      for (const item of group) alone(item);
+    }
+  };
+  return <T>(work: (db: Kysely<Database>) => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    signal?.throwIfAborted();
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => void flush());
+    });
+  };
 }

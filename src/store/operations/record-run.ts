@@ -1,7 +1,7 @@
 import { emptyUsage } from '../../model/types.js';
 import { toMessage, toRun, toThread } from '../rows.js';
 import type { MessageRow, RunRow, ThreadRow } from '../schema/database.js';
-import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { now, type StoreContext } from '../store-context.js';
 import type { Enqueued, RecordRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { insertOwnedEvents } from './owned-events.js';
@@ -24,112 +24,108 @@ export function recordRun(
   const reply = outcome.kind === 'finished' ? outcome.message : undefined;
   const messages = reply === undefined ? 1 : 2;
   let remember = (): void => undefined;
-  const stored = writeTransaction(
-    context,
-    async (db) => {
-      const time = now();
-      let thread: ThreadRow | undefined;
-      if (input.thread.existing) {
-        thread = await db
-          .updateTable('threads')
-          .set((eb) => ({ message_seq: eb('message_seq', '+', messages), updated_at: time }))
-          .where('id', '=', input.thread.id)
-          .where('user_id', '=', input.userId)
-          .returningAll()
-          .executeTakeFirst();
-        if (thread === undefined) return undefined;
-      } else {
-        thread = {
-          id: input.thread.id,
-          user_id: input.userId,
-          title: input.thread.title,
-          message_seq: messages,
-          created_at: time,
-          updated_at: time,
-        };
-        await db.insertInto('threads').values(thread).execute();
-      }
-      remember = await storeDefinition(
-        context,
-        db,
-        input.definitionHash,
-        input.definitionSnapshot,
-        time,
-      );
-      const promptSeq = Number(thread.message_seq) - messages + 1;
-      const rows: MessageRow[] = [
-        {
-          id: context.newId(),
-          thread_id: thread.id,
-          seq: promptSeq,
-          role: 'user',
-          content: input.prompt,
-          run_id: input.runId,
-          created_at: time,
-        },
-      ];
-      if (reply !== undefined)
-        rows.push({
-          id: context.newId(),
-          thread_id: thread.id,
-          seq: promptSeq + 1,
-          role: 'assistant',
-          content: reply,
-          run_id: input.runId,
-          created_at: time,
-        });
-      await db.insertInto('messages').values(rows).execute();
-      const run: RunRow = {
-        id: input.runId,
-        thread_id: thread.id,
+  const stored = context.grouped(async (db) => {
+    const time = now();
+    let thread: ThreadRow | undefined;
+    if (input.thread.existing) {
+      thread = await db
+        .updateTable('threads')
+        .set((eb) => ({ message_seq: eb('message_seq', '+', messages), updated_at: time }))
+        .where('id', '=', input.thread.id)
+        .where('user_id', '=', input.userId)
+        .returningAll()
+        .executeTakeFirst();
+      if (thread === undefined) return undefined;
+    } else {
+      thread = {
+        id: input.thread.id,
         user_id: input.userId,
-        agent: input.agent,
-        definition_hash: input.definitionHash,
-        model: input.model,
-        event_seq: input.events.length,
+        title: input.thread.title,
+        message_seq: messages,
         created_at: time,
         updated_at: time,
-        cancel_requested: 0,
-        ...(outcome.kind === 'owned'
-          ? {
-              status: 'planning',
-              state: outcome.state === null ? null : JSON.stringify(outcome.state),
-              summary: '',
-              usage: JSON.stringify(outcome.state?.usage ?? emptyUsage()),
-              error_code: null,
-              finished_at: null,
-              owner: outcome.owner,
-              lease_until: later(outcome.leaseMs),
-              job: JSON.stringify({
-                kind: 'start',
-                prompt: input.prompt,
-                messageSeq: promptSeq,
-                ...(input.record ? { record: true } : {}),
-              }),
-            }
-          : {
-              status: outcome.status,
-              state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
-              summary: outcome.summary,
-              usage: JSON.stringify(outcome.usage),
-              error_code: outcome.errorCode ?? null,
-              finished_at: time,
-              owner: null,
-              lease_until: null,
-              job: null,
+      };
+      await db.insertInto('threads').values(thread).execute();
+    }
+    remember = await storeDefinition(
+      context,
+      db,
+      input.definitionHash,
+      input.definitionSnapshot,
+      time,
+    );
+    const promptSeq = Number(thread.message_seq) - messages + 1;
+    const rows: MessageRow[] = [
+      {
+        id: context.newId(),
+        thread_id: thread.id,
+        seq: promptSeq,
+        role: 'user',
+        content: input.prompt,
+        run_id: input.runId,
+        created_at: time,
+      },
+    ];
+    if (reply !== undefined)
+      rows.push({
+        id: context.newId(),
+        thread_id: thread.id,
+        seq: promptSeq + 1,
+        role: 'assistant',
+        content: reply,
+        run_id: input.runId,
+        created_at: time,
+      });
+    await db.insertInto('messages').values(rows).execute();
+    const run: RunRow = {
+      id: input.runId,
+      thread_id: thread.id,
+      user_id: input.userId,
+      agent: input.agent,
+      definition_hash: input.definitionHash,
+      model: input.model,
+      event_seq: input.events.length,
+      created_at: time,
+      updated_at: time,
+      cancel_requested: 0,
+      ...(outcome.kind === 'owned'
+        ? {
+            status: 'planning',
+            state: outcome.state === null ? null : JSON.stringify(outcome.state),
+            summary: '',
+            usage: JSON.stringify(outcome.state?.usage ?? emptyUsage()),
+            error_code: null,
+            finished_at: null,
+            owner: outcome.owner,
+            lease_until: later(outcome.leaseMs),
+            job: JSON.stringify({
+              kind: 'start',
+              prompt: input.prompt,
+              messageSeq: promptSeq,
+              ...(input.record ? { record: true } : {}),
             }),
-      };
-      await db.insertInto('runs').values(run).execute();
-      // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
-      await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time);
-      return {
-        thread: toThread(thread),
-        message: toMessage(rows[0] as MessageRow),
-        run: toRun(run),
-      };
-    },
-    signal,
-  );
+          }
+        : {
+            status: outcome.status,
+            state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
+            summary: outcome.summary,
+            usage: JSON.stringify(outcome.usage),
+            error_code: outcome.errorCode ?? null,
+            finished_at: time,
+            owner: null,
+            lease_until: null,
+            job: null,
+          }),
+    };
+    await db.insertInto('runs').values(run).execute();
+    // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
+    await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time);
+    return {
+      thread: toThread(thread),
+      message: toMessage(rows[0] as MessageRow),
+      run: toRun(run),
+    };
+  }, signal);
   return stored.then((result) => {
     remember();
     return result;

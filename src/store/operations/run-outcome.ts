@@ -90,35 +90,31 @@ export function finishRun(
   input: FinishRun,
   signal?: AbortSignal,
 ): Promise<Run | undefined> {
-  return writeTransaction(
-    context,
-    async (db) => {
-      const time = now();
-      const run = await db
-        .updateTable('runs')
-        .set({
-          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
-          status: input.status,
-          summary: input.summary,
-          usage: JSON.stringify(input.usage),
-          error_code: input.errorCode ?? null,
-          ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
-          ...released(time),
-          finished_at: time,
-        })
-        .where('id', '=', input.runId)
-        .where('owner', '=', input.owner)
-        .returningAll()
-        .executeTakeFirst();
-      if (run === undefined) return undefined;
-      if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
-      if (input.message !== undefined)
-        await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
-      await notify(db, context, RUN_CHANNEL, input.runId);
-      return toRun(run);
-    },
-    signal,
-  );
+  return context.grouped(async (db) => {
+    const time = now();
+    const run = await db
+      .updateTable('runs')
+      .set({
+        ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
+        status: input.status,
+        summary: input.summary,
+        usage: JSON.stringify(input.usage),
+        error_code: input.errorCode ?? null,
+        ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
+        ...released(time),
+        finished_at: time,
+      })
+      .where('id', '=', input.runId)
+      .where('owner', '=', input.owner)
+      .returningAll()
+      .executeTakeFirst();
+    if (run === undefined) return undefined;
+    if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
+    if (input.message !== undefined)
+      await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
+    await notify(db, context, RUN_CHANNEL, input.runId);
+    return toRun(run);
+  }, signal);
 }
 
 async function appendAssistantMessage(

@@ -76,6 +76,30 @@ export function recordedCases(fixture: CurrentFixture): void {
       expect(copies).toHaveLength(1);
     });
 
+    it('runs recorded at the same moment share a commit, and one that fails fails alone', async () => {
+      const { store } = fixture();
+      const first = await recording(store, finished);
+      await store.recordRun(first);
+      const inputs = await Promise.all(Array.from({ length: 6 }, () => recording(store, finished)));
+      // The fourth reuses a stored run's id: its insert fails inside the shared transaction.
+      const clash = { ...(inputs[3] as RecordRun), runId: first.runId };
+      const results = await Promise.allSettled(
+        inputs.map((input, index) => store.recordRun(index === 3 ? clash : input)),
+      );
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      for (const [index, input] of inputs.entries())
+        if (index !== 3)
+          expect((await store.readEvents(input.runId)).map((e) => e.seq)).toEqual([1, 2]);
+      expect(await store.listMessages(clash.thread.id)).toEqual([]);
+    });
+
     it('an owned run carries its start job and lease, continues its thread and ends with its events', async () => {
       const { store } = fixture();
       const first = await store.recordRun(await recording(store, finished));
