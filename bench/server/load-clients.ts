@@ -9,12 +9,16 @@ export interface LoadJob {
   seconds: number;
   /** …or after this many runs, whichever comes first. */
   maxRuns?: number;
+  /** A request not answered within this long counts as failed (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface LoadResult {
   latencies: number[];
   firstBytes: number[];
   failures: number;
+  /** Requests with no complete answer in time, by kind. */
+  timedOut: { sync: number; stream: number };
   seconds: number;
 }
 
@@ -22,6 +26,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   let failures = 0;
+  const timedOut = { sync: 0, stream: 0 };
   let started = 0;
   const end = performance.now() + job.seconds * 1000;
   const more = (): boolean =>
@@ -32,35 +37,48 @@ async function run(job: LoadJob): Promise<LoadResult> {
       started++;
       const begun = performance.now();
       const stream = index % 5 === 0; // every fifth client streams, to time the first NDJSON byte
-      const response = await fetch(`${base}/api/agent/run${stream ? '/stream' : ''}`, {
-        method: 'POST',
-        headers: job.headers,
-        body: job.body,
-      });
-      if (stream && response.body) {
-        const reader = response.body.getReader();
-        let first = true;
-        for (;;) {
-          const { done } = await reader.read();
-          if (first) firstBytes.push(performance.now() - begun);
-          first = false;
-          if (done) break;
+      try {
+        const response = await fetch(`${base}/api/agent/run${stream ? '/stream' : ''}`, {
+          method: 'POST',
+          headers: job.headers,
+          body: job.body,
+          signal: AbortSignal.timeout(job.requestTimeoutMs ?? 30_000),
+        });
+        if (stream && response.body) {
+          const reader = response.body.getReader();
+          let first = true;
+          for (;;) {
+            const { done } = await reader.read();
+            if (first) firstBytes.push(performance.now() - begun);
+            first = false;
+            if (done) break;
+          }
+        } else {
+          await response.arrayBuffer();
         }
-      } else {
-        await response.arrayBuffer();
+        if (!response.ok) failures++;
+        latencies.push(performance.now() - begun);
+      } catch (error) {
+        failures++;
+        if (error instanceof Error && error.name === 'TimeoutError')
+          timedOut[stream ? 'stream' : 'sync']++;
       }
-      if (!response.ok) failures++;
-      latencies.push(performance.now() - begun);
     }
   };
   const begun = performance.now();
   await Promise.all(Array.from({ length: job.clients }, (_, i) => client(i)));
-  return { latencies, firstBytes, failures, seconds: (performance.now() - begun) / 1000 };
+  return {
+    latencies,
+    firstBytes,
+    failures,
+    timedOut,
+    seconds: (performance.now() - begun) / 1000,
+  };
 }
 
 process.on('message', (job: LoadJob) => {
   void run(job).then((result) => {
-    process.send?.(result);
-    process.exit(0);
+    // Exit only once the result is written: a large one would be cut off otherwise.
+    process.send?.(result, () => process.exit(0));
   });
 });

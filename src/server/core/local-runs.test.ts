@@ -1,0 +1,156 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../../events/types.js';
+import { ScriptedModel } from '../../model/scripted-model.js';
+import { openKyselyStore } from '../../store/open-store.js';
+import { createQueryCounter, type QueryCounter } from '../../store/query-counter.js';
+import type { KyselyStore } from '../../store/kysely-store.js';
+import type { RunService } from '../run-service-types.js';
+import type { RunWorkerOptions } from '../worker/run-worker.js';
+import { createRunService } from './create-run-service.js';
+
+let dir: string;
+const opened: Array<{ store: KyselyStore; service: RunService }> = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cadre-local-runs-'));
+});
+afterEach(async () => {
+  for (const { service, store } of opened.splice(0)) {
+    await service.close();
+    await store.close();
+  }
+});
+
+async function open(
+  model: ScriptedModel,
+  worker: Partial<RunWorkerOptions> = {},
+  counter?: QueryCounter,
+) {
+  const store = await openKyselyStore({
+    url: join(dir, 'cadre.db'),
+    ...(counter ? { queryCounter: counter } : {}),
+  });
+  const service = await createRunService({
+    store,
+    cwd: dir,
+    env: { HOME: dir },
+    modelClient: model,
+    worker: { leaseMs: 1_000, pollMs: 50, ...worker },
+    pollMs: 50,
+  });
+  opened.push({ store, service });
+  const user = await store.ensureUser('ann');
+  return { store, service, userId: user.id };
+}
+
+describe('runs started in this process (scripted model, real SQLite)', () => {
+  it('a run that ends at once is stored whole: one commit, at most 8 statements', async () => {
+    const counter = createQueryCounter();
+    const { service, store, userId } = await open(
+      new ScriptedModel(() => ({ parts: [{ text: 'Hello Ann.' }] })),
+      {},
+      counter,
+    );
+    await service.run({ userId, prompt: 'Warm up' }); // the definition is stored once, here
+    const before = { ...counter.counts };
+    const events: CadreEvent[] = [];
+    const response = await service.run(
+      { userId, prompt: 'Hi' },
+      { onEvent: (event) => events.push(event) },
+    );
+    expect(response).toMatchObject({ status: 'completed', summary: 'Hello Ann.', actions: [] });
+    expect(counter.counts.commits - before.commits).toBe(1);
+    expect(counter.counts.statements - before.statements).toBeLessThanOrEqual(8);
+    // What the request saw as it happened is what the store kept, seq for seq.
+    const stored = await store.readEvents(response.runId);
+    expect(stored.map((e) => [e.seq, e.type])).toEqual(events.map((e) => [e.seq, e.type]));
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    // A second prompt in the same thread reads its history once and sees the first exchange.
+    const again = await service.run({ userId, prompt: 'Again', threadId: response.threadId });
+    expect(again.threadId).toBe(response.threadId);
+    const thread = await service.getThread(userId, response.threadId);
+    expect(thread?.messages.map((m) => [m.seq, m.role, m.content])).toEqual([
+      [1, 'user', 'Hi'],
+      [2, 'assistant', 'Hello Ann.'],
+      [3, 'user', 'Again'],
+      [4, 'assistant', 'Hello Ann.'],
+    ]);
+  });
+
+  it('a run still going after storeAfterMs is in the store, owned and leased, before it ends', async () => {
+    const { service, store, userId } = await open(
+      new ScriptedModel([{ parts: [{ text: 'Slowly.' }], delayMs: 600 }]),
+      { storeAfterMs: 50 },
+    );
+    let runId = '';
+    const running = service.run(
+      { userId, prompt: 'Take a while' },
+      {
+        onStarted: (ids) => (runId = ids.runId),
+      },
+    );
+    await expect.poll(() => runId).not.toBe('');
+    await expect
+      .poll(async () => (await store.getRun(userId, runId))?.status, { timeout: 5_000 })
+      .toBe('planning');
+    const stored = await store.getRun(userId, runId);
+    expect(stored?.owner).toBeDefined();
+    expect(stored?.leaseUntil).toBeDefined();
+    expect(await running).toMatchObject({ status: 'completed', summary: 'Slowly.' });
+    expect((await store.getRun(userId, runId))?.status).toBe('completed');
+  });
+
+  it('before it is stored, a run can be followed from its start and cancelled by its user only', async () => {
+    const { service, store, userId } = await open(
+      new ScriptedModel([{ parts: [{ text: 'never' }], delayMs: 30_000 }]),
+      { storeAfterMs: 60_000 },
+    );
+    const eve = await store.ensureUser('eve');
+    let runId = '';
+    const running = service.run(
+      { userId, prompt: 'Wait' },
+      {
+        onStarted: (ids) => (runId = ids.runId),
+      },
+    );
+    await expect.poll(() => runId).not.toBe('');
+    expect(await store.getRun(userId, runId)).toBeUndefined();
+    const seen: CadreEvent[] = [];
+    const following = service.followRun(userId, runId, 0, { onEvent: (e) => seen.push(e) });
+    await expect.poll(() => seen.length).toBeGreaterThan(0);
+    expect(seen[0]?.seq).toBe(1);
+    expect(await service.cancelRun(eve.id, runId)).toBeUndefined();
+    expect(await service.cancelRun(userId, runId)).toMatchObject({ status: 'failed' });
+    expect(await running).toMatchObject({ status: 'failed', summary: 'Cancelled.' });
+    expect(await following).toMatchObject({ status: 'failed' });
+    expect((await store.getRun(userId, runId))?.errorCode).toBe('cancelled');
+  });
+
+  it('a process that drains stores what it has not stored yet and hands it over to another', async () => {
+    let calls = 0;
+    const model = new ScriptedModel(() =>
+      ++calls === 1
+        ? { parts: [{ text: 'never' }], delayMs: 30_000 }
+        : { parts: [{ text: 'Finished elsewhere.' }] },
+    );
+    const first = await open(model, { storeAfterMs: 60_000 });
+    let runId = '';
+    const running = first.service.run(
+      { userId: first.userId, prompt: 'Hand me over' },
+      {
+        onStarted: (ids) => (runId = ids.runId),
+      },
+    );
+    running.catch(() => undefined);
+    await expect.poll(() => runId).not.toBe('');
+    expect(await first.store.getRun(first.userId, runId)).toBeUndefined();
+    expect(await first.service.drain(0)).toEqual({ finished: 0, handedOver: 1 });
+    // Stored by the drain with its start job and an expired lease: another process takes it.
+    const second = await open(model);
+    const followed = await second.service.followRun(first.userId, runId, 0, {});
+    expect(followed).toMatchObject({ status: 'completed', summary: 'Finished elsewhere.' });
+  });
+});
