@@ -167,13 +167,19 @@ async function sqlite(dir: string): Promise<void> {
 
 async function heap(dir: string): Promise<void> {
   await within({ kind: 'cadre', url: join(dir, 'heap.db') }, 1, async (targets) => {
-    await load(targets, 60, 1_000);
-    const warm = await (targets[0] as Target).stats();
-    const result = await load(targets, 120, HEAP_RUNS);
-    const done = await (targets[0] as Target).stats();
-    const growth = (done.heapUsed - warm.heapUsed) / Math.max(1, result.latencies.length);
+    const target = targets[0] as Target;
+    await load(targets, 60, 2_000);
+    const warm = await target.stats();
+    await load(targets, 120, HEAP_RUNS);
+    const middle = await target.stats();
+    await load(targets, 120, HEAP_RUNS);
+    const done = await target.stats();
+    const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+    const perRun = (from: Stats, to: Stats): string =>
+      `${((to.heapUsed - from.heapUsed) / HEAP_RUNS).toFixed(0)} bytes/run`;
+    // Two windows: growth that is real repeats in the second; noise from GC timing does not.
     console.log(
-      `\nHeap over ${result.latencies.length} more runs (SQLite, after GC): ${(warm.heapUsed / 2 ** 20).toFixed(1)} MB → ${(done.heapUsed / 2 ** 20).toFixed(1)} MB, ${growth.toFixed(0)} bytes/run`,
+      `\nHeap after GC (SQLite): ${mb(warm.heapUsed)} after 2,000 runs, ${mb(middle.heapUsed)} after ${HEAP_RUNS.toLocaleString('en')} more (${perRun(warm, middle)}), ${mb(done.heapUsed)} after ${HEAP_RUNS.toLocaleString('en')} more (${perRun(middle, done)})`,
     );
   });
 }

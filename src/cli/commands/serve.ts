@@ -143,12 +143,28 @@ async function openCore(
   }
 }
 
-/** Lease and poll intervals can be tuned (tests use short leases to see takeovers quickly). */
-function workerTuning(env: NodeJS.ProcessEnv): { leaseMs?: number; pollMs?: number } {
+/**
+ * Lease and poll intervals can be tuned (tests use short leases to see takeovers quickly);
+ * CADRE_STORE_AFTER_MS=0 stores every run as it starts.
+ */
+function workerTuning(env: NodeJS.ProcessEnv): {
+  leaseMs?: number;
+  pollMs?: number;
+  storeAfterMs?: number;
+} {
   return {
     ...(env.CADRE_LEASE_MS ? { leaseMs: positive(env.CADRE_LEASE_MS, 'CADRE_LEASE_MS') } : {}),
     ...(env.CADRE_POLL_MS ? { pollMs: positive(env.CADRE_POLL_MS, 'CADRE_POLL_MS') } : {}),
+    ...(env.CADRE_STORE_AFTER_MS
+      ? { storeAfterMs: nonNegativeInteger(env.CADRE_STORE_AFTER_MS, 'CADRE_STORE_AFTER_MS') }
+      : {}),
   };
+}
+
+function nonNegativeInteger(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be 0 or more.`);
+  return n;
 }
 
 /** Waits for Ctrl-C or SIGTERM, then drains; a second signal hands the rest over at once. */
