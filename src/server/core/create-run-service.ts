@@ -19,7 +19,6 @@ import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import { agentPicker } from './pick-definition.js';
-import { followLocal } from './follow-local.js';
 import { createIdSource } from '../../store/id-source.js';
 import { runResponse } from './views.js';
 import { createRunChanges } from '../worker/run-changes.js';
@@ -138,13 +137,6 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     run: (request, hooks) => runPrompt(ctx, attach, request, hooks),
     resolveApproval: (request, hooks) => resolveApproval(ctx, attach, request, hooks),
     async cancelRun(userId, runId, signal) {
-      // Started here and not stored yet: stop it here; it is stored as it ends.
-      const local = worker?.unstored(userId, runId);
-      if (local) {
-        local.cancel();
-        const ended = await local.result;
-        if (ended.kind === 'settled') return runResponse(ctx, userId, ended.run);
-      }
       const run = await store.requestCancel(userId, runId, signal);
       if (!run) return undefined;
       // Driven here: stop it now rather than at the next heartbeat.
@@ -153,13 +145,6 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     async followRun(userId, runId, after, hooks) {
-      // Started here and not stored yet: follow it in memory. (Asked before the store: a run
-      // can become stored between the two looks, never the other way round.)
-      const local = worker?.unstored(userId, runId);
-      if (local) {
-        hooks.onStarted?.({ runId, threadId: local.threadId });
-        return followLocal(ctx, attach, userId, local, { after, hooks });
-      }
       const found = await store.getRun(userId, runId, hooks.signal);
       if (!found) return undefined;
       hooks.onStarted?.({ runId, threadId: found.threadId });

@@ -1,4 +1,3 @@
-import type { CadreEvent } from '../../events/types.js';
 import type { RunHooks, RunResponse } from '../run-service-types.js';
 import type { LocalRun } from '../worker/run-worker.js';
 import { attachRun, type Attacher } from './attach-run.js';
@@ -6,31 +5,20 @@ import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
 
 /**
- * Follows a run this process drives, in memory: its events as they happen
- * (`follow`, or the starter's own `onEvent`) and its result, with no reads.
- * A run handed over meanwhile (shutdown, lost lease) is followed on through
- * the store from the last event delivered.
+ * Follows a run this process drives and its starter hears of in memory (its
+ * events reach the starter's `onEvent` as they happen): its result, with no
+ * reads. A run handed over meanwhile (shutdown, lost lease) is followed on
+ * through the store from the last event delivered.
  */
 export async function followLocal(
   ctx: ServerContext,
   attach: Attacher,
   userId: string,
   local: LocalRun,
-  options: { after: number; hooks: RunHooks; delivered?: () => number },
+  options: { hooks: RunHooks; delivered: () => number },
 ): Promise<RunResponse> {
   const { hooks } = options;
-  let delivered = options.after;
-  const onEvent = (event: CadreEvent): void => {
-    delivered = event.seq;
-    hooks.onEvent?.(event);
-  };
-  const unfollow = options.delivered ? undefined : local.follow(options.after, onEvent);
-  let result: Awaited<LocalRun['result']>;
-  try {
-    result = await untilDetached(local, hooks.signal);
-  } finally {
-    unfollow?.();
-  }
+  const result = await untilDetached(local, hooks.signal);
   if (result.kind === 'settled')
     return runResponse(
       ctx,
@@ -41,7 +29,7 @@ export async function followLocal(
     );
   const followed = await attachRun(ctx, userId, local.runId, {
     ...attach,
-    after: options.delivered?.() ?? delivered,
+    after: options.delivered(),
     ...(hooks.signal ? { signal: hooks.signal } : {}),
     ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
   });

@@ -106,9 +106,13 @@ async function startHere(
     cancelRequested: false,
   };
   let delivered = 0;
+  // A streaming request hears of the run (its ids) before any of its events.
+  let announced = false;
+  const early: CadreEvent[] = [];
   const onEvent = (event: CadreEvent): void => {
     delivered = event.seq;
-    hooks.onEvent?.(event);
+    if (announced) hooks.onEvent?.(event);
+    else early.push(event);
   };
   const local = attach.worker?.adopt({
     run,
@@ -126,13 +130,16 @@ async function startHere(
     },
     history,
     record: request.record === true,
+    // An id that leaves this process names a stored run: a client that reads it (from the
+    // status line or an event), loses this process and asks another still finds the run. A
+    // plain request hears of its run only when it ends, so its run may be stored whole then.
+    storeFirst: hooks.onStarted !== undefined || hooks.onEvent !== undefined,
     ...(hooks.onEvent ? { onEvent } : {}),
   });
   if (!local) return undefined;
+  await local.ready;
   hooks.onStarted?.({ runId: run.id, threadId: run.threadId });
-  return followLocal(ctx, attach, request.userId, local, {
-    after: 0,
-    hooks,
-    delivered: () => delivered,
-  });
+  announced = true;
+  for (const event of early.splice(0)) hooks.onEvent?.(event);
+  return followLocal(ctx, attach, request.userId, local, { hooks, delivered: () => delivered });
 }

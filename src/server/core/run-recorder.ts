@@ -29,11 +29,7 @@ export interface RunRecorder {
   stored(): boolean;
   /** Numbers the event, hands it to local followers and queues it for the store. */
   event(event: CadreEvent): void;
-  /**
-   * Follows the run in memory from `after`; only while it is not stored
-   * (every event since its start is still here then). Returns the unfollow.
-   */
-  follow(after: number, onEvent: (event: CadreEvent) => void): (() => void) | undefined;
+
   /** Stores a run not stored yet (owned by this process, its state if any) with its events so far. */
   store(state?: RunState | null): Promise<void>;
   /** The state to take the run over from, stored before a side effect may run. */
@@ -66,7 +62,6 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
   let chain: Promise<unknown> = Promise.resolve();
   let failure: unknown;
   let timer: NodeJS.Timeout | undefined;
-  const followers = new Set<(event: CadreEvent) => void>();
 
   /** Writes run one at a time, in the order they were asked for. */
   const serial = <T>(write: () => Promise<T>): Promise<T> => {
@@ -116,17 +111,11 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       const numbered = { ...event, runId, seq };
       pending.push(numbered);
       options.onEvent?.(numbered);
-      for (const follower of followers) follower(numbered);
+
       if (!unstored && !timer) {
         timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
         timer.unref();
       }
-    },
-    follow(after, onEvent) {
-      if (!unstored) return undefined;
-      for (const event of pending) if (event.seq > after) onEvent(event);
-      followers.add(onEvent);
-      return () => followers.delete(onEvent);
     },
     store: (state = null) => serial(() => storeNow(state)),
     checkpoint: (state) =>

@@ -43,8 +43,7 @@ export interface RunWorker {
    * caller queues the run instead).
    */
   adopt(start: AdoptRun): LocalRun | undefined;
-  /** A run this process started and has not stored yet, if it is the user's. */
-  unstored(userId: string, runId: string): LocalRun | undefined;
+
   /**
    * Stops claiming and waits up to `graceMs` for runs in flight to finish
    * their step; what is left is handed over (leases expired) and abandoned.
@@ -61,6 +60,8 @@ export interface AdoptRun {
   unstored: UnstoredRun;
   history: Message[];
   record: boolean;
+  /** Store it now, before anything else: its id is about to leave this process. */
+  storeFirst: boolean;
   /** Each event as it happens. */
   onEvent?: (event: CadreEvent) => void;
 }
@@ -68,23 +69,22 @@ export interface AdoptRun {
 /** A run driven by this process, as its starter follows it. */
 export interface LocalRun {
   readonly runId: string;
-  readonly threadId: string;
-  /** Follows its events in memory from `after` (see RunRecorder.follow). */
-  follow(after: number, onEvent: (event: CadreEvent) => void): (() => void) | undefined;
+
   /** Settled here (finished or parked), or handed to the store to follow. */
   readonly result: Promise<DriveResult>;
+  /** Resolves once the run is stored, when it was started with `storeFirst`; at once otherwise. */
+  readonly ready: Promise<void>;
   cancel(): void;
 }
 
 interface Driving {
   /** This claim's owner token: unique, so a re-claim by this same process is another owner. */
   owner: string;
-  userId: string;
-  threadId: string;
   controller: AbortController;
   abandoned: boolean;
   recorder: RunRecorder;
   done: Promise<DriveResult>;
+  ready: Promise<void>;
 }
 
 /**
@@ -121,8 +121,6 @@ export function startRunWorker(
     const controller = new AbortController();
     const entry: Driving = {
       owner: claimOwner,
-      userId: run.userId,
-      threadId: run.threadId,
       controller,
       abandoned: false,
       recorder: runRecorder({
@@ -138,7 +136,10 @@ export function startRunWorker(
         lost: () => abandon(entry, 'This process lost the run to another.'),
       }),
       done: Promise.resolve({ kind: 'elsewhere' }),
+      ready: Promise.resolve(),
     };
+    // First in the recorder's queue, so nothing the run does is written before it.
+    if (start.kind === 'new' && start.storeFirst) entry.ready = entry.recorder.store();
     // A run started here is stored once it has run for a while, even if it has done nothing yet.
     const storeLater =
       start.kind === 'new'
@@ -262,9 +263,9 @@ export function startRunWorker(
 
   const localRun = (runId: string, entry: Driving): LocalRun => ({
     runId,
-    threadId: entry.threadId,
-    follow: (after, onEvent) => entry.recorder.follow(after, onEvent),
+
     result: entry.done,
+    ready: entry.ready,
     cancel: () => void cancelRun(runId),
   });
 
@@ -285,11 +286,6 @@ export function startRunWorker(
         start.onEvent,
       );
       return localRun(start.run.id, entry);
-    },
-    unstored(userId, runId) {
-      const entry = driving.get(runId);
-      if (!entry || entry.userId !== userId || entry.recorder.stored()) return undefined;
-      return localRun(runId, entry);
     },
     async drain(graceMs) {
       stopping.abort();
