@@ -96,6 +96,8 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
     if (!stored) lose();
     unstored = undefined;
     options.changed();
+    // Events that came while it was being stored go out with the next flush.
+    if (pending.length > 0) scheduleFlush();
   };
   const flush = (): Promise<void> =>
     serial(async () => {
@@ -103,6 +105,11 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       await store.writeOwnedEvents(runId, take());
       options.changed();
     });
+  function scheduleFlush(): void {
+    if (timer) return;
+    timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
+    timer.unref();
+  }
 
   return {
     stored: () => unstored === undefined,
@@ -112,10 +119,7 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       pending.push(numbered);
       options.onEvent?.(numbered);
 
-      if (!unstored && !timer) {
-        timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
-        timer.unref();
-      }
+      if (!unstored) scheduleFlush();
     },
     store: (state = null) => serial(() => storeNow(state)),
     checkpoint: (state) =>

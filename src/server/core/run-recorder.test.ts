@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../../events/types.js';
+import { openStore } from '../../store/open-store.js';
+import { runRecorder } from './run-recorder.js';
+
+const event = (type: string): CadreEvent => ({
+  type,
+  message: type,
+  timestamp: new Date(0).toISOString(),
+  data: {},
+  runId: '',
+  executionId: 'x',
+  depth: 0,
+  path: ['assistant'],
+  seq: 0,
+});
+
+describe('run recorder (real SQLite)', () => {
+  it('events that happen while the run is being stored still reach the store', async () => {
+    const store = await openStore({ url: ':memory:' });
+    try {
+      const user = await store.ensureUser('ann');
+      let changes = 0;
+      const runId = crypto.randomUUID();
+      // The second event happens just as the store takes its batch, while it is being written.
+      const racing: typeof store = {
+        ...store,
+        recordRun: (input) => {
+          recorder.event(event('b'));
+          return store.recordRun(input);
+        },
+      };
+      const recorder = runRecorder({
+        store: racing,
+        runId,
+        owner: 'w1',
+        leaseMs: 60_000,
+        eventSeq: 0,
+        unstored: {
+          runId,
+          userId: user.id,
+          thread: { id: crypto.randomUUID(), title: 't', existing: false },
+          prompt: 'p',
+          agent: 'assistant',
+          definitionSnapshot: {},
+          definitionHash: 'h',
+          model: 'm',
+        },
+        flushMs: 5,
+        changed: () => changes++,
+        lost: () => undefined,
+      });
+      recorder.event(event('a'));
+      await recorder.store();
+      expect(recorder.stored()).toBe(true);
+      await expect
+        .poll(async () => (await store.readEvents(runId)).map((e) => e.type))
+        .toEqual(['a', 'b']);
+      await expect.poll(() => changes).toBeGreaterThanOrEqual(2);
+    } finally {
+      await store.close();
+    }
+  });
+});
