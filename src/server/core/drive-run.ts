@@ -30,6 +30,10 @@ export type DriveStart =
   | { kind: 'claimed'; claim: Claim }
   | { kind: 'new'; run: Run; definition: AgentDefinition; history: Message[]; record: boolean };
 
+/** The run a drive starts from. */
+export const runOf = (start: DriveStart): Run =>
+  start.kind === 'claimed' ? start.claim.run : start.run;
+
 /** How a drive ended for whoever follows it in this process. */
 export type DriveResult =
   | { kind: 'settled'; run: Run; actionsCreated: boolean }
@@ -49,7 +53,7 @@ export async function driveRun(
   recorder: RunRecorder,
   hooks: DriveHooks,
 ): Promise<DriveResult> {
-  const run = start.kind === 'claimed' ? start.claim.run : start.run;
+  const run = runOf(start);
   try {
     return await driveStep(ctx, start, recorder, hooks);
   } catch (error) {
@@ -75,7 +79,7 @@ async function driveStep(
   recorder: RunRecorder,
   hooks: DriveHooks,
 ): Promise<DriveResult> {
-  const run = start.kind === 'claimed' ? start.claim.run : start.run;
+  const run = runOf(start);
   let model = run.model;
   const parked: ParkedCall[] = [];
   // Actions reference the run: it is stored before the first one is written.

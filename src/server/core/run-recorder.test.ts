@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { openStore } from '../../store/open-store.js';
+import { sampleEvent } from '../../store/testing/store-fixture.js';
 import { runRecorder } from './run-recorder.js';
 
-const event = (type: string): CadreEvent => ({
-  type,
-  message: type,
-  timestamp: new Date(0).toISOString(),
-  data: {},
-  runId: '',
-  executionId: 'x',
-  depth: 0,
-  path: ['assistant'],
-  seq: 0,
-});
+const event = (type: string): CadreEvent => sampleEvent('', type);
 
 describe('run recorder (real SQLite)', () => {
   it('events that happen while the run is being stored still reach the store', async () => {

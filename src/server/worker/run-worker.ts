@@ -6,7 +6,7 @@ import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import type { Run } from '../../store/types.js';
-import { driveRun, type DriveResult, type DriveStart } from '../core/drive-run.js';
+import { driveRun, runOf, type DriveResult, type DriveStart } from '../core/drive-run.js';
 import { runRecorder, type RunRecorder, type UnstoredRun } from '../core/run-recorder.js';
 import type { ServerContext } from '../core/server-context.js';
 import { QUEUE, type RunChanges } from './run-changes.js';
@@ -69,12 +69,10 @@ export interface AdoptRun {
 /** A run driven by this process, as its starter follows it. */
 export interface LocalRun {
   readonly runId: string;
-
   /** Settled here (finished or parked), or handed to the store to follow. */
   readonly result: Promise<DriveResult>;
   /** Resolves once the run is stored, when it was started with `storeFirst`; at once otherwise. */
   readonly ready: Promise<void>;
-  cancel(): void;
 }
 
 interface Driving {
@@ -108,12 +106,8 @@ export function startRunWorker(
     entry.controller.abort(new CancelledError(reason));
   };
 
-  const drive = (
-    start: WorkerStart,
-    claimOwner: string,
-    onEvent?: (event: CadreEvent) => void,
-  ): Driving => {
-    const run = start.kind === 'claimed' ? start.claim.run : start.run;
+  const drive = (start: WorkerStart, claimOwner: string): Driving => {
+    const run = runOf(start);
     const runId = run.id;
     // This process took over its own run after a stall: the older drive stops, unrecorded.
     const stale = driving.get(runId);
@@ -129,9 +123,10 @@ export function startRunWorker(
         owner: claimOwner,
         leaseMs: options.leaseMs,
         eventSeq: run.eventSeq,
-        ...(start.kind === 'new' ? { unstored: start.unstored } : {}),
+        ...(start.kind === 'new'
+          ? { unstored: start.unstored, ...(start.onEvent ? { onEvent: start.onEvent } : {}) }
+          : {}),
         flushMs: options.eventFlushMs,
-        ...(onEvent ? { onEvent } : {}),
         changed: () => changes.publish({ kind: 'run', runId }),
         lost: () => abandon(entry, 'This process lost the run to another.'),
       }),
@@ -140,23 +135,13 @@ export function startRunWorker(
     };
     // First in the recorder's queue, so nothing the run does is written before it.
     if (start.kind === 'new' && start.storeFirst) entry.ready = entry.recorder.store();
-    // A run started here is stored once it has run for a while, even if it has done nothing yet.
+    // Otherwise a run started here is stored once it has run for a while, even if it has done nothing yet.
     const storeLater =
-      start.kind === 'new'
+      start.kind === 'new' && !start.storeFirst
         ? setTimeout(() => void entry.recorder.store().catch(() => undefined), options.storeAfterMs)
         : undefined;
     storeLater?.unref();
-    const drive: DriveStart =
-      start.kind === 'new'
-        ? {
-            kind: 'new',
-            run: start.run,
-            definition: start.definition,
-            history: start.history,
-            record: start.record,
-          }
-        : start;
-    entry.done = driveRun(ctx, drive, entry.recorder, {
+    entry.done = driveRun(ctx, start, entry.recorder, {
       signal: controller.signal,
       abandoned: () => entry.abandoned,
       owner: claimOwner,
@@ -185,13 +170,19 @@ export function startRunWorker(
   let waitingForRoom = false;
   // One wait on the queue at a time, kept across claims: a fresh one per claim would pile up.
   let listening: Promise<void> | undefined;
-  const listen = (): Promise<void> =>
-    (listening ??= Promise.race([
-      changes.next(QUEUE, options.pollMs, stopping.signal),
-      nudged(),
-    ]).then(() => {
-      listening = undefined;
-    }));
+  const listen = (): Promise<void> => {
+    if (listening) return listening;
+    let woken = (): void => undefined;
+    const nudge = new Promise<void>((resolve) => nudges.add((woken = resolve)));
+    listening = Promise.race([changes.next(QUEUE, options.pollMs, stopping.signal), nudge]).then(
+      () => {
+        // Ended by a poll: its nudge resolver goes too, or an idle worker would gather one a poll.
+        nudges.delete(woken);
+        listening = undefined;
+      },
+    );
+    return listening;
+  };
 
   const claimLoop = async (): Promise<void> => {
     while (!stopping.signal.aborted) {
@@ -266,7 +257,6 @@ export function startRunWorker(
 
     result: entry.done,
     ready: entry.ready,
-    cancel: () => void cancelRun(runId),
   });
 
   const loop = claimLoop();
@@ -280,11 +270,7 @@ export function startRunWorker(
     cancel: cancelRun,
     adopt(start) {
       if (stopping.signal.aborted || driving.size >= options.concurrency) return undefined;
-      const entry = drive(
-        { kind: 'new', ...start },
-        `${owner}:${randomUUID().slice(0, 8)}`,
-        start.onEvent,
-      );
+      const entry = drive({ kind: 'new', ...start }, `${owner}:${randomUUID().slice(0, 8)}`);
       return localRun(start.run.id, entry);
     },
     async drain(graceMs) {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import type { RecordRun, Store } from '../types.js';
-import type { CurrentFixture } from './store-fixture.js';
+import { sampleEvent, type CurrentFixture } from './store-fixture.js';
 
 const LEASE_MS = 60_000;
 
-const event = (type: string): CadreEvent => ({
-  type,
-  message: type,
-  timestamp: new Date(0).toISOString(),
-  data: {},
-  runId: '',
-  executionId: 'x',
-  depth: 0,
-  path: ['assistant'],
-  seq: 0,
-});
+const event = (type: string): CadreEvent => sampleEvent('', type);
 
 async function recording(
   store: Store,
