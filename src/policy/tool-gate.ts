@@ -1,14 +1,7 @@
 import { decide } from './decide.js';
 import { applyVerdict, runBeforeInterceptors, type ToolInterceptor } from './interceptors.js';
 import { normalizeCall } from './normalize-call.js';
-import type {
-  Grant,
-  NormalizedCall,
-  PolicyDecision,
-  PolicyRule,
-  PolicyTool,
-  TrustLevel,
-} from './types.js';
+import type { Grant, PolicyDecision, PolicyRule, PolicyTool, TrustLevel } from './types.js';
 
 /**
  * What one gate applies to every call of a run tree, read-only tools
@@ -46,12 +39,6 @@ export interface GatedCall {
   args: Record<string, unknown>;
 }
 
-export interface GateOutcome {
-  /** allow / require_approval (ask a person) / deny, after every check. */
-  decision: PolicyDecision;
-  normalized: NormalizedCall;
-}
-
 /**
  * The one gate every tool call passes (DESIGN §9): normalise the arguments,
  * decide() on rules, trust, kill switch and grants, then every interceptor
@@ -64,11 +51,12 @@ export async function passGate(
   call: GatedCall,
   approvedForRun: readonly string[],
   signal: AbortSignal,
-): Promise<GateOutcome> {
+): Promise<PolicyDecision> {
+  // The parent process decides for a worker thread's calls (and normalises them there).
+  if (policy.remote) return policy.remote(call, approvedForRun, signal);
   const normalized = normalizeCall(call.tool.name, call.args);
-  if (policy.remote)
-    return { decision: await policy.remote(call, approvedForRun, signal), normalized };
-  const grants = policy.grants ? await policy.grants(signal) : [];
+  // Grants only ever cover side effects: a read-only call costs no lookup.
+  const grants = policy.grants && call.tool.sideEffect ? await policy.grants(signal) : [];
   let decision = decide(
     { userId: policy.principal ?? 'local', ...(policy.trust ? { trust: policy.trust } : {}) },
     call.tool,
@@ -95,5 +83,5 @@ export async function passGate(
     decision = applyVerdict(decision, verdict);
   }
   if (decision.mode === 'deny') await policy.onRefused?.(call, decision, signal);
-  return { decision, normalized };
+  return decision;
 }

@@ -2,7 +2,7 @@ import { CadreError, isAbortError } from '../errors/cadre-error.js';
 import type { FunctionCallPart, FunctionResponsePart } from '../model/types.js';
 import type { Tool } from '../tools/types.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
-import { errorResponse } from './call-responses.js';
+import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
 import { describeArgs } from './describe-args.js';
 
@@ -91,12 +91,7 @@ export async function execute(
     if (claim.kind === 'known')
       return answered(
         claim.outcome.ok
-          ? {
-              kind: 'function_response',
-              id: call.id,
-              name: call.name,
-              response: { output: claim.outcome.output },
-            }
+          ? okResponse(call, claim.outcome.output)
           : errorResponse(call, claim.outcome.error),
       );
   }

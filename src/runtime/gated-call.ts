@@ -18,7 +18,7 @@ export async function gatedCall(
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
-  const { decision } = await passGate(
+  const decision = await passGate(
     env.policy ?? DEFAULT_GATE_POLICY,
     env.interceptors ?? [],
     {

@@ -69,10 +69,7 @@ export function runInThread(
             message.approvedForRun,
             signal,
           )
-            .then(
-              (outcome) => outcome.decision,
-              (): PolicyDecision => ({ mode: 'deny', reason: 'The policy check failed.' }),
-            )
+            .catch((): PolicyDecision => ({ mode: 'deny', reason: 'The policy check failed.' }))
             .then(
               (decision) => send({ kind: 'gated', id: message.id, decision }),
               () => undefined,

@@ -31,6 +31,13 @@ describe('glob', () => {
     );
   });
 
+  it('reads only as deep as a pattern without ** can match, and still finds what lies there', async () => {
+    expect(await globTool.execute({ pattern: '*/*/*.ts' }, ws.ctx)).toBe('src/deep/c.ts');
+    expect(await globTool.execute({ pattern: 'src/*' }, ws.ctx)).toBe(
+      'src/a.ts\nsrc/b.ts\nsrc/readme.md',
+    );
+  });
+
   it('supports brace alternatives', async () => {
     expect(await globTool.execute({ pattern: 'src/{a.ts,readme.md}' }, ws.ctx)).toBe(
       'src/a.ts\nsrc/readme.md',

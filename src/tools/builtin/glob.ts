@@ -66,8 +66,11 @@ export const globTool = defineTool<GlobArgs>({
       // tinyglobby only lists files: its picomatch RegExps backtrack, so the
       // model's pattern is matched below with the linear-time engine instead.
       const dirs = literalDirs(pattern);
+      const depth = fixedDepth(pattern);
       const listed = await glob(dirs === '' ? '**' : `${escapePath(dirs)}/**`, {
         cwd: base,
+        // Without `**` a match sits at a known depth: nothing deeper is read.
+        ...(depth === undefined ? {} : { deep: depth }),
         absolute: true,
         dot: true,
         ignore: IGNORE,
@@ -96,6 +99,12 @@ function compilePattern(pattern: string): SafePattern {
   const compiled = compileSafeGlob(pattern);
   if (!compiled.ok) throw new ToolExecutionError(`Invalid glob "${pattern}": ${compiled.reason}`);
   return compiled;
+}
+
+/** How many directories deep every match lies, when the pattern fixes it (no `**`, no braces). */
+function fixedDepth(pattern: string): number | undefined {
+  if (/\*\*|[{}]/.test(pattern)) return undefined;
+  return pattern.split('/').length - 1;
 }
 
 /** Leading directory names without glob syntax: the listing starts there, not at the base. */
