@@ -157,8 +157,8 @@ export class KyselyStore implements Store {
 
   appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
     events.appendEvents(this.context, runId, list, signal);
-  writeOwnedEvents = (runId: string, owned: OwnedEvents, signal?: AbortSignal) =>
-    ownedEvents.writeOwnedEvents(this.context, runId, owned, signal);
+  writeOwnedEvents = (runId: string, owner: string, owned: OwnedEvents, signal?: AbortSignal) =>
+    ownedEvents.writeOwnedEvents(this.context, runId, owner, owned, signal);
   readEvents = (
     runId: string,
     options?: { after?: number; limit?: number },

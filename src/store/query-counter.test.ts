@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
 import { createQueryCounter } from './query-counter.js';
+import { sampleEvent } from './testing/store-fixture.js';
 
 describe('query counter', () => {
   it('counts statements, explicit commits and writes outside a transaction', () => {
@@ -26,6 +27,40 @@ describe('query counter', () => {
       // ensureUser: insert + select; createThread: one insert (committed on its own).
       expect(counter.counts.statements - before.statements).toBe(3);
       expect(counter.counts.commits - before.commits).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('shows runs recorded at the same moment sharing one commit (group commit)', async () => {
+    const counter = createQueryCounter();
+    const store = await openKyselyStore({ url: ':memory:', queryCounter: counter });
+    try {
+      const user = await store.ensureUser('ada');
+      const record = () =>
+        store.recordRun({
+          runId: crypto.randomUUID(),
+          userId: user.id,
+          thread: { id: crypto.randomUUID(), title: 'x', existing: false },
+          prompt: 'x',
+          agent: 'assistant',
+          definitionSnapshot: {},
+          definitionHash: 'h',
+          model: 'm',
+          events: [sampleEvent('')],
+          outcome: {
+            kind: 'finished',
+            status: 'completed',
+            summary: 'ok',
+            usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
+            message: 'ok',
+          },
+        });
+      await record(); // the definition is written once, here
+      const before = counter.counts.commits;
+      const stored = await Promise.all(Array.from({ length: 6 }, record));
+      expect(stored.every((s) => s?.run.status === 'completed')).toBe(true);
+      expect(counter.counts.commits - before).toBe(1);
     } finally {
       await store.close();
     }

@@ -72,8 +72,10 @@ interface Queued {
 export function groupCommits(context: Pick<StoreContext, 'db' | 'dialect'>): GroupedTransaction {
   let queue: Queued[] = [];
   let scheduled = false;
-  const alone = (item: Queued): void =>
-    void writeTransaction(context, item.work).then(item.resolve, item.reject);
+  // Groups commit one after another: what queues meanwhile forms the next, larger group.
+  let previous: Promise<void> = Promise.resolve();
+  const alone = (item: Queued): Promise<void> =>
+    writeTransaction(context, item.work).then(item.resolve, item.reject);
   const flush = async (): Promise<void> => {
     scheduled = false;
     const group = queue;
@@ -87,16 +89,21 @@ export function groupCommits(context: Pick<StoreContext, 'db' | 'dialect'>): Gro
       });
       group.forEach((item, index) => item.resolve(results[index]));
     } catch {
-      for (const item of group) alone(item);
+      for (const item of group) await alone(item);
     }
   };
+  const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   return <T>(work: (db: Kysely<Database>) => Promise<T>, signal?: AbortSignal): Promise<T> => {
     signal?.throwIfAborted();
     return new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (scheduled) return;
       scheduled = true;
-      setImmediate(() => void flush());
+      // flush answers every item itself; the chain must survive whatever happens.
+      previous = previous
+        .then(nextTurn)
+        .then(flush)
+        .catch(() => undefined);
     });
   };
 }

@@ -333,8 +333,13 @@ export interface Store {
     events: readonly CadreEvent[],
     signal?: AbortSignal,
   ): Promise<RunEvent[]>;
-  /** Writes events the run's owner numbered itself (see OwnedEvents). */
-  writeOwnedEvents(runId: string, owned: OwnedEvents, signal?: AbortSignal): Promise<RunEvent[]>;
+  /** Writes events the run's owner numbered itself (see OwnedEvents); undefined when `owner` lost the run. */
+  writeOwnedEvents(
+    runId: string,
+    owner: string,
+    owned: OwnedEvents,
+    signal?: AbortSignal,
+  ): Promise<RunEvent[] | undefined>;
   /** Events with seq > `after` (default 0), at most `limit` (default 1000), in order. */
   readEvents(
     runId: string,

@@ -26,7 +26,7 @@ export type Attacher = Omit<AttachOptions, 'signal'> & {
   /** Tells this process's worker a run was queued. */
   wake: () => void;
   /** This process's worker, which drives runs started here without the queue. */
-  worker?: Pick<RunWorker, 'adopt'>;
+  worker?: Pick<RunWorker, 'adopt' | 'hasRoom'>;
   /** Ids for runs and threads started here (time-ordered, as the store's). */
   newId: () => string;
 };

@@ -38,7 +38,9 @@ export const runOf = (start: DriveStart): Run =>
 export type DriveResult =
   | { kind: 'settled'; run: Run; actionsCreated: boolean }
   /** Handed over (shutdown, lost lease) or failed outside the loop: follow it through the store. */
-  | { kind: 'elsewhere' };
+  | { kind: 'elsewhere' }
+  /** Stopped before it was ever stored: there is nothing to follow. */
+  | { kind: 'failed'; error: Error };
 
 /**
  * Drives a run one step, from whatever it is at: a new run, a start job, a
@@ -82,11 +84,14 @@ async function driveStep(
   const run = runOf(start);
   let model = run.model;
   const parked: ParkedCall[] = [];
-  // Actions reference the run: it is stored before the first one is written.
-  let actionsCreated = false;
-  const beforeAction = async (): Promise<void> => {
-    actionsCreated = true;
+  // Actions and audit entries name the run: it is stored before the first one is written.
+  const ensureStored = async (): Promise<void> => {
     if (!recorder.stored()) await recorder.store();
+  };
+  let actionsCreated = false;
+  const beforeAction = (): Promise<void> => {
+    actionsCreated = true;
+    return ensureStored();
   };
   const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
@@ -103,7 +108,7 @@ async function driveStep(
     runtime: ctx.runtime,
     workspace: ctx.workspace,
     signal: hooks.signal,
-    policy: serverGatePolicy(ctx, run.userId, run.id, () => model),
+    policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),
     confirm: parkForApproval(ctx, run.id, () => model, parked, beforeAction),
     claim: guard.claim,
     settle: guard.settle,

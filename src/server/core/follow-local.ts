@@ -8,16 +8,16 @@ import { runResponse } from './views.js';
  * Follows a run this process drives and its starter hears of in memory (its
  * events reach the starter's `onEvent` as they happen): its result, with no
  * reads. A run handed over meanwhile (shutdown, lost lease) is followed on
- * through the store from the last event delivered.
+ * through the store from the last event it holds: the next owner numbers
+ * its events from there.
  */
 export async function followLocal(
   ctx: ServerContext,
   attach: Attacher,
   userId: string,
   local: LocalRun,
-  options: { hooks: RunHooks; delivered: () => number },
+  hooks: RunHooks,
 ): Promise<RunResponse> {
-  const { hooks } = options;
   const result = await untilDetached(local, hooks.signal);
   if (result.kind === 'settled')
     return runResponse(
@@ -27,9 +27,10 @@ export async function followLocal(
       // Nothing was asked of the store, so there is nothing to read back.
       result.actionsCreated ? undefined : { actions: [], approvals: [] },
     );
+  if (result.kind === 'failed') throw result.error;
   const followed = await attachRun(ctx, userId, local.runId, {
     ...attach,
-    after: options.delivered(),
+    after: local.storedSeq(),
     ...(hooks.signal ? { signal: hooks.signal } : {}),
     ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
   });

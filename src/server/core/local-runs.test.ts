@@ -144,4 +144,30 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     const followed = await second.service.followRun(first.userId, runId, 0, {});
     expect(followed).toMatchObject({ status: 'completed', summary: 'Finished elsewhere.' });
   });
+
+  it('a run that cannot be stored fails its request with the reason, not "no such run"', async () => {
+    const { store, userId } = await open(new ScriptedModel([]));
+    const failing: typeof store = {
+      ...store,
+      recordRun: () => Promise.reject(new Error('The disk is full.')),
+    };
+    const service = await createRunService({
+      store: failing,
+      cwd: dir,
+      env: { HOME: dir },
+      modelClient: new ScriptedModel(() => ({ parts: [{ text: 'Hello.' }] })),
+      onError: () => undefined,
+    });
+    try {
+      await expect(service.run({ userId, prompt: 'Hi' })).rejects.toThrow('The disk is full.');
+      // A streamed run is stored first: its request fails before any id is announced.
+      let announced = false;
+      await expect(
+        service.run({ userId, prompt: 'Hi' }, { onStarted: () => (announced = true) }),
+      ).rejects.toThrow('The disk is full.');
+      expect(announced).toBe(false);
+    } finally {
+      await service.close();
+    }
+  });
 });

@@ -23,6 +23,8 @@ export function serverGatePolicy(
   userId: string,
   runId: string,
   model: () => string,
+  /** Before an audit entry names the run (a run not stored yet is stored first). */
+  beforeRecord: () => Promise<void> = () => Promise.resolve(),
 ): GatePolicy {
   return {
     rules: ctx.policy.rules,
@@ -34,9 +36,10 @@ export function serverGatePolicy(
         tool: g.tool,
         recipient: g.recipient,
       })),
-    onRefused: (call, decision, signal) => {
+    onRefused: async (call, decision, signal) => {
+      await beforeRecord();
       const normalized = normalizeCall(call.tool.name, call.args);
-      return audit(
+      await audit(
         ctx.store,
         {
           runId,
@@ -63,13 +66,14 @@ export function parkForApproval(
   runId: string,
   model: () => string,
   parked: ParkedCall[],
-  /** Before an action is written (a run not stored yet is stored first). */
+  /** Before an action or audit entry names the run (a run not stored yet is stored first). */
   beforeAction: () => Promise<void> = () => Promise.resolve(),
 ): ConfirmationHandler {
   return async (request, signal) => {
     const normalized = normalizeCall(request.tool, request.args);
     const args = normalized.ok ? normalized.args : request.args;
     if (request.execution.depth > 0) {
+      await beforeAction();
       await audit(
         ctx.store,
         {

@@ -30,7 +30,8 @@ export async function runPrompt(
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
   const agent = await ctx.pickAgent(request.agent);
-  const here = attach.worker
+  // Asked first, so a full worker costs no history read before the run is queued instead.
+  const here = attach.worker?.hasRoom()
     ? await startHere(ctx, attach, request, prompt, agent, hooks)
     : undefined;
   if (here) return here;
@@ -105,12 +106,10 @@ async function startHere(
     job: { kind: 'start', prompt, messageSeq: 0, ...(request.record ? { record: true } : {}) },
     cancelRequested: false,
   };
-  let delivered = 0;
   // A streaming request hears of the run (its ids) before any of its events.
   let announced = false;
   const early: CadreEvent[] = [];
   const onEvent = (event: CadreEvent): void => {
-    delivered = event.seq;
     if (announced) hooks.onEvent?.(event);
     else early.push(event);
   };
@@ -141,5 +140,5 @@ async function startHere(
   hooks.onStarted?.({ runId: run.id, threadId: run.threadId });
   announced = true;
   for (const event of early.splice(0)) hooks.onEvent?.(event);
-  return followLocal(ctx, attach, request.userId, local, { hooks, delivered: () => delivered });
+  return followLocal(ctx, attach, request.userId, local, hooks);
 }

@@ -52,4 +52,44 @@ describe('run recorder (real SQLite)', () => {
       await store.close();
     }
   });
+
+  it('a closed recorder (the process let the run go) delivers and writes nothing more', async () => {
+    const store = await openStore({ url: ':memory:' });
+    try {
+      const user = await store.ensureUser('ann');
+      const runId = crypto.randomUUID();
+      const seen: number[] = [];
+      const recorder = runRecorder({
+        store,
+        runId,
+        owner: 'w1',
+        leaseMs: 60_000,
+        eventSeq: 0,
+        unstored: {
+          runId,
+          userId: user.id,
+          thread: { id: crypto.randomUUID(), title: 't', existing: false },
+          prompt: 'p',
+          agent: 'assistant',
+          definitionSnapshot: {},
+          definitionHash: 'h',
+          model: 'm',
+        },
+        flushMs: 60_000,
+        onEvent: (e) => seen.push(e.seq),
+        changed: () => undefined,
+        lost: () => undefined,
+      });
+      await recorder.store();
+      recorder.event(event('a'));
+      recorder.close();
+      recorder.event(event('b'));
+      await recorder.flush();
+      expect(seen).toEqual([1]);
+      expect(recorder.storedSeq()).toBe(0);
+      expect(await store.readEvents(runId)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });

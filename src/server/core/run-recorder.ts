@@ -1,4 +1,4 @@
-import { CancelledError } from '../../errors/cadre-error.js';
+import { CancelledError, NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { RunState } from '../../runtime/run-state.js';
 import type { Approval, ParkRun, RecordRun, Run, RunEnding, Store } from '../../store/types.js';
@@ -37,8 +37,12 @@ export interface RunRecorder {
   park(input: Omit<ParkRun, 'runId' | 'owner' | 'events'>): Promise<ParkedRun | undefined>;
   /** Ends the run; a run never stored is stored whole here, in one transaction. */
   finish(ending: RunEnding): Promise<Run | undefined>;
-  /** Waits for every write queued so far. */
-  settle(): Promise<void>;
+  /** Writes the events not stored yet (a run stored already). */
+  flush(): Promise<void>;
+  /** Stops recording: this process let the run go. Nothing more is delivered or written. */
+  close(): void;
+  /** The last seq the store holds. */
+  storedSeq(): number;
 }
 
 type ParkedRun = { run: Run; approvals: Approval[] };
@@ -63,6 +67,10 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
   let failure: unknown;
   let timer: NodeJS.Timeout | undefined;
 
+  let closed = false;
+  // The last seq the store holds: where a follower picks the log up should this process let go.
+  let storedSeq = options.eventSeq;
+
   /** Writes run one at a time, in the order they were asked for. */
   const serial = <T>(write: () => Promise<T>): Promise<T> => {
     const result = chain.then(() => {
@@ -84,6 +92,15 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
     options.lost();
     throw new CancelledError('This process no longer owns the run.');
   };
+  const written = (batch: { firstSeq: number; events: readonly CadreEvent[] }): void => {
+    storedSeq = batch.firstSeq + batch.events.length - 1;
+    options.changed();
+  };
+  const writeEvents = async (): Promise<void> => {
+    const batch = take();
+    if (!(await store.writeOwnedEvents(runId, owner, batch))) lose();
+    written(batch);
+  };
   const storeNow = async (state: RunState | null): Promise<void> => {
     if (!unstored) return;
     const input = unstored;
@@ -93,69 +110,72 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       events: batch.events,
       outcome: { kind: 'owned', owner, leaseMs: options.leaseMs, state },
     });
-    if (!stored) lose();
+    if (!stored) throw new NotFoundError('No such thread.');
     unstored = undefined;
-    options.changed();
+    written(batch);
     // Events that came while it was being stored go out with the next flush.
     if (pending.length > 0) scheduleFlush();
   };
   const flush = (): Promise<void> =>
     serial(async () => {
       if (unstored || pending.length === 0) return;
-      await store.writeOwnedEvents(runId, take());
-      options.changed();
+      await writeEvents();
     });
   function scheduleFlush(): void {
-    if (timer) return;
+    if (timer || closed) return;
     timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
     timer.unref();
   }
 
   return {
     stored: () => unstored === undefined,
+    storedSeq: () => storedSeq,
     event(event) {
+      if (closed) return;
       const seq = nextSeq++;
       const numbered = { ...event, runId, seq };
       pending.push(numbered);
       options.onEvent?.(numbered);
-
       if (!unstored) scheduleFlush();
     },
     store: (state = null) => serial(() => storeNow(state)),
+    flush,
+    close() {
+      closed = true;
+      take();
+    },
     checkpoint: (state) =>
       serial(async () => {
         if (unstored) return storeNow(state);
-        if (pending.length > 0) await store.writeOwnedEvents(runId, take());
-        const written = await store.updateRun(runId, { state }, { owner });
-        if (!written.ok) lose();
+        if (pending.length > 0) await writeEvents();
+        const updated = await store.updateRun(runId, { state }, { owner });
+        if (!updated.ok) lose();
       }),
     park: (input) =>
       serial(async () => {
         await storeNow(input.state);
-        const parked = await store.parkRun({ ...input, runId, owner, events: take() });
-        options.changed();
+        const batch = take();
+        const parked = await store.parkRun({ ...input, runId, owner, events: batch });
+        if (parked) written(batch);
         return parked;
       }),
     finish: (ending) =>
       serial(async () => {
+        const batch = take();
         if (unstored) {
-          const input = unstored;
           const stored = await store.recordRun({
-            ...input,
-            events: take().events,
+            ...unstored,
+            events: batch.events,
             outcome: { kind: 'finished', ...ending },
           });
+          if (!stored) throw new NotFoundError('No such thread.');
           unstored = undefined;
-          options.changed();
-          return stored?.run;
+          written(batch);
+          return stored.run;
         }
-        const run = await store.finishRun({ ...ending, runId, owner, events: take() });
-        options.changed();
+        const run = await store.finishRun({ ...ending, runId, owner, events: batch });
+        if (run) written(batch);
         return run;
       }),
-    async settle() {
-      await chain;
-      if (failure) throw failure;
-    },
   };
 }

@@ -43,6 +43,8 @@ export interface RunWorker {
    * caller queues the run instead).
    */
   adopt(start: AdoptRun): LocalRun | undefined;
+  /** Whether `adopt` would take a run now (asked before preparing one). */
+  hasRoom(): boolean;
 
   /**
    * Stops claiming and waits up to `graceMs` for runs in flight to finish
@@ -73,6 +75,8 @@ export interface LocalRun {
   readonly result: Promise<DriveResult>;
   /** Resolves once the run is stored, when it was started with `storeFirst`; at once otherwise. */
   readonly ready: Promise<void>;
+  /** The last of its events the store holds. */
+  storedSeq(): number;
 }
 
 interface Driving {
@@ -103,6 +107,8 @@ export function startRunWorker(
   const abandon = (entry: Driving, reason: string): void => {
     if (entry.abandoned) return;
     entry.abandoned = true;
+    // Whatever the run still emits here is not this process's to record.
+    entry.recorder.close();
     entry.controller.abort(new CancelledError(reason));
   };
 
@@ -133,12 +139,18 @@ export function startRunWorker(
       done: Promise.resolve({ kind: 'elsewhere' }),
       ready: Promise.resolve(),
     };
+    // A run that cannot be stored stops here: it must not go on unrecorded.
+    const storeOrStop = (): Promise<void> =>
+      entry.recorder.store().catch((error: unknown) => {
+        abandon(entry, 'The run could not be stored.');
+        throw error;
+      });
     // First in the recorder's queue, so nothing the run does is written before it.
-    if (start.kind === 'new' && start.storeFirst) entry.ready = entry.recorder.store();
+    if (start.kind === 'new' && start.storeFirst) entry.ready = storeOrStop();
     // Otherwise a run started here is stored once it has run for a while, even if it has done nothing yet.
     const storeLater =
       start.kind === 'new' && !start.storeFirst
-        ? setTimeout(() => void entry.recorder.store().catch(() => undefined), options.storeAfterMs)
+        ? setTimeout(() => void storeOrStop().catch(() => undefined), options.storeAfterMs)
         : undefined;
     storeLater?.unref();
     entry.done = driveRun(ctx, start, entry.recorder, {
@@ -148,8 +160,16 @@ export function startRunWorker(
     })
       .catch((error: unknown): DriveResult => {
         options.onError?.(error, runId);
-        return { kind: 'elsewhere' };
+        return entry.recorder.stored()
+          ? { kind: 'elsewhere' }
+          : { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) };
       })
+      // A run never stored is nowhere else to follow: its starter hears why.
+      .then((result): DriveResult =>
+        result.kind === 'elsewhere' && !entry.recorder.stored()
+          ? { kind: 'failed', error: new Error('The run stopped before it could be stored.') }
+          : result,
+      )
       .finally(() => {
         clearTimeout(storeLater);
         if (driving.get(runId) === entry) driving.delete(runId);
@@ -252,11 +272,14 @@ export function startRunWorker(
     return true;
   };
 
+  const hasRoom = (): boolean => !stopping.signal.aborted && driving.size < options.concurrency;
+
   const localRun = (runId: string, entry: Driving): LocalRun => ({
     runId,
 
     result: entry.done,
     ready: entry.ready,
+    storedSeq: () => entry.recorder.storedSeq(),
   });
 
   const loop = claimLoop();
@@ -268,8 +291,9 @@ export function startRunWorker(
       changes.publish({ kind: 'queue' });
     },
     cancel: cancelRun,
+    hasRoom,
     adopt(start) {
-      if (stopping.signal.aborted || driving.size >= options.concurrency) return undefined;
+      if (!hasRoom()) return undefined;
       const entry = drive({ kind: 'new', ...start }, `${owner}:${randomUUID().slice(0, 8)}`);
       return localRun(start.run.id, entry);
     },
@@ -283,10 +307,11 @@ export function startRunWorker(
       await Promise.race([Promise.all(inFlight.map((d) => d.done)), graceOver]);
       clearTimeout(timer);
       const left = [...driving.entries()];
-      // A run started here and not stored yet is stored now, so another process can take it over.
+      // What the next owner needs: runs started here are stored, and every event so far written
+      // (it numbers its own from where the log ends).
       await Promise.all(
         left.map(([, e]) =>
-          e.recorder.stored() ? undefined : e.recorder.store().catch(() => undefined),
+          (e.recorder.stored() ? e.recorder.flush() : e.recorder.store()).catch(() => undefined),
         ),
       );
       // Leases first, then stop recording: a run that ends in between is still written.

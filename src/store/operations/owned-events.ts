@@ -36,18 +36,33 @@ export async function insertOwnedEvents(
     .execute();
 }
 
-/** A run's events written while its owner drives it (between checkpoints), then announced. */
-export async function writeOwnedEvents(
+/**
+ * A run's events written while its owner drives it (between checkpoints),
+ * with the run's event_seq, in one transaction that only its owner can
+ * commit. Undefined when `owner` no longer holds the run: nothing is written.
+ */
+export function writeOwnedEvents(
   context: StoreContext,
   runId: string,
+  owner: string,
   owned: OwnedEvents,
   signal?: AbortSignal,
-): Promise<RunEvent[]> {
-  signal?.throwIfAborted();
-  await insertOwnedEvents(context.db, runId, owned, now());
-  await notify(context.db, context, RUN_CHANNEL, runId);
-  return owned.events.map((event, index) => {
-    const seq = owned.firstSeq + index;
-    return { runId, seq, type: event.type, event: { ...event, runId, seq } };
-  });
+): Promise<RunEvent[] | undefined> {
+  return context.grouped(async (db) => {
+    const time = now();
+    const held = await db
+      .updateTable('runs')
+      .set({ event_seq: lastSeq(owned), updated_at: time })
+      .where('id', '=', runId)
+      .where('owner', '=', owner)
+      .returning('id')
+      .executeTakeFirst();
+    if (held === undefined) return undefined;
+    await insertOwnedEvents(db, runId, owned, time);
+    await notify(db, context, RUN_CHANNEL, runId);
+    return owned.events.map((event, index) => {
+      const seq = owned.firstSeq + index;
+      return { runId, seq, type: event.type, event: { ...event, runId, seq } };
+    });
+  }, signal);
 }

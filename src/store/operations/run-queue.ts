@@ -155,24 +155,13 @@ export function claimRun(
       if (candidate === undefined) return undefined;
       const takenOver = candidate.status !== 'queued';
       const resuming = candidate.job !== null && candidate.job.includes('"kind":"resume"');
-      // A dead owner numbered its events itself and may have stored some after its last
-      // checkpoint: the log, not the row, says where it ends.
-      const last = takenOver
-        ? await db
-            .selectFrom('run_events')
-            .select((eb) => eb.fn.max('seq').as('seq'))
-            .where('run_id', '=', candidate.id)
-            .executeTakeFirst()
-        : undefined;
       const row = await db
         .updateTable('runs')
         .set({
           owner,
           lease_until: later(leaseMs),
           updated_at: time,
-          ...(takenOver
-            ? { event_seq: Number(last?.seq ?? 0) }
-            : { status: resuming ? 'executing' : 'planning' }),
+          ...(takenOver ? {} : { status: resuming ? 'executing' : 'planning' }),
         })
         .where('id', '=', candidate.id)
         .returningAll()

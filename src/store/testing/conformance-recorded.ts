@@ -103,7 +103,16 @@ export function recordedCases(fixture: CurrentFixture): void {
       expect(stored?.run).toMatchObject({ status: 'planning', owner: 'w1', eventSeq: 2 });
       expect(stored?.run.job).toEqual({ kind: 'start', prompt: 'Hello', messageSeq: 3 });
       // Its owner writes later events with its own numbers, then ends it with the rest.
-      await store.writeOwnedEvents(input.runId, { firstSeq: 3, events: [event('tool_call')] });
+      expect(
+        await store.writeOwnedEvents(input.runId, 'w1', {
+          firstSeq: 3,
+          events: [event('tool_call')],
+        }),
+      ).toHaveLength(1);
+      // Nobody else writes to its log while it holds the run.
+      expect(
+        await store.writeOwnedEvents(input.runId, 'w2', { firstSeq: 4, events: [event('x')] }),
+      ).toBeUndefined();
       expect(
         await store.finishRun({
           runId: input.runId,
@@ -140,7 +149,7 @@ export function recordedCases(fixture: CurrentFixture): void {
       expect(await store.readHistory(alice.id, empty.id, 10)).toEqual([]);
     });
 
-    it('a takeover continues the log where the dead owner left it, not where the row says', async () => {
+    it('a takeover continues the log where the dead owner left it, and the dead owner writes no more', async () => {
       const { store } = fixture();
       const input = await recording(store, {
         kind: 'owned',
@@ -149,17 +158,18 @@ export function recordedCases(fixture: CurrentFixture): void {
         state: null,
       });
       await store.recordRun(input);
-      await store.writeOwnedEvents(input.runId, {
+      await store.writeOwnedEvents(input.runId, 'dead', {
         firstSeq: 3,
         events: [event('a'), event('b')],
       });
       await new Promise((resolve) => setTimeout(resolve, 5));
       const claim = await store.claimRun('w2', LEASE_MS);
       expect(claim).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });
-      // The dead owner's numbers are taken: a late batch from it is refused.
-      await expect(
-        store.writeOwnedEvents(input.runId, { firstSeq: 4, events: [event('late')] }),
-      ).rejects.toThrow();
+      // A late batch from the dead owner is refused, even at numbers nobody has used yet.
+      expect(
+        await store.writeOwnedEvents(input.runId, 'dead', { firstSeq: 5, events: [event('late')] }),
+      ).toBeUndefined();
+      expect((await store.readEvents(input.runId)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     });
   });
 }
