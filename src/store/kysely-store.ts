@@ -86,6 +86,8 @@ export class KyselyStore implements Store {
 
   subscribe?: (listener: (change: RunChange) => void) => Promise<() => Promise<void>>;
 
+  newId = (): string => this.context.newId();
+
   ensureUser = (name: string, signal?: AbortSignal) => users.ensureUser(this.context, name, signal);
   createToken = (userId: string, signal?: AbortSignal) =>
     users.createToken(this.context, userId, signal);

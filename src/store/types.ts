@@ -223,6 +223,8 @@ export type RunChange = { kind: 'run'; runId: string } | { kind: 'queue' };
  * Writes check the signal before they start and then run to completion.
  */
 export interface Store {
+  /** A new time-ordered id (UUIDv7) from the same source as the store's own. */
+  newId(): string;
   /** Returns the user with this name, creating it on first use. */
   ensureUser(name: string, signal?: AbortSignal): Promise<User>;
   /** The plaintext token is returned once and never stored. */

@@ -19,7 +19,6 @@ import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import { agentPicker } from './pick-definition.js';
-import { createIdSource } from '../../store/id-source.js';
 import { runResponse } from './views.js';
 import { createRunChanges } from '../worker/run-changes.js';
 import { startRunWorker, type RunWorkerOptions } from '../worker/run-worker.js';
@@ -121,7 +120,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     pollMs: options.pollMs ?? 250,
     wake: () => worker?.wake(),
     ...(worker ? { worker } : {}),
-    newId: createIdSource(),
+    newId: store.newId,
   };
   const reads = readViews(ctx);
   let closed = false;

@@ -6,6 +6,7 @@ import { ScriptedModel } from '../../model/scripted-model.js';
 import { openKyselyStore } from '../../store/open-store.js';
 import { createQueryCounter, type QueryCounter } from '../../store/query-counter.js';
 import type { KyselyStore } from '../../store/kysely-store.js';
+import type { Store } from '../../store/types.js';
 import type { RunService } from '../run-service-types.js';
 import type { RunWorkerOptions } from '../worker/run-worker.js';
 import { createRunService } from './create-run-service.js';
@@ -147,7 +148,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
 
   it('a run that cannot be stored fails its request with the reason, not "no such run"', async () => {
     const { store, userId } = await open(new ScriptedModel([]));
-    const failing: typeof store = {
+    const failing: Store = {
       ...store,
       recordRun: () => Promise.reject(new Error('The disk is full.')),
     };

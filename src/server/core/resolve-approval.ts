@@ -67,7 +67,7 @@ export async function resolveApproval(
     execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected' },
   });
   if (!resolved.resumed) {
-    const current = await ctx.store.getRun(request.userId, run.id);
+    const current = await ctx.store.getRun(request.userId, run.id, hooks.signal);
     return runResponse(ctx, request.userId, current ?? run);
   }
   attach.wake();

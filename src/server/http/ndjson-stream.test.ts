@@ -182,25 +182,15 @@ describe('NDJSON streams (real HTTP on 127.0.0.1)', () => {
     expect(String(seen?.reason)).toMatch(/client disconnected/);
   });
 
-  it('names the thread of a resumed run from its approval, and streams a run with no events', async () => {
+  it('puts the ids a resumed run announces on its status line, and streams a run with no events', async () => {
     const resumed = [event('run_resumed', { decisions: 1 }, 9)];
     server = await startTestServer(
       fakeService({
-        pendingApprovals: () =>
-          Promise.resolve([
-            {
-              approvalId: 'a1',
-              runId: 'r1',
-              threadId: 't7',
-              tool: 'gmail_send',
-              preview: 'Send',
-              reason: 'side effect',
-              batchId: 'b1',
-              createdAt: 'x',
-              decisions: ['reject', 'approve_once', 'approve_and_always_allow_recipient'],
-            },
-          ]),
-        resolveApproval: scriptedRun(resumed, response({ threadId: 't7' })),
+        // As the server core does: the ids before any event (a resumed run's events name no thread).
+        resolveApproval: (request, hooks) => {
+          hooks?.onStarted?.({ runId: 'r1', threadId: 't7' });
+          return scriptedRun(resumed, response({ threadId: 't7' }))(request, hooks);
+        },
         run: scriptedRun([], response({ threadId: 't8', runId: 'r8' })),
       }),
     );

@@ -10,8 +10,6 @@ export interface StreamRunOptions {
   reply: FastifyReply;
   /** Aborts on client disconnect and server shutdown: the stream detaches, the run goes on. */
   signal: AbortSignal;
-  /** The thread, when known before the run says it (a resumed run). */
-  threadHint?: string;
   /** Starts the run (or the resume) with the stream's hooks. */
   start: (hooks: RunHooks) => Promise<RunResponse>;
 }
@@ -36,7 +34,7 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
   };
   const onEvent = (event: CadreEvent) => {
     try {
-      sendStatus(threadOf(event) ?? options.threadHint ?? '', event.runId);
+      sendStatus(threadOf(event) ?? '', event.runId);
       send(lineForEvent(event));
     } catch (error) {
       // A line that cannot be written (say, data JSON cannot hold) must not break the run.

@@ -14,8 +14,6 @@ export const DEFAULT_TOKEN_CACHE: TokenCacheOptions = { ttlMs: 5_000, max: 10_00
 export interface TokenCache {
   /** `key` is the token's SHA-256 (no plaintext token is kept in memory). */
   find(key: string, token: string, signal?: AbortSignal): Promise<User | undefined>;
-  /** Drops a token at once (revoked in this process). */
-  forget(key: string): void;
 }
 
 /**
@@ -37,6 +35,5 @@ export function tokenCache(lookup: TokenLookup, options: TokenCacheOptions): Tok
       known.set(key, { user, until: now() + options.ttlMs });
       return user;
     },
-    forget: (key) => void known.delete(key),
   };
 }

@@ -22,13 +22,10 @@ export function approvalRoutes(
   app.post('/api/agent/approvals/resolve/stream', async (request, reply) => {
     const body = parseInput(resolveBody, request.body, 'body');
     const signal = requestSignal(reply);
-    // A resumed run's first event does not name its thread; the approval card does.
-    const pending = await service.pendingApprovals(request.userId, signal);
-    const threadHint = pending.find((a) => a.approvalId === body.approvalId)?.threadId;
+    // A resumed run announces its ids (thread included) before its first event.
     await streamRun({
       reply,
       signal,
-      ...(threadHint ? { threadHint } : {}),
       start: (hooks) => service.resolveApproval({ ...body, userId: request.userId }, hooks),
     });
   });
