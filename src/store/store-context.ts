@@ -23,6 +23,9 @@ export function listOf<T>(value: T | readonly T[]): T[] {
 
 export const now = (): string => new Date().toISOString();
 
+/** `ms` from now, as stored (leases). */
+export const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
+
 /**
  * Runs `work` in a transaction that holds the write lock from its first
  * statement. SQLite: BEGIN IMMEDIATE (a deferred transaction that reads

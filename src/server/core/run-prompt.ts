@@ -2,6 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { emptyUsage, type Message } from '../../model/types.js';
+import { startJob } from '../../store/operations/run-start.js';
 import type { Run } from '../../store/types.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
 import { attachRun, type Attacher } from './attach-run.js';
@@ -103,7 +104,8 @@ async function startHere(
     createdAt: time,
     updatedAt: time,
     eventSeq: 0,
-    job: { kind: 'start', prompt, messageSeq: 0, ...(request.record ? { record: true } : {}) },
+    // Its thread message number is known only once it is stored.
+    job: startJob(prompt, 0, request.record),
     cancelRequested: false,
   };
   // A streaming request hears of the run (its ids) before any of its events.

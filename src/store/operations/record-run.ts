@@ -1,12 +1,11 @@
 import { emptyUsage } from '../../model/types.js';
 import { toMessage, toRun, toThread } from '../rows.js';
-import type { MessageRow, RunRow, ThreadRow } from '../schema/database.js';
-import { now, type StoreContext } from '../store-context.js';
+import type { MessageRow, RunRow } from '../schema/database.js';
+import { later, now, type StoreContext } from '../store-context.js';
+import { openThread, startJob } from './run-start.js';
 import type { Enqueued, RecordRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { insertOwnedEvents } from './owned-events.js';
-
-const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
 
 /**
  * Stores a run its own process started, in one transaction: the thread (new
@@ -23,31 +22,11 @@ export function recordRun(
   const { outcome } = input;
   const reply = outcome.kind === 'finished' ? outcome.message : undefined;
   const messages = reply === undefined ? 1 : 2;
-  let remember = (): void => undefined;
   const stored = context.grouped(async (db) => {
     const time = now();
-    let thread: ThreadRow | undefined;
-    if (input.thread.existing) {
-      thread = await db
-        .updateTable('threads')
-        .set((eb) => ({ message_seq: eb('message_seq', '+', messages), updated_at: time }))
-        .where('id', '=', input.thread.id)
-        .where('user_id', '=', input.userId)
-        .returningAll()
-        .executeTakeFirst();
-      if (thread === undefined) return undefined;
-    } else {
-      thread = {
-        id: input.thread.id,
-        user_id: input.userId,
-        title: input.thread.title,
-        message_seq: messages,
-        created_at: time,
-        updated_at: time,
-      };
-      await db.insertInto('threads').values(thread).execute();
-    }
-    remember = await storeDefinition(
+    const thread = await openThread(db, { ...input.thread, userId: input.userId, messages }, time);
+    if (thread === undefined) return undefined;
+    const remember = await storeDefinition(
       context,
       db,
       input.definitionHash,
@@ -98,12 +77,7 @@ export function recordRun(
             finished_at: null,
             owner: outcome.owner,
             lease_until: later(outcome.leaseMs),
-            job: JSON.stringify({
-              kind: 'start',
-              prompt: input.prompt,
-              messageSeq: promptSeq,
-              ...(input.record ? { record: true } : {}),
-            }),
+            job: JSON.stringify(startJob(input.prompt, promptSeq, input.record)),
           }
         : {
             status: outcome.status,
@@ -120,14 +94,16 @@ export function recordRun(
     await db.insertInto('runs').values(run).execute();
     // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
     await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time);
-    return {
+    const enqueued = {
       thread: toThread(thread),
       message: toMessage(rows[0] as MessageRow),
       run: toRun(run),
     };
+    return { enqueued, remember };
   }, signal);
+  // The definition is remembered as written only once the transaction has committed.
   return stored.then((result) => {
-    remember();
-    return result;
+    result?.remember();
+    return result?.enqueued;
   });
 }

@@ -5,6 +5,7 @@ import type { FinishRun, ParkRun } from '../types.js';
 import { approvalRows } from './approvals.js';
 import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { insertMessage } from './threads.js';
 import { insertOwnedEvents, lastSeq } from './owned-events.js';
 
 /**
@@ -69,7 +70,12 @@ export function parkRun(
           .values(rows)
           .onConflict((c) => c.column('action_id').doNothing())
           .execute();
-      await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
+      await insertMessage(
+        context,
+        db,
+        { threadId: run.thread_id, role: 'assistant', content: input.message, runId: input.runId },
+        time,
+      );
       await notify(db, context, RUN_CHANNEL, input.runId);
       const approvals = await db
         .selectFrom('approvals')
@@ -111,36 +117,13 @@ export function finishRun(
     if (run === undefined) return undefined;
     if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
     if (input.message !== undefined)
-      await appendAssistantMessage(context, db, run.thread_id, input.runId, input.message, time);
+      await insertMessage(
+        context,
+        db,
+        { threadId: run.thread_id, role: 'assistant', content: input.message, runId: input.runId },
+        time,
+      );
     await notify(db, context, RUN_CHANNEL, input.runId);
     return toRun(run);
   }, signal);
-}
-
-async function appendAssistantMessage(
-  context: StoreContext,
-  db: StoreContext['db'],
-  threadId: string,
-  runId: string,
-  content: string,
-  time: string,
-): Promise<void> {
-  const thread = await db
-    .updateTable('threads')
-    .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
-    .where('id', '=', threadId)
-    .returning('message_seq')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('messages')
-    .values({
-      id: context.newId(),
-      thread_id: threadId,
-      seq: Number(thread.message_seq),
-      role: 'assistant',
-      content,
-      run_id: runId,
-      created_at: time,
-    })
-    .execute();
 }

@@ -3,7 +3,8 @@ import { emptyUsage } from '../../model/types.js';
 import type { Action, Run } from '../records.js';
 import { toAction, toMessage, toRun, toThread } from '../rows.js';
 import type { Database, RunRow } from '../schema/database.js';
-import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { later, now, writeTransaction, type StoreContext } from '../store-context.js';
+import { openThread, startJob } from './run-start.js';
 import { cancelledRun, closeWaiting } from './run-endings.js';
 import { storeDefinition } from './definitions.js';
 import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
@@ -14,8 +15,6 @@ export const QUEUE_CHANNEL = 'cadre_queue';
 
 export const INTERRUPTED_MESSAGE =
   'The process running this action stopped before it reported back: it may or may not have happened.';
-
-const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
 
 /** Delivered at commit (PostgreSQL only); SQLite processes poll. */
 export async function notify(
@@ -38,32 +37,22 @@ export function enqueueRun(
   input: EnqueueRun,
   signal?: AbortSignal,
 ): Promise<Enqueued | undefined> {
-  let remember = (): void => undefined;
   const stored = writeTransaction(
     context,
     async (db) => {
       const time = now();
-      let threadRow;
-      if (input.threadId) {
-        threadRow = await db
-          .updateTable('threads')
-          .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
-          .where('id', '=', input.threadId)
-          .where('user_id', '=', input.userId)
-          .returningAll()
-          .executeTakeFirst();
-        if (threadRow === undefined) return undefined;
-      } else {
-        threadRow = {
-          id: context.newId(),
-          user_id: input.userId,
+      const threadRow = await openThread(
+        db,
+        {
+          id: input.threadId ?? context.newId(),
+          existing: input.threadId !== undefined,
+          userId: input.userId,
           title: input.title,
-          message_seq: 1,
-          created_at: time,
-          updated_at: time,
-        };
-        await db.insertInto('threads').values(threadRow).execute();
-      }
+          messages: 1,
+        },
+        time,
+      );
+      if (threadRow === undefined) return undefined;
       const runId = context.newId();
       const message = {
         id: context.newId(),
@@ -75,7 +64,7 @@ export function enqueueRun(
         created_at: time,
       };
       await db.insertInto('messages').values(message).execute();
-      remember = await storeDefinition(
+      const remember = await storeDefinition(
         context,
         db,
         input.definitionHash,
@@ -100,23 +89,24 @@ export function enqueueRun(
         finished_at: null,
         owner: null,
         lease_until: null,
-        job: JSON.stringify({
-          kind: 'start',
-          prompt: input.prompt,
-          messageSeq: message.seq,
-          ...(input.record ? { record: true } : {}),
-        }),
+        job: JSON.stringify(startJob(input.prompt, message.seq, input.record)),
         cancel_requested: 0,
       };
       await db.insertInto('runs').values(run).execute();
       await notify(db, context, QUEUE_CHANNEL, runId);
-      return { thread: toThread(threadRow), message: toMessage(message), run: toRun(run) };
+      const enqueued = {
+        thread: toThread(threadRow),
+        message: toMessage(message),
+        run: toRun(run),
+      };
+      return { enqueued, remember };
     },
     signal,
   );
+  // The definition is remembered as written only once the transaction has committed.
   return stored.then((result) => {
-    remember();
-    return result;
+    result?.remember();
+    return result?.enqueued;
   });
 }
 

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema/database.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { MessageRole, Thread, ThreadMessage } from '../records.js';
 import { toMessage, toThread } from '../rows.js';
@@ -62,30 +64,44 @@ export function appendMessage(
   return writeTransaction(
     context,
     async (db) => {
-      const time = now();
-      // Bumping the thread's counter hands out the seq and locks the thread row (PostgreSQL).
-      const thread = await db
-        .updateTable('threads')
-        .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
-        .where('id', '=', input.threadId)
-        .returning('message_seq')
-        .executeTakeFirst();
-      if (thread === undefined)
+      const message = await insertMessage(context, db, input, now());
+      if (message === undefined)
         throw new ValidationError([{ path: 'threadId', message: 'no such thread' }]);
-      const row = {
-        id: context.newId(),
-        thread_id: input.threadId,
-        seq: thread.message_seq,
-        role: input.role,
-        content: input.content,
-        run_id: input.runId ?? null,
-        created_at: time,
-      };
-      await db.insertInto('messages').values(row).execute();
-      return toMessage(row);
+      return message;
     },
     signal,
   );
+}
+
+/**
+ * Appends a message inside the caller's transaction. Bumping the thread's
+ * counter hands out the seq and locks the thread row (PostgreSQL).
+ * Undefined when there is no such thread.
+ */
+export async function insertMessage(
+  context: StoreContext,
+  db: Kysely<Database>,
+  input: { threadId: string; role: MessageRole; content: string; runId?: string },
+  time: string,
+): Promise<ThreadMessage | undefined> {
+  const thread = await db
+    .updateTable('threads')
+    .set((eb) => ({ message_seq: eb('message_seq', '+', 1), updated_at: time }))
+    .where('id', '=', input.threadId)
+    .returning('message_seq')
+    .executeTakeFirst();
+  if (thread === undefined) return undefined;
+  const row = {
+    id: context.newId(),
+    thread_id: input.threadId,
+    seq: Number(thread.message_seq),
+    role: input.role,
+    content: input.content,
+    run_id: input.runId ?? null,
+    created_at: time,
+  };
+  await db.insertInto('messages').values(row).execute();
+  return toMessage(row);
 }
 
 export async function listMessages(

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { RunJob } from '../records.js';
+import type { Database, ThreadRow } from '../schema/database.js';
+
+/**
+ * The thread a run starts in, inside the caller's transaction: the user's
+ * own, its message counter moved on by `messages` (which also locks it on
+ * PostgreSQL), or a new one holding them. Undefined when an existing thread
+ * is not the user's.
+ */
+export async function openThread(
+  db: Kysely<Database>,
+  input: { id: string; existing: boolean; userId: string; title: string; messages: number },
+  time: string,
+): Promise<ThreadRow | undefined> {
+  if (input.existing)
+    return db
+      .updateTable('threads')
+      .set((eb) => ({ message_seq: eb('message_seq', '+', input.messages), updated_at: time }))
+      .where('id', '=', input.id)
+      .where('user_id', '=', input.userId)
+      .returningAll()
+      .executeTakeFirst();
+  const thread: ThreadRow = {
+    id: input.id,
+    user_id: input.userId,
+    title: input.title,
+    message_seq: input.messages,
+    created_at: time,
+    updated_at: time,
+  };
+  await db.insertInto('threads').values(thread).execute();
+  return thread;
+}
+
+/** What a worker does first with a new run: answer this prompt (message `messageSeq` of its thread). */
+export const startJob = (prompt: string, messageSeq: number, record?: boolean): RunJob => ({
+  kind: 'start',
+  prompt,
+  messageSeq,
+  ...(record ? { record: true } : {}),
+});
