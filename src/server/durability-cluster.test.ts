@@ -3,7 +3,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailerEnv, tokenFor, type RunResult } from '../testing/durability-fixture.js';
+import {
+  mailerEnv,
+  tokenFor,
+  type RunResult,
+  mailsTo as mailed,
+} from '../testing/durability-fixture.js';
 import { TestPostgres } from '../store/testing/embedded-postgres.js';
 import { seededRandom, testClient, type TestClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
@@ -56,7 +61,7 @@ const trace = (text: string) => {
   if (process.env.CADRE_CHAOS_TRACE) process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 };
 
-const mailsTo = (address: string) => smtp.messages.filter((m) => m.rcptTo.includes(address)).length;
+const mailsTo = (address: string) => mailed(smtp, address);
 
 describe('several cadre processes on one PostgreSQL (scripted fake Gemini, real SMTP, real processes)', () => {
   it('resolving the same approval through two processes at the same moment sends exactly one mail', async () => {

@@ -35,3 +35,7 @@ export function mailerEnv(
     ...extra,
   };
 }
+
+/** How many mails the test SMTP server took for `address`. */
+export const mailsTo = (smtp: TestSmtpServer, address: string): number =>
+  smtp.messages.filter((m) => m.rcptTo.includes(address)).length;

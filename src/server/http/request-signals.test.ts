@@ -64,6 +64,11 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/q`;
+    // held() reads a Node internal: prove it still sees what AbortSignal.any leaves behind.
+    const probe = new AbortController().signal;
+    const dependant = AbortSignal.any([probe]);
+    expect(held(probe)).toBe(1);
+    expect(dependant.aborted).toBe(false);
     const baseline = held(lifetime.signal);
     expect(baseline).toBe(1);
     for (let i = 0; i < 200; i++) {
