@@ -57,6 +57,13 @@ export function durableRunsMigration(dialect: StoreDialect): Migration {
       );
       await sql.raw(`pragma schema_version = ${current + 1}`).execute(db);
       await sql`pragma writable_schema = off`.execute(db);
+      // A table whose text differs from the one 0001 wrote would be left narrow: say so, and
+      // roll the whole migration back, rather than fail every takeover later.
+      const widened = await sql<{
+        sql: string;
+      }>`select sql from sqlite_schema where type = 'table' and name = 'actions'`.execute(db);
+      if (!widened.rows[0]?.sql.includes(NEW_ACTION_CHECK))
+        throw new Error('The actions table does not have the CHECK this migration widens.');
     },
   };
 }

@@ -43,7 +43,8 @@ function throwOnError({ error, results }: MigrationResultSet): void {
   });
 }
 
-function migrator(db: Kysely<Database>, dialect: StoreDialect): Migrator {
+/** The migrator over this set (tests step through it one migration at a time). */
+export function migrator(db: Kysely<Database>, dialect: StoreDialect): Migrator {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(dialect)) };
   return new Migrator({
     db,

@@ -1,0 +1,54 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import Database from 'libsql';
+import { describe, expect, it } from 'vitest';
+import { openKyselyStore } from '../open-store.js';
+import type { Database as Schema } from './database.js';
+import { migrator } from './migrate.js';
+
+describe('migrations over a database with data in it (real SQLite)', () => {
+  it('0002 widens the actions CHECK in place, 0004 moves each snapshot to definitions once', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'cadre-migrate-')), 'cadre.db');
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: new Database(file) as unknown as SqliteDatabase }),
+    });
+    const stepped = await migrator(db, 'sqlite').migrateTo('0001_initial');
+    expect(stepped.error).toBeUndefined();
+    const time = new Date(0).toISOString();
+    await sql`insert into users (id, name, created_at) values ('u1', 'ann', ${time})`.execute(db);
+    await sql`insert into threads (id, user_id, title, message_seq, created_at, updated_at)
+      values ('t1', 'u1', 'x', 0, ${time}, ${time})`.execute(db);
+    for (const id of ['r1', 'r2'])
+      await sql`insert into runs (id, thread_id, user_id, agent, status, definition_snapshot,
+        definition_hash, summary, model, usage, event_seq, created_at, updated_at)
+        values (${id}, 't1', 'u1', 'assistant', 'completed', ${'{"name":"assistant"}'}, 'h1', '',
+        'm', '{}', 0, ${time}, ${time})`.execute(db);
+    await db.destroy();
+
+    const store = await openKyselyStore({ url: file });
+    try {
+      expect(await store.getDefinition('h1')).toEqual({ name: 'assistant' });
+      expect(await store.db.selectFrom('definitions').selectAll().execute()).toHaveLength(1);
+      expect((await store.getRun('u1', 'r1'))?.definitionHash).toBe('h1');
+      const action = await store.createAction({
+        runId: 'r1',
+        callId: 'c1',
+        tool: 'gmail_send',
+        args: {},
+        inputHash: 'x',
+        status: 'executing',
+        requiresApproval: false,
+      });
+      // Refused by the CHECK of 0001; 0002 widened it.
+      const moved = await store.transitionAction(action.id, {
+        from: 'executing',
+        to: 'interrupted',
+      });
+      expect(moved.ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});
