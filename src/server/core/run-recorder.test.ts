@@ -2,9 +2,39 @@ import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { openStore } from '../../store/open-store.js';
 import { sampleEvent } from '../../store/testing/store-fixture.js';
-import { runRecorder } from './run-recorder.js';
+import type { Store } from '../../store/types.js';
+import { runRecorder, type RecorderOptions } from './run-recorder.js';
 
 const event = (type: string): CadreEvent => sampleEvent('', type);
+
+/** A recorder for a new run of `userId`'s, not stored yet, owned by `w1`. */
+function newRunRecorder(
+  store: Store,
+  userId: string,
+  options: Pick<RecorderOptions, 'flushMs' | 'changed'> & Partial<RecorderOptions>,
+) {
+  const runId = crypto.randomUUID();
+  const recorder = runRecorder({
+    store,
+    runId,
+    owner: 'w1',
+    leaseMs: 60_000,
+    eventSeq: 0,
+    unstored: {
+      runId,
+      userId,
+      thread: { id: crypto.randomUUID(), title: 't', existing: false },
+      prompt: 'p',
+      agent: 'assistant',
+      definitionSnapshot: {},
+      definitionHash: 'h',
+      model: 'm',
+    },
+    lost: () => undefined,
+    ...options,
+  });
+  return { runId, recorder };
+}
 
 describe('run recorder (real SQLite)', () => {
   it('events that happen while the run is being stored still reach the store', async () => {
@@ -12,34 +42,17 @@ describe('run recorder (real SQLite)', () => {
     try {
       const user = await store.ensureUser('ann');
       let changes = 0;
-      const runId = crypto.randomUUID();
       // The second event happens just as the store takes its batch, while it is being written.
-      const racing: typeof store = {
+      const racing: Store = {
         ...store,
         recordRun: (input) => {
           recorder.event(event('b'));
           return store.recordRun(input);
         },
       };
-      const recorder = runRecorder({
-        store: racing,
-        runId,
-        owner: 'w1',
-        leaseMs: 60_000,
-        eventSeq: 0,
-        unstored: {
-          runId,
-          userId: user.id,
-          thread: { id: crypto.randomUUID(), title: 't', existing: false },
-          prompt: 'p',
-          agent: 'assistant',
-          definitionSnapshot: {},
-          definitionHash: 'h',
-          model: 'm',
-        },
+      const { runId, recorder } = newRunRecorder(racing, user.id, {
         flushMs: 5,
         changed: () => changes++,
-        lost: () => undefined,
       });
       recorder.event(event('a'));
       await recorder.store();
@@ -57,28 +70,11 @@ describe('run recorder (real SQLite)', () => {
     const store = await openStore({ url: ':memory:' });
     try {
       const user = await store.ensureUser('ann');
-      const runId = crypto.randomUUID();
       const seen: number[] = [];
-      const recorder = runRecorder({
-        store,
-        runId,
-        owner: 'w1',
-        leaseMs: 60_000,
-        eventSeq: 0,
-        unstored: {
-          runId,
-          userId: user.id,
-          thread: { id: crypto.randomUUID(), title: 't', existing: false },
-          prompt: 'p',
-          agent: 'assistant',
-          definitionSnapshot: {},
-          definitionHash: 'h',
-          model: 'm',
-        },
+      const { runId, recorder } = newRunRecorder(store, user.id, {
         flushMs: 60_000,
-        onEvent: (e) => seen.push(e.seq),
         changed: () => undefined,
-        lost: () => undefined,
+        onEvent: (e) => seen.push(e.seq),
       });
       await recorder.store();
       recorder.event(event('a'));
