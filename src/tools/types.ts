@@ -36,6 +36,13 @@ export interface Tool<Args = Record<string, unknown>> {
   defaultApproval?: ApprovalDefault;
   /** One line a person reads on an approval card or in progress output. */
   preview?(args: Args): string;
+  /**
+   * Checks a call against the patterns a definition narrowed this tool to
+   * (`Bash(git status:*)` gives `shell` the pattern `git status:*`). Returns
+   * why the call is outside them, or undefined when it is inside. The gate
+   * asks this before any rule or approval, so such a call is refused outright.
+   */
+  outsidePatterns?(args: Args, patterns: readonly string[]): string | undefined;
   /** Returns JSON-serialisable output; throws `ToolExecutionError` with a safe message on failure. */
   execute(args: Args, ctx: ToolContext): Promise<unknown>;
 }
