@@ -37,6 +37,8 @@ export interface GatedCall {
   callId: string;
   tool: PolicyTool;
   args: Record<string, unknown>;
+  /** Set when the call is outside the patterns its agent narrowed the tool to: refused outright. */
+  refusal?: string;
 }
 
 /**
@@ -52,6 +54,11 @@ export async function passGate(
   approvedForRun: readonly string[],
   signal: AbortSignal,
 ): Promise<PolicyDecision> {
+  if (call.refusal !== undefined) {
+    const refused: PolicyDecision = { mode: 'deny', reason: call.refusal };
+    await policy.onRefused?.(call, refused, signal);
+    return refused;
+  }
   // The parent process decides for a worker thread's calls (and normalises them there).
   if (policy.remote) return policy.remote(call, approvedForRun, signal);
   const normalized = normalizeCall(call.tool.name, call.args);

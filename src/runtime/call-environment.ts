@@ -33,6 +33,8 @@ export interface CallEnvironment {
   interceptors?: readonly ToolInterceptor[];
   /** Rules, trust, kill switch and grants the gate applies (default: side effects ask a person). */
   policy?: GatePolicy;
+  /** Tools the definition narrowed to patterns (`shell` → `git status:*`). */
+  patterns?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };

@@ -30,6 +30,9 @@ import { answerCalls, takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
+import { definitionMcpTools, splitGrants } from '../mcp/client/definition-mcp-tools.js';
+import type { McpTools } from '../mcp/client/mcp-hub.js';
+import type { SpawnServices } from './subagents/spawn-services.js';
 
 export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
 
@@ -79,42 +82,39 @@ export async function startRun(
     };
   }
   const startedAtMs = performance.now();
-  const { runId, execution, emit, services } = await prepareExecution(options, definition.name);
-  const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
-  const protocol = await completionProtocol(definition, services.runtime.validator);
-  const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);
-  const { client, model } = pickModel(definition.modelConfig?.model, services);
-  const state: RunState = {
-    version: 1,
-    runId,
-    agent: definition.name,
-    model,
-    systemInstruction: prompt.systemInstruction,
-    messages: prompt.messages,
-    turns: 0,
-    activeMs: 0,
-    startedAt: new Date().toISOString(),
-    emittedVars: {},
-    traces: [],
-    usage: emptyUsage(),
-    alwaysApproved: [],
-    nudged: false,
-    status: 'running',
-  };
-  const ctx = loopContext(
-    definition,
-    state,
-    protocol,
-    client,
-    { runId, execution, emit, services },
-    options,
-  );
-  emit({
-    type: 'run_started',
-    message: `Running ${definition.displayName ?? definition.name} on ${model}`,
-    data: { agent: definition.name, model, inputs, tools: ctx.registry.names() },
+  const prepared = await prepareExecution(options, definition.name);
+  return closingServers(prepared, async () => {
+    const { runId, execution, emit, services } = prepared;
+    const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
+    const protocol = await completionProtocol(definition, services.runtime.validator);
+    const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);
+    const { client, model } = pickModel(definition.modelConfig?.model, services);
+    const state: RunState = {
+      version: 1,
+      runId,
+      agent: definition.name,
+      model,
+      systemInstruction: prompt.systemInstruction,
+      messages: prompt.messages,
+      turns: 0,
+      activeMs: 0,
+      startedAt: new Date().toISOString(),
+      emittedVars: {},
+      traces: [],
+      usage: emptyUsage(),
+      alwaysApproved: [],
+      nudged: false,
+      status: 'running',
+    };
+    const offered = await offeredTools(definition, services, options.signal);
+    const ctx = loopContext(definition, state, protocol, client, prepared, options, offered);
+    emit({
+      type: 'run_started',
+      message: `Running ${definition.displayName ?? definition.name} on ${model}`,
+      data: { agent: definition.name, model, inputs, tools: ctx.registry.names() },
+    });
+    return drive(ctx, startedAtMs, options, () => loop(ctx, options.onStateChange));
   });
-  return drive(ctx, startedAtMs, options, () => loop(ctx, options.onStateChange));
 }
 
 /**
@@ -197,13 +197,48 @@ async function continueRun(
   const state = structuredClone(stored) as RunState;
   state.status = 'running';
   const prepared = await prepareExecution({ ...options, runId: state.runId }, definition.name);
-  const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
-  const { client } = pickModel(state.model, prepared.services);
-  const ctx = loopContext(definition, state, protocol, client, prepared, options);
-  ctx.emit({ type: 'run_resumed', ...resumed });
-  // Wall clock counts from the run's start, waiting included.
-  const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
-  return drive(ctx, startedAtMs, options, () => body(ctx));
+  return closingServers(prepared, async () => {
+    const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
+    const { client } = pickModel(state.model, prepared.services);
+    const offered = await offeredTools(definition, prepared.services, options.signal);
+    const ctx = loopContext(definition, state, protocol, client, prepared, options, offered);
+    ctx.emit({ type: 'run_resumed', ...resumed });
+    // Wall clock counts from the run's start, waiting included.
+    const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
+    return drive(ctx, startedAtMs, options, () => body(ctx));
+  });
+}
+
+/** The root of a run tree stops the servers the tree started, however the run ends or pauses. */
+async function closingServers<T>(prepared: PreparedExecution, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } finally {
+    if (prepared.root) await prepared.services.mcp.close();
+  }
+}
+
+interface OfferedTools {
+  /** Pool tools, `task` and agents, by name. */
+  local: string[];
+  mcp: McpTools;
+}
+
+/** Splits a definition's grants and starts (or reuses) the MCP servers they need. */
+async function offeredTools(
+  definition: AgentDefinition,
+  services: SpawnServices,
+  signal: AbortSignal | undefined,
+): Promise<OfferedTools> {
+  const grants = splitGrants(definition, services.pool, services.mcp.projectServers());
+  const mcp = await definitionMcpTools(
+    definition,
+    grants.mcp,
+    services.mcp,
+    services.runtime.validator,
+    signal ?? new AbortController().signal,
+  );
+  return { local: grants.local, mcp };
 }
 
 function loopContext(
@@ -213,10 +248,17 @@ function loopContext(
   client: ModelClient,
   prepared: PreparedExecution,
   options: RunOptions,
+  offered: OfferedTools,
 ): LoopContext {
   const { runId, execution, emit, services } = prepared;
   const allowNested = options.allowNested ?? true;
-  const { registry, withheld } = grantedTools(definition.toolConfig.tools, services, allowNested);
+  const { registry, withheld } = grantedTools(
+    offered.local,
+    services,
+    allowNested,
+    offered.mcp.tools,
+  );
+  for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
   if (withheld.length > 0) {
     emit({
       type: 'warning',

@@ -30,6 +30,7 @@ export async function gatedCall(
         ...(tool.defaultApproval ? { defaultApproval: tool.defaultApproval } : {}),
       },
       args: call.args,
+      ...outsidePatterns(call, tool, env),
     },
     env.state.alwaysApproved,
     env.toolContext.signal,
@@ -63,6 +64,24 @@ async function decided(
     );
   }
   return asked ? applyDecision(call, tool, asked, env) : execute(call, tool, env);
+}
+
+/**
+ * A call outside the patterns the definition narrowed its tool to is refused
+ * before any rule or approval: no person is asked to allow what the agent's
+ * author ruled out. A narrowed tool that cannot check its patterns fails closed.
+ */
+function outsidePatterns(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+): { refusal: string } | Record<string, never> {
+  const patterns = env.patterns?.[tool.name];
+  if (!patterns || patterns.length === 0) return {};
+  if (!tool.outsidePatterns)
+    return { refusal: `${tool.name} is narrowed to patterns it cannot check` };
+  const reason = tool.outsidePatterns(call.args, patterns);
+  return reason ? { refusal: reason } : {};
 }
 
 /** Runs the call and tells every observer how it ended, failures included. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { McpHub } from '../mcp/client/mcp-hub.js';
 import { rootExecution } from '../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -15,6 +16,8 @@ export interface PreparedExecution {
   execution: ExecutionContext;
   emit: EventSink;
   services: SpawnServices;
+  /** True when this execution created the services: it is the root and closes them. */
+  root: boolean;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function prepareExecution(
 ): Promise<PreparedExecution> {
   const runId = options.runId ?? randomUUID();
   const execution = options.execution ?? rootExecution(runId, agent);
+  const workspace = resolve(options.workspace ?? process.cwd());
   const services =
     options.services ??
     createSpawnServices(
@@ -42,7 +46,12 @@ export async function prepareExecution(
         confirm: options.confirm ?? refuseSideEffects,
         runtime: options.runtime ?? (await createRuntime()),
         events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
-        workspace: resolve(options.workspace ?? process.cwd()),
+        workspace,
+        mcp: new McpHub({
+          ...(options.mcpServers ? { servers: options.mcpServers } : {}),
+          env: process.env,
+          cwd: workspace,
+        }),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.claim ? { claim: options.claim } : {}),
         ...(options.settle ? { settle: options.settle } : {}),
@@ -51,7 +60,13 @@ export async function prepareExecution(
       },
       options.limits,
     );
-  return { runId, execution, emit: services.events.sinkFor(execution), services };
+  return {
+    runId,
+    execution,
+    emit: services.events.sinkFor(execution),
+    services,
+    root: options.services === undefined,
+  };
 }
 
 /** The client for an agent's model: an explicit client wins, else the resolver. */

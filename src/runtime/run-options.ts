@@ -1,4 +1,5 @@
 import type { AgentLookup } from '../agents/types.js';
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { CadreEvent, ExecutionContext } from '../events/types.js';
 import type { FunctionCallPart, Message, ModelClient } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   defaultModel?: string;
   /** Tools the definition may be granted from (default: none besides completion tools). */
   tools?: ToolRegistry | readonly Tool[];
+  /** MCP servers of the project (`.cadre/mcp.json`); each starts when an agent first needs it. */
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** Agents a definition may call by name (as tools, or through `task`). */
   agents?: AgentLookup;
   /** Depth cap and concurrency limits for subagents. */

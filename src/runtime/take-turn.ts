@@ -219,5 +219,8 @@ export function callEnvironment(
     ...(ctx.settle ? { settle: ctx.settle } : {}),
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
+    ...(ctx.definition.toolConfig.patterns
+      ? { patterns: ctx.definition.toolConfig.patterns }
+      : {}),
   };
 }

@@ -7,6 +7,8 @@ export interface LoadOptions {
   knownTools?: readonly string[];
   /** Agents that may be granted like tools (names in toolConfig.tools); never added by `*` or an omitted list. */
   isKnownAgent?: (name: string) => boolean;
+  /** MCP servers of the project (`.cadre/mcp.json`) that any definition may reference. */
+  mcpServers?: readonly string[];
   /** Output schemas definitions may reference by name. */
   schemas?: SchemaRegistry;
   /** Issue file paths are shown relative to this (default: process.cwd()). */

@@ -159,6 +159,34 @@ export function markdownToRaw(
   tools.forEach((tool, index) => rules.push([['toolConfig', 'tools', index], tool.path]));
   rules.push([['toolConfig'], ['tools']]);
 
+  mcpServersOf(fm, raw, rules);
   for (const key of CADRE_KEYS) if (fm[key] !== undefined) raw[key] = fm[key];
   return { raw, rules, notes };
+}
+
+/**
+ * `mcpServers` as a mapping (name → server), or Claude Code's list whose
+ * entries are a configured server's name (all its tools) or an inline
+ * `{ name: server }` mapping.
+ */
+function mcpServersOf(
+  fm: Record<string, unknown>,
+  raw: Record<string, unknown>,
+  rules: PathRule[],
+): void {
+  const key = ['mcpServers', 'mcp_servers'].find((k) => fm[k] !== undefined && fm[k] !== null);
+  if (!key) return;
+  const value = fm[key];
+  rules.push([['mcpServers'], [key]]);
+  if (!Array.isArray(value)) {
+    raw.mcpServers = value;
+    return;
+  }
+  const inline: Record<string, unknown> = {};
+  const tools = (raw.toolConfig as { tools: string[] }).tools;
+  for (const entry of value) {
+    if (typeof entry === 'string') tools.push(`mcp__${entry.trim()}`);
+    else if (entry && typeof entry === 'object') Object.assign(inline, entry);
+  }
+  if (Object.keys(inline).length > 0) raw.mcpServers = inline;
 }

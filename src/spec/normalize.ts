@@ -5,7 +5,7 @@ import { normalizeModel, normalizeRun } from './normalize-model.js';
 import { normalizePrompt } from './normalize-prompt.js';
 import type { RawDefinition } from './raw-definition-schema.js';
 import { pickSpelling } from './spelling.js';
-import { resolveTools } from './tool-names.js';
+import { normalizeTools } from './normalize-tools.js';
 import type { AgentDefinition, RouterConfig } from './types.js';
 import type { ValidateContext } from './validate-context.js';
 
@@ -132,18 +132,9 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
   const modelConfig = normalizeModel(model?.value, model ? [model.key] : [], ctx, issues);
   if (modelConfig) definition.modelConfig = modelConfig;
 
-  const tools = section(raw, ['toolConfig', 'tool_config'], issues);
-  if (tools) {
-    const resolved = resolveTools(
-      tools.value.tools,
-      [tools.key, 'tools'],
-      ctx.knownTools,
-      ctx.foreign,
-      ctx.isKnownAgent,
-    );
-    definition.toolConfig = { tools: resolved.tools };
-    issues.push(...resolved.issues);
-  }
+  const tools = normalizeTools(raw, ctx, issues);
+  definition.toolConfig = tools.toolConfig;
+  if (tools.mcpServers) definition.mcpServers = tools.mcpServers;
 
   const run = section(raw, ['runConfig', 'run_config'], issues);
   const runConfig = normalizeRun(run?.value, run ? [run.key] : [], issues);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mcpServersField } from '../mcp/mcp-server-config.js';
 import {
   jsonSchemaObject,
   nonEmptyText,
@@ -145,7 +146,11 @@ const modelConfig = strictObject(
 );
 
 const toolConfig = strictObject(
-  { tools: stringList('Tool names to grant.') },
+  {
+    tools: stringList(
+      'Tool names to grant; `shell(git status:*)` narrows a tool, `server__tool` names an MCP tool.',
+    ),
+  },
   'The tools the agent may call.',
 );
 
@@ -183,6 +188,8 @@ export const rawDefinitionShape = {
   run_config: runConfig.optional(),
   onReject: onReject(),
   on_reject: onReject(),
+  mcpServers: mcpServersField().optional(),
+  mcp_servers: mcpServersField().optional(),
   kind: oneOf(['agent', 'router'], '`router`: route to domain agents, then synthesize.').optional(),
   examples: stringList(
     'Example requests this agent handles; a router shows them to pick domains.',

@@ -1,4 +1,5 @@
 import { didYouMean } from './did-you-mean.js';
+import { parseMcpReference, referenceName } from '../mcp/mcp-tool-names.js';
 import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.js';
 
 /** Tools every Cadre install has (the built-ins). Callers with more tools pass `knownTools`. */
@@ -33,56 +34,131 @@ const ALIASES: Readonly<Record<string, string>> = {
   ls: 'ls',
   list_directory: 'ls',
   bash: 'shell',
+  shelltool: 'shell',
   run_shell_command: 'shell',
   shell: 'shell',
   webfetch: 'web_fetch',
   web_fetch: 'web_fetch',
+  websearch: 'web_search',
+  web_search: 'web_search',
+  google_web_search: 'web_search',
 };
 
 /** Cadre's name for a tool name written for any supported tool. */
 export const canonicalToolName = (name: string): string =>
   ALIASES[name.trim().toLowerCase()] ?? name.trim();
 
+/** Tools that can enforce the patterns a definition narrows them to (`Bash(git:*)`). */
+const NARROWABLE = new Set(['shell', 'web_fetch']);
+
+/** `Bash(git status:*)` → `{ name: 'Bash', pattern: 'git status:*' }`; a plain name has no pattern. */
+export function splitToolPattern(entry: string): { name: string; pattern?: string } {
+  const match = /^([^()]+)\((.*)\)$/s.exec(entry.trim());
+  if (!match) return { name: entry.trim() };
+  return { name: (match[1] as string).trim(), pattern: (match[2] as string).trim() };
+}
+
+/**
+ * Gemini CLI's `run_shell_command(git)` allows every command that starts
+ * with the word `git`; Claude Code's `Bash(git)` only `git` itself. Patterns
+ * are kept in Claude's form, so Gemini's become `git:*`.
+ */
+function inClaudeForm(pattern: string, dialect: ToolDialect): string {
+  if (dialect !== 'gemini-cli' || pattern === '' || pattern.includes('*')) return pattern;
+  return `${pattern}:*`;
+}
+
+export type ToolDialect = 'cadre' | 'claude-code' | 'gemini-cli' | 'adk';
+
 export interface ResolvedTools {
   tools: string[];
+  /** Canonical tool name → the patterns it is narrowed to; a tool also granted whole has none. */
+  patterns: Record<string, string[]>;
   issues: PendingIssue[];
+}
+
+export interface ResolveToolsOptions {
+  known: readonly string[];
+  /** Foreign files: a missing tool warns (they name vendor tools Cadre cannot have). */
+  foreign: boolean;
+  dialect: ToolDialect;
+  isKnownAgent?: (name: string) => boolean;
+  /** MCP servers the agent may reference: its own and the project's. */
+  mcpServers?: ReadonlySet<string>;
 }
 
 /**
  * Maps tool names to Cadre's and drops duplicates. A tool Cadre lacks is an
  * error in Cadre's own files (a typo must not silently shrink an agent) and a
  * warning in foreign files (they name MCP and vendor tools Cadre cannot have).
+ * `Name(pattern)` grants the tool narrowed to its patterns; MCP references
+ * (`mcp__server__tool`, `server__tool`, `mcp__server`) become `server__tool`
+ * or `server__*`, resolved when the run starts its servers.
  */
 export function resolveTools(
   names: readonly string[],
   path: IssuePath,
-  known: readonly string[],
-  foreign: boolean,
-  isKnownAgent: (name: string) => boolean = () => false,
+  options: ResolveToolsOptions,
 ): ResolvedTools {
+  const { known, foreign } = options;
+  const servers = options.mcpServers ?? new Set<string>();
   const tools: string[] = [];
+  const patterns: Record<string, string[]> = {};
+  const whole = new Set<string>();
   const issues: PendingIssue[] = [];
   const reported = new Set<string>();
-  names.forEach((name, index) => {
-    const canonical = canonicalToolName(name);
-    if (known.includes(canonical) || isKnownAgent(name.trim())) {
-      if (!tools.includes(canonical)) tools.push(canonical);
+  const grant = (name: string) => {
+    if (!tools.includes(name)) tools.push(name);
+  };
+  const missing = (index: number, written: string, warning: string, error: string) => {
+    if (reported.has(written)) return;
+    reported.add(written);
+    issues.push(
+      foreign
+        ? warningAt([...path, index], `${warning}; the agent loads without it`)
+        : errorAt([...path, index], error),
+    );
+  };
+  names.forEach((written, index) => {
+    const { name, pattern } = splitToolPattern(written);
+    const mcp = parseMcpReference(name, servers);
+    if (mcp) {
+      if (servers.has(mcp.server)) grant(referenceName(mcp));
+      else {
+        const message = `tool "${written}" needs the MCP server "${mcp.server}", which is not configured`;
+        missing(index, written, message, `${message} (declare it under mcpServers or in .cadre/mcp.json)`);
+      }
       return;
     }
-    if (reported.has(name)) return;
-    reported.add(name);
-    const mapped = canonical !== name.trim() ? ` (Cadre's "${canonical}")` : '';
-    if (foreign) {
+    const canonical = canonicalToolName(name);
+    if (!known.includes(canonical) && !options.isKnownAgent?.(name)) {
+      const mapped = canonical !== name ? ` (Cadre's "${canonical}")` : '';
+      const hint = didYouMean(canonical, known) || `; available: ${known.join(', ')}`;
+      missing(
+        index,
+        written,
+        `tool "${written}"${mapped} is not available in Cadre`,
+        `unknown tool "${written}"${mapped}${hint}`,
+      );
+      return;
+    }
+    grant(canonical);
+    if (pattern === undefined || pattern === '*' || pattern === '') {
+      whole.add(canonical);
+      return;
+    }
+    if (!NARROWABLE.has(canonical)) {
       issues.push(
         warningAt(
           [...path, index],
-          `tool "${name}"${mapped} is not available in Cadre; the agent loads without it`,
+          `"${written}": Cadre's ${canonical} cannot be narrowed by a pattern; the tool is granted whole`,
         ),
       );
-    } else {
-      const hint = didYouMean(canonical, known) || `; available: ${known.join(', ')}`;
-      issues.push(errorAt([...path, index], `unknown tool "${name}"${mapped}${hint}`));
+      whole.add(canonical);
+      return;
     }
+    (patterns[canonical] ??= []).push(inClaudeForm(pattern, options.dialect));
   });
-  return { tools, issues };
+  for (const name of whole) delete patterns[name];
+  return { tools, patterns, issues };
 }

@@ -1,3 +1,4 @@
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { JsonSchema, Message } from '../model/types.js';
 
 /** The spec's input argument (000 §3 inputConfig). */
@@ -88,8 +89,14 @@ export interface AgentDefinition<TOutput = unknown> {
   processOutput?: (output: TOutput) => string;
   promptConfig: PromptConfig;
   modelConfig?: ModelConfig;
-  /** Granted tool names (already mapped to Cadre names); empty = no tools. */
-  toolConfig: { tools: string[] };
+  /**
+   * Granted tool names (already mapped to Cadre names; MCP tools as
+   * `server__tool` or `server__*`); empty = no tools. `patterns` narrows a
+   * tool to calls inside them (`shell` → `git status:*`, from `Bash(git status:*)`).
+   */
+  toolConfig: { tools: string[]; patterns?: Record<string, string[]> };
+  /** MCP servers of this agent by name (stdio or remote); their tools are named `server__tool`. */
+  mcpServers?: Record<string, McpServerConfig>;
   runConfig?: RunConfig;
   /** Example requests (a router shows them next to the description). */
   examples?: string[];

@@ -12,6 +12,8 @@ export interface ValidateContext {
   foreign: boolean;
   knownTools: readonly string[];
   isKnownAgent: (name: string) => boolean;
+  /** MCP servers of the project, which any definition may reference. */
+  mcpServers: ReadonlySet<string>;
   schemas?: SchemaRegistry;
   baseDir: string;
   cwd: string;
@@ -29,6 +31,7 @@ export function validateContext(options: ValidateOptions): ValidateContext {
     foreign: source.foreign !== undefined,
     knownTools: options.knownTools ?? DEFAULT_KNOWN_TOOLS,
     isKnownAgent: options.isKnownAgent ?? (() => false),
+    mcpServers: new Set(options.mcpServers ?? []),
     ...(options.schemas ? { schemas: options.schemas } : {}),
     baseDir,
     cwd,

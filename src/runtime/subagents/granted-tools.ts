@@ -7,15 +7,17 @@ import { TASK_TOOL, taskTool } from './task-tool.js';
 
 /**
  * The isolated registry of one execution: only the granted names, each a
- * pool tool, the `task` tool, or a registered agent offered as a tool. When
+ * pool tool, the `task` tool, or a registered agent offered as a tool, plus
+ * `extra` tools resolved beforehand (an agent's MCP tools). When
  * nesting is not allowed, agent tools and `task` are left out.
  */
 export function grantedTools(
   granted: readonly string[],
   services: SpawnServices,
   allowNested: boolean,
+  extra: readonly Tool[] = [],
 ): { registry: ToolRegistry; withheld: string[] } {
-  const tools: Tool[] = [];
+  const tools: Tool[] = [...extra];
   const withheld: string[] = [];
   const unknown: string[] = [];
   for (const name of new Set(granted)) {

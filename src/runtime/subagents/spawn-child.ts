@@ -11,6 +11,7 @@ import { runInThread } from './run-in-thread.js';
 import type { RunResult } from '../run-result.js';
 import type { Semaphore } from '../semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
+import { splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
 import type { SpawnRequest } from './types.js';
 
@@ -175,7 +176,7 @@ function childGrant(
 function withGrant(definition: AgentDefinition, tools: string[]): AgentDefinition {
   return tools === definition.toolConfig.tools
     ? definition
-    : { ...definition, toolConfig: { tools } };
+    : { ...definition, toolConfig: { ...definition.toolConfig, tools } };
 }
 
 function promptOf(inputs: Record<string, unknown>): string {
@@ -189,6 +190,8 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
   if (definition.processOutput || definition.outputConfig?.schema?.kind === 'zod')
     return 'it has code (processOutput or a Zod schema)';
   if (definition.router) return 'routers run in the caller';
+  if (splitGrants(definition, services.pool, services.mcp.projectServers()).mcp.length > 0)
+    return 'its MCP servers belong to this process';
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { AgentLookup } from '../../agents/types.js';
+import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
@@ -38,6 +39,8 @@ export interface SpawnServices {
   interceptors?: readonly ToolInterceptor[];
   /** The gate's policy, for every execution of the tree. */
   policy?: GatePolicy;
+  /** The tree's MCP servers: started on first use, stopped when the root run ends. */
+  mcp: McpHub;
 }
 
 export interface SpawnLimits {

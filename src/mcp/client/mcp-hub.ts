@@ -1,0 +1,137 @@
+import type { JsonSchema } from '../../model/types.js';
+import type { Tool } from '../../tools/types.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
+import { grantCovers, type McpReference } from '../mcp-tool-names.js';
+import { connectServer, type McpConnection } from './mcp-connection.js';
+import { mcpTool } from './mcp-tool.js';
+
+export interface McpHubOptions {
+  /** Servers every agent of the project may use (`.cadre/mcp.json`); a definition's own win by name. */
+  servers?: Readonly<Record<string, McpServerConfig>>;
+  /** Where `${VAR}` in configs is read from. */
+  env: NodeJS.ProcessEnv;
+  /** Where stdio servers start unless their config says otherwise (the workspace). */
+  cwd: string;
+}
+
+export interface McpTools {
+  tools: Tool[];
+  /** Servers that could not start or tools that could not be offered, said once per run. */
+  warnings: string[];
+}
+
+/**
+ * The MCP servers of one run tree. A server starts the first time an agent
+ * of the tree needs it, is shared by every agent after that (one process
+ * per server and config), and stops when the tree's root run ends.
+ */
+export class McpHub {
+  private readonly started = new Map<string, Promise<McpConnection>>();
+  private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
+  private closed = false;
+
+  constructor(private readonly options: McpHubOptions) {}
+
+  /** Server names every agent may reference without declaring them. */
+  projectServers(): string[] {
+    return Object.keys(this.options.servers ?? {});
+  }
+
+  /**
+   * The tools `grants` name, from the definition's own servers or the
+   * project's. `checkSchema` throws on an input schema that cannot be
+   * compiled: such a tool is left out with a warning rather than offered
+   * with arguments nobody can validate.
+   */
+  async toolsFor(
+    grants: readonly McpReference[],
+    ownServers: Readonly<Record<string, McpServerConfig>> | undefined,
+    checkSchema: (schema: JsonSchema) => void,
+    signal: AbortSignal,
+  ): Promise<McpTools> {
+    const tools: Tool[] = [];
+    const warnings: string[] = [];
+    const servers = [...new Set(grants.map((grant) => grant.server))];
+    const connections = await Promise.all(
+      servers.map(async (server) => {
+        const config = ownServers?.[server] ?? this.options.servers?.[server];
+        if (!config) {
+          warnings.push(`MCP server "${server}" is not configured; its tools are left out`);
+          return undefined;
+        }
+        try {
+          return { server, config, connection: await this.connect(server, config, signal) };
+        } catch (error) {
+          warnings.push(
+            `MCP server "${server}" could not start (${error instanceof Error ? error.message : String(error)}); its tools are left out`,
+          );
+          return undefined;
+        }
+      }),
+    );
+    for (const entry of connections) {
+      if (!entry) continue;
+      const { server, config, connection } = entry;
+      const covered = connection.tools.filter(
+        (listed) =>
+          grants.some((grant) => grantCovers(grant, server, listed.name)) &&
+          (!config.includeTools || config.includeTools.includes(listed.name)) &&
+          !config.excludeTools?.includes(listed.name),
+      );
+      for (const grant of grants) {
+        if (grant.server !== server || grant.tool === '*') continue;
+        if (!connection.tools.some((listed) => listed.name === grant.tool))
+          warnings.push(`MCP server "${server}" has no tool "${grant.tool}"`);
+      }
+      for (const listed of covered) {
+        const tool = this.toolOf(listed.name, connection, () => mcpTool(server, listed, connection));
+        try {
+          checkSchema(tool.inputSchema);
+          tools.push(tool);
+        } catch (error) {
+          warnings.push(
+            `MCP tool "${server}/${listed.name}" has an input schema that cannot be used (${error instanceof Error ? error.message : String(error)}); left out`,
+          );
+        }
+      }
+    }
+    return { tools, warnings };
+  }
+
+  /** Stops every server this tree started; later `toolsFor` calls start none. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const started = [...this.started.values()];
+    this.started.clear();
+    await Promise.all(
+      started.map((pending) => pending.then((connection) => connection.close()).catch(() => undefined)),
+    );
+  }
+
+  private connect(
+    server: string,
+    config: McpServerConfig,
+    signal: AbortSignal,
+  ): Promise<McpConnection> {
+    if (this.closed) return Promise.reject(new Error('the run has ended'));
+    const key = `${server}\u0000${canonicalJson(config)}`;
+    let pending = this.started.get(key);
+    if (!pending) {
+      pending = connectServer(server, config, { env: this.options.env, cwd: this.options.cwd, signal });
+      // A failed start is not kept: the next agent that needs the server tries again.
+      pending.catch(() => this.started.delete(key));
+      this.started.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** One Tool object per server tool, so declarations built once are reused across agents. */
+  private toolOf(name: string, connection: McpConnection, build: () => Tool): Tool {
+    let byName = this.offered.get(connection);
+    if (!byName) this.offered.set(connection, (byName = new Map()));
+    let tool = byName.get(name);
+    if (!tool) byName.set(name, (tool = build()));
+    return tool;
+  }
+}

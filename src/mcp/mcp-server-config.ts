@@ -1,0 +1,134 @@
+import * as z from 'zod';
+
+/**
+ * One MCP server as agent files and `.mcp.json` files write it: stdio
+ * (`command`, `args`, `env`, `cwd`) or remote (`url` / Gemini's `httpUrl`,
+ * `headers`, `type: http | sse`). Values may hold `${VAR}` or
+ * `${VAR:-default}`, expanded from the environment when the server starts,
+ * so secrets stay out of definitions and stored snapshots.
+ */
+export type McpServerConfig = McpStdioServer | McpRemoteServer;
+
+interface McpServerCommon {
+  /** Per-request time limit in ms. */
+  timeoutMs?: number;
+  /** Only these tools of the server are offered (Gemini CLI's `includeTools`). */
+  includeTools?: string[];
+  /** These tools are never offered (`excludeTools`). */
+  excludeTools?: string[];
+}
+
+export interface McpStdioServer extends McpServerCommon {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface McpRemoteServer extends McpServerCommon {
+  /** `http` is the streamable HTTP transport; `sse` the older HTTP+SSE one. */
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+const texts = z.array(z.string({ error: 'expected a string' }), {
+  error: 'expected a list of strings',
+});
+const textMap = z.record(z.string(), z.coerce.string(), {
+  error: 'expected a mapping of names to strings',
+});
+
+/** Lenient on purpose: foreign configs carry keys Cadre ignores (`trust`, `description`, `oauth`). */
+const rawServer = z
+  .object(
+    {
+      type: z
+        .enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'], {
+          error: 'expected one of stdio, http, sse',
+        })
+        .optional(),
+      command: z.string({ error: 'expected a string' }).min(1).optional(),
+      args: texts.optional(),
+      env: textMap.optional(),
+      cwd: z.string({ error: 'expected a string' }).optional(),
+      url: z.string({ error: 'expected a string' }).optional(),
+      httpUrl: z.string({ error: 'expected a string' }).optional(),
+      headers: textMap.optional(),
+      timeout: z.number({ error: 'expected a number of milliseconds' }).positive().optional(),
+      includeTools: texts.optional(),
+      excludeTools: texts.optional(),
+    },
+    { error: 'expected a mapping' },
+  )
+  .describe('An MCP server: `command` (+ `args`, `env`) or `url` (+ `headers`).');
+
+/** The JSON Schema side of `mcpServers` (name → server), for the definition schema. */
+export const mcpServersField = () =>
+  z
+    .record(z.string(), rawServer, { error: 'expected a mapping of server names to servers' })
+    .describe('MCP servers this agent may use, by name: stdio `command` or remote `url`.');
+
+export type RawMcpServer = z.output<typeof rawServer>;
+
+export type ServerConfigResult =
+  | { ok: true; config: McpServerConfig }
+  | { ok: false; field: string; message: string };
+
+/** A checked raw entry → the one shape the client connects with. */
+export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
+  const common: McpServerCommon = {
+    ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout } : {}),
+    ...(raw.includeTools ? { includeTools: raw.includeTools } : {}),
+    ...(raw.excludeTools ? { excludeTools: raw.excludeTools } : {}),
+  };
+  const url = raw.httpUrl ?? raw.url;
+  if (raw.command !== undefined && raw.type !== 'http' && raw.type !== 'sse') {
+    return {
+      ok: true,
+      config: {
+        transport: 'stdio',
+        command: raw.command,
+        args: raw.args ?? [],
+        env: raw.env ?? {},
+        ...(raw.cwd ? { cwd: raw.cwd } : {}),
+        ...common,
+      },
+    };
+  }
+  if (url === undefined) {
+    return raw.type === 'stdio'
+      ? { ok: false, field: 'command', message: 'a stdio server needs `command`' }
+      : { ok: false, field: 'url', message: 'needs `command` (stdio) or `url` (remote)' };
+  }
+  // Gemini CLI: `url` alone is the older SSE transport, `httpUrl` the streamable one.
+  const sse = raw.type === 'sse' || (raw.type === undefined && raw.httpUrl === undefined && /\/sse\/?$/.test(url));
+  return {
+    ok: true,
+    config: { transport: sse ? 'sse' : 'http', url, headers: raw.headers ?? {}, ...common },
+  };
+}
+
+/** `${VAR}` and `${VAR:-default}` from `env`; an unset variable without a default becomes empty. */
+export function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback: string | undefined) => env[name] || fallback || '',
+  );
+}
+
+/** Which variables a config needs that the environment does not set (for a clear error). */
+export function missingVariables(config: McpServerConfig, env: NodeJS.ProcessEnv): string[] {
+  const values =
+    config.transport === 'stdio'
+      ? [config.command, ...config.args, ...Object.values(config.env), config.cwd ?? '']
+      : [config.url, ...Object.values(config.headers)];
+  const missing = new Set<string>();
+  for (const value of values) {
+    for (const match of value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g)) {
+      if (match[2] === undefined && !env[match[1] as string]) missing.add(match[1] as string);
+    }
+  }
+  return [...missing];
+}
