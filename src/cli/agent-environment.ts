@@ -3,6 +3,8 @@ import type { AgentRegistry } from '../agents/agent-registry.js';
 import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { discoverAgents } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../agents/types.js';
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../spec/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { builtinToolNames } from '../tools/builtin/index.js';
@@ -13,21 +15,26 @@ export interface AgentEnvironment {
   /** Options that let a definition name tools, `task` and the discovered agents. */
   loadOptions: LoadOptions & { cwd: string };
   diagnostics: string[];
+  /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 /**
  * The agents a command can see: project `.cadre/agents` and `./agents`,
  * the user's `~/.cadre/agents`, built-ins, plus the folder of the file
- * being run (so sibling definitions can call each other).
+ * being run (so sibling definitions can call each other), and the
+ * project's MCP servers.
  */
 export async function agentEnvironment(
   io: CliIO,
   options: { alsoBesides?: string; builtins?: readonly AgentEntry[] } = {},
 ): Promise<AgentEnvironment> {
   const knownTools = [...builtinToolNames(), TASK_TOOL];
+  const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const { registry, diagnostics } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
+    load: { mcpServers: Object.keys(mcpServers) },
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     ...(options.alsoBesides ? { folders: [dirname(options.alsoBesides)] } : {}),
     builtins: options.builtins ?? builtinAgentEntries(),
@@ -35,7 +42,13 @@ export async function agentEnvironment(
   const names = new Set(registry.names());
   return {
     registry,
-    loadOptions: { knownTools, isKnownAgent: (name) => names.has(name), cwd: io.cwd },
+    loadOptions: {
+      knownTools,
+      mcpServers: Object.keys(mcpServers),
+      isKnownAgent: (name) => names.has(name),
+      cwd: io.cwd,
+    },
     diagnostics,
+    mcpServers,
   };
 }

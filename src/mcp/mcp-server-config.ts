@@ -73,8 +73,7 @@ export const mcpServersField = () =>
 export type RawMcpServer = z.output<typeof rawServer>;
 
 export type ServerConfigResult =
-  | { ok: true; config: McpServerConfig }
-  | { ok: false; field: string; message: string };
+  { ok: true; config: McpServerConfig } | { ok: false; field: string; message: string };
 
 /** A checked raw entry → the one shape the client connects with. */
 export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
@@ -103,7 +102,9 @@ export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
       : { ok: false, field: 'url', message: 'needs `command` (stdio) or `url` (remote)' };
   }
   // Gemini CLI: `url` alone is the older SSE transport, `httpUrl` the streamable one.
-  const sse = raw.type === 'sse' || (raw.type === undefined && raw.httpUrl === undefined && /\/sse\/?$/.test(url));
+  const sse =
+    raw.type === 'sse' ||
+    (raw.type === undefined && raw.httpUrl === undefined && /\/sse\/?$/.test(url));
   return {
     ok: true,
     config: { transport: sse ? 'sse' : 'http', url, headers: raw.headers ?? {}, ...common },

@@ -84,7 +84,7 @@ export async function startRun(
   const startedAtMs = performance.now();
   const prepared = await prepareExecution(options, definition.name);
   return closingServers(prepared, async () => {
-    const { runId, execution, emit, services } = prepared;
+    const { runId, emit, services } = prepared;
     const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
     const protocol = await completionProtocol(definition, services.runtime.validator);
     const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);

@@ -219,8 +219,6 @@ export function callEnvironment(
     ...(ctx.settle ? { settle: ctx.settle } : {}),
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
-    ...(ctx.definition.toolConfig.patterns
-      ? { patterns: ctx.definition.toolConfig.patterns }
-      : {}),
+    ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
   };
 }

@@ -36,13 +36,17 @@ export function normalizeTools(
     [],
     issues,
   );
-  const resolved = resolveTools(section?.value.tools ?? [], [section?.key ?? 'toolConfig', 'tools'], {
-    known: ctx.knownTools,
-    foreign: ctx.foreign,
-    dialect: ctx.source.foreign ?? 'cadre',
-    isKnownAgent: ctx.isKnownAgent,
-    mcpServers: new Set([...ctx.mcpServers, ...Object.keys(mcpServers)]),
-  });
+  const resolved = resolveTools(
+    section?.value.tools ?? [],
+    [section?.key ?? 'toolConfig', 'tools'],
+    {
+      known: ctx.knownTools,
+      foreign: ctx.foreign,
+      dialect: ctx.source.foreign ?? 'cadre',
+      isKnownAgent: ctx.isKnownAgent,
+      mcpServers: new Set([...ctx.mcpServers, ...Object.keys(mcpServers)]),
+    },
+  );
   issues.push(...resolved.issues);
   const tools = resolved.tools;
   for (const server of Object.keys(mcpServers)) {

@@ -126,7 +126,12 @@ export function resolveTools(
       if (servers.has(mcp.server)) grant(referenceName(mcp));
       else {
         const message = `tool "${written}" needs the MCP server "${mcp.server}", which is not configured`;
-        missing(index, written, message, `${message} (declare it under mcpServers or in .cadre/mcp.json)`);
+        missing(
+          index,
+          written,
+          message,
+          `${message} (declare it under mcpServers or in .cadre/mcp.json)`,
+        );
       }
       return;
     }

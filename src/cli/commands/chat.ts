@@ -139,6 +139,7 @@ async function turn(
       history,
       runtime: t.runtime,
       tools: builtinTools,
+      mcpServers: t.environment.mcpServers,
       agents: t.environment.registry,
       workspace: t.workspace,
       ...((t.options.model ?? t.io.env.CADRE_MODEL)

@@ -114,6 +114,7 @@ export async function evalCommand(
       scorers,
       run: {
         tools: builtinTools,
+        mcpServers: environment.mcpServers,
         workspace,
         runtime,
         agents: environment.registry,

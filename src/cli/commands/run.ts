@@ -71,6 +71,7 @@ export async function runCommand(
       inputs,
       runtime: await createRuntime(),
       tools: builtinTools,
+      mcpServers: environment.mcpServers,
       agents: environment.registry,
       workspace,
       ...(modelName ? { defaultModel: modelName } : {}),

@@ -1,11 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  expandVariables,
-  missingVariables,
-  type McpServerConfig,
-} from '../mcp-server-config.js';
+import { expandVariables, missingVariables, type McpServerConfig } from '../mcp-server-config.js';
 
 /** How long starting a server and listing its tools may take. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -42,8 +38,7 @@ export async function connectServer(
   options: ConnectOptions,
 ): Promise<McpConnection> {
   const missing = missingVariables(config, options.env);
-  if (missing.length > 0)
-    throw new Error(`needs ${missing.join(', ')} set in the environment`);
+  if (missing.length > 0) throw new Error(`needs ${missing.join(', ')} set in the environment`);
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { transport, stderrTail } = await openTransport(config, options);
   const client = new Client({ name: 'cadre', version: '0.1.0' }, { capabilities: {} });
@@ -109,9 +104,8 @@ async function openTransport(
           stderrTail: () => '',
         };
       }
-      const { StreamableHTTPClientTransport } = await import(
-        '@modelcontextprotocol/sdk/client/streamableHttp.js'
-      );
+      const { StreamableHTTPClientTransport } =
+        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       return {
         transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
         stderrTail: () => '',

@@ -85,7 +85,9 @@ export class McpHub {
           warnings.push(`MCP server "${server}" has no tool "${grant.tool}"`);
       }
       for (const listed of covered) {
-        const tool = this.toolOf(listed.name, connection, () => mcpTool(server, listed, connection));
+        const tool = this.toolOf(listed.name, connection, () =>
+          mcpTool(server, listed, connection),
+        );
         try {
           checkSchema(tool.inputSchema);
           tools.push(tool);
@@ -105,7 +107,9 @@ export class McpHub {
     const started = [...this.started.values()];
     this.started.clear();
     await Promise.all(
-      started.map((pending) => pending.then((connection) => connection.close()).catch(() => undefined)),
+      started.map((pending) =>
+        pending.then((connection) => connection.close()).catch(() => undefined),
+      ),
     );
   }
 
@@ -118,7 +122,11 @@ export class McpHub {
     const key = `${server}\u0000${canonicalJson(config)}`;
     let pending = this.started.get(key);
     if (!pending) {
-      pending = connectServer(server, config, { env: this.options.env, cwd: this.options.cwd, signal });
+      pending = connectServer(server, config, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        signal,
+      });
       // A failed start is not kept: the next agent that needs the server tries again.
       pending.catch(() => this.started.delete(key));
       this.started.set(key, pending);

@@ -28,10 +28,14 @@ export function mcpTool(server: string, listed: ListedTool, connection: McpConne
     async execute(args, ctx) {
       let result: CallToolResult;
       try {
-        result = (await connection.client.callTool({ name: listed.name, arguments: args }, undefined, {
-          signal: ctx.signal,
-          timeout: connection.callTimeoutMs,
-        })) as CallToolResult;
+        result = (await connection.client.callTool(
+          { name: listed.name, arguments: args },
+          undefined,
+          {
+            signal: ctx.signal,
+            timeout: connection.callTimeoutMs,
+          },
+        )) as CallToolResult;
       } catch (error) {
         if (ctx.signal.aborted) throw new CancelledError('The tool call was cancelled.');
         throw new ToolExecutionError(

@@ -9,6 +9,7 @@ import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
+import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
@@ -63,9 +64,11 @@ export const DEFAULT_WORKER: RunWorkerOptions = {
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
   const tools = [...builtinTools, createGmailSendTool({ env }), createCalendarEventTool({ env })];
+  const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
+    load: { mcpServers: Object.keys(mcpServers) },
     builtins: builtinAgentEntries(),
     ...(options.agentDirs ? { folders: options.agentDirs } : {}),
     ...(env.HOME ? { home: env.HOME } : {}),
@@ -75,6 +78,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     ? await loadActiveAgent(env.ACTIVE_AGENT_PATH, {
         cwd,
         knownTools: tools.map((t) => t.name),
+        mcpServers: Object.keys(mcpServers),
         isKnownAgent: (n) => names.has(n),
       })
     : undefined;
@@ -91,6 +95,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     store,
     agents: registry,
     tools,
+    mcpServers,
     resolveModel: (name) =>
       options.modelClient
         ? { client: options.modelClient, model: name }

@@ -98,6 +98,7 @@ async function driveStep(
   const options: RunOptions = {
     runId: run.id,
     tools: ctx.tools,
+    mcpServers: ctx.mcpServers,
     agents: ctx.agents,
     resolveModel: (name) => {
       const resolved = ctx.resolveModel(name);

@@ -5,6 +5,7 @@ import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
+import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { PickedAgent } from './pick-definition.js';
 
 /** What every request of the server core shares: built once at start. */
@@ -13,6 +14,8 @@ export interface ServerContext {
   agents: AgentRegistry;
   /** Every tool agents may be granted (file tools, gmail_send, calendar_event_create). */
   tools: readonly Tool[];
+  /** The project's MCP servers (`.cadre/mcp.json`); each run tree starts the ones it needs. */
+  mcpServers: Readonly<Record<string, McpServerConfig>>;
   resolveModel: ModelResolver;
   /** The model when the agent names none (`cadre serve --model`, CADRE_MODEL). */
   defaultModel?: string;

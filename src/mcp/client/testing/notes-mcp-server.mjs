@@ -1,0 +1,107 @@
+// A small MCP server for tests, speaking real MCP over stdio (or streamable
+// HTTP when started through `startNotesHttpServer`). It keeps notes in memory
+// and appends one line per start to the file named by NOTES_STARTS, so tests
+// can count how many processes were started.
+import { appendFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export function notesServer() {
+  const notes = [];
+  const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      {
+        name: 'add_note',
+        description: 'Add a note.',
+        inputSchema: {
+          type: 'object',
+          properties: { text: { type: 'string' } },
+          required: ['text'],
+        },
+      },
+      {
+        name: 'list_notes',
+        description: 'List the notes.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      },
+      {
+        name: 'whoami',
+        description: 'Says which process answers and whether SECRET_TOKEN reached it.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      },
+      {
+        name: 'explode',
+        description: 'Always fails.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const args = request.params.arguments ?? {};
+    switch (request.params.name) {
+      case 'add_note':
+        notes.push(String(args.text));
+        return { content: [{ type: 'text', text: `added note ${notes.length}` }] };
+      case 'list_notes':
+        return {
+          content: [{ type: 'text', text: notes.join('\n') }],
+          structuredContent: { notes: [...notes] },
+        };
+      case 'whoami':
+        return {
+          content: [
+            {
+              type: 'text',
+              text: JSON.stringify({
+                pid: process.pid,
+                secret: process.env.SECRET_TOKEN ?? null,
+                listed: process.env.LISTED_TOKEN ?? null,
+              }),
+            },
+          ],
+        };
+      case 'explode':
+        return { isError: true, content: [{ type: 'text', text: 'the notebook is on fire' }] };
+      default:
+        throw new Error(`unknown tool ${request.params.name}`);
+    }
+  });
+  return server;
+}
+
+if (process.argv[2] === '--stdio') {
+  if (process.env.NOTES_STARTS) appendFileSync(process.env.NOTES_STARTS, `${process.pid}\n`);
+  await notesServer().connect(new StdioServerTransport());
+}
+
+// `--http`: streamable HTTP on 127.0.0.1, stateless (a server per request);
+// prints the port on stdout. Requests must carry `Bearer $NOTES_TOKEN`.
+if (process.argv[2] === '--http') {
+  const { createServer } = await import('node:http');
+  const { StreamableHTTPServerTransport } = await import(
+    '@modelcontextprotocol/sdk/server/streamableHttp.js'
+  );
+  const http = createServer(async (req, res) => {
+    if (req.headers.authorization !== `Bearer ${process.env.NOTES_TOKEN}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = notesServer();
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  http.listen(0, '127.0.0.1', () => process.stdout.write(`${http.address().port}\n`));
+}
