@@ -1,5 +1,10 @@
 import { compileSafePattern } from '../util/safe-regex.js';
 import { globMatch } from './glob.js';
+import {
+  anyCommandMatches,
+  checkCommand,
+  parseCommandPattern,
+} from '../tools/shell/command-patterns.js';
 import type { ArgMatcher, PolicyMode, RuleScalar } from './types.js';
 
 /**
@@ -24,6 +29,13 @@ export function matchArg(matcher: ArgMatcher, value: unknown, quantifier: Quanti
   if (typeof matcher === 'object' && 'min' in matcher) {
     const size = sizeOf(value);
     return size !== undefined && size >= matcher.min;
+  }
+  if (typeof matcher === 'object' && 'commands' in matcher) {
+    if (typeof value !== 'string') return false;
+    const patterns = matcher.commands.map((text) => parseCommandPattern(text, 'cadre'));
+    return quantifier === 'all'
+      ? checkCommand(value, patterns).ok
+      : anyCommandMatches(value, patterns);
   }
   const test = elementTest(matcher, quantifier);
   if (Array.isArray(value)) {

@@ -6,6 +6,7 @@ import { errorAt, resolveIssues, type PendingIssue } from '../spec/issues.js';
 import { requireYaml } from '../spec/lazy-modules.js';
 import { fromZodIssues } from '../spec/zod-issues.js';
 import { compileSafePattern } from '../util/safe-regex.js';
+import { globMatch } from './glob.js';
 import { TRUST_LEVELS, type PolicyRule, type TrustLevel } from './types.js';
 
 /** A policy file: an optional default trust preset and ordered rules (first match wins). */
@@ -22,8 +23,12 @@ const matcher = z.union(
     z.strictObject({ matches: z.string().min(1) }),
     z.strictObject({ max: z.number() }),
     z.strictObject({ min: z.number() }),
+    z.strictObject({ commands: z.array(z.string().min(1)).min(1) }),
   ],
-  { error: 'expected a glob string, or one of {equals: …}, {matches: regex}, {max: n}, {min: n}' },
+  {
+    error:
+      'expected a glob string, or one of {equals: …}, {matches: regex}, {max: n}, {min: n}, {commands: [shell patterns]}',
+  },
 );
 const rule = z.strictObject({
   tool: z.string().min(1),
@@ -54,7 +59,10 @@ export function parsePolicyFile(text: string, file = 'policy.yaml'): PolicyFile 
     ...(result.data.trust === undefined ? {} : { trust: result.data.trust }),
     rules: result.data.rules ?? [],
   };
-  const regexIssues = policy.rules.flatMap((r, index) => badPatterns(r, index));
+  const regexIssues = policy.rules.flatMap((r, index) => [
+    ...badPatterns(r, index),
+    ...textMatchOnShell(r, index),
+  ]);
   if (regexIssues.length > 0) return fail(regexIssues);
   return policy;
 }
@@ -71,6 +79,23 @@ export async function loadPolicyFile(file: string, signal?: AbortSignal): Promis
     throw error;
   }
   return parsePolicyFile(text, file);
+}
+
+/**
+ * A glob or regex cannot vet a shell command: `git status*` also matches
+ * `git status; rm -rf ~`. An allow rule on the shell's command must use
+ * `commands`, which reads the command the way the shell will.
+ */
+function textMatchOnShell(r: PolicyRule, index: number): PendingIssue[] {
+  if (r.decision !== 'allow' || !globMatch(r.tool, 'shell')) return [];
+  const matcher = r.when?.command;
+  if (matcher === undefined || (typeof matcher === 'object' && !('matches' in matcher))) return [];
+  return [
+    errorAt(
+      ['rules', index, 'when', 'command'],
+      'a glob or regex cannot vet a shell command ("git status*" also matches "git status; rm -rf ~"); use {commands: ["git status:*"]}',
+    ),
+  ];
 }
 
 // Patterns are compiled once here, by the engine that will run them, so a broken or

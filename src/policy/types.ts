@@ -56,9 +56,17 @@ export type RuleScalar = string | number | boolean | null;
 /**
  * A condition on one argument. A string is a glob (picomatch, case-insensitive);
  * array arguments are tested element by element (see arg-matchers.ts).
+ * `commands` holds shell command patterns (`git status:*`, `npm test`), read
+ * the way the shell reads the command: an allow rule needs every command of
+ * `a && b; c` to match, a restricting rule fires when any does.
  */
 export type ArgMatcher =
-  string | { equals: RuleScalar } | { matches: string } | { max: number } | { min: number };
+  | string
+  | { equals: RuleScalar }
+  | { matches: string }
+  | { max: number }
+  | { min: number }
+  | { commands: readonly string[] };
 
 export interface PolicyRule {
   /** Glob over tool names, e.g. `gmail_*`. */

@@ -10,6 +10,7 @@ export const DEFAULT_KNOWN_TOOLS: readonly string[] = [
   'grep',
   'write_file',
   'edit_file',
+  'shell',
 ];
 
 /**

@@ -123,8 +123,8 @@ describe('validation errors name file, line, column and field', () => {
   });
 
   test('an unknown tool with nothing close lists the available ones', () => {
-    expect(objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['Bash'] } })).toEqual([
-      'toolConfig.tools.0: unknown tool "Bash" (Cadre\'s "shell"); available: ls, read_file, glob, grep, write_file, edit_file',
+    expect(objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['WebFetch'] } })).toEqual([
+      'toolConfig.tools.0: unknown tool "WebFetch" (Cadre\'s "web_fetch"); available: ls, read_file, glob, grep, write_file, edit_file, shell',
     ]);
   });
 

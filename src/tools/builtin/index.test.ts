@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinToolNames, builtinTools } from './index.js';
 
 describe('builtinTools', () => {
-  it('registers the six file tools under unique names', () => {
+  it('registers the six file tools and the shell under unique names', () => {
     expect(builtinToolNames()).toEqual([
       'ls',
       'read_file',
@@ -11,10 +11,11 @@ describe('builtinTools', () => {
       'grep',
       'write_file',
       'edit_file',
+      'shell',
     ]);
   });
 
-  it('marks only the writing tools as side effects needing approval', () => {
+  it('marks only the writing tools and the shell as side effects needing approval', () => {
     const effects = Object.fromEntries(
       builtinTools.map((tool) => [tool.name, [tool.sideEffect, tool.defaultApproval]]),
     );
@@ -25,6 +26,7 @@ describe('builtinTools', () => {
       grep: [false, undefined],
       write_file: [true, 'require'],
       edit_file: [true, 'require'],
+      shell: [true, 'require'],
     });
   });
 
@@ -63,6 +65,7 @@ describe('builtinTools', () => {
         { path: 'a', old_string: 'x', new_string: '' },
         { path: 'a', old_string: '', new_string: 'y' },
       ],
+      shell: [{ command: 'git status', timeout_seconds: 5 }, { command: '' }],
     };
     for (const tool of builtinTools) {
       const validate = ajv.compile(tool.inputSchema);

@@ -5,11 +5,15 @@ import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { readFileTool } from './read-file.js';
 import { writeFileTool } from './write-file.js';
+import { shellTool } from '../shell/shell-tool.js';
 
 export { editFileTool, globTool, grepTool, lsTool, readFileTool, writeFileTool };
 export { resolveInWorkspace } from './workspace-path.js';
 
-/** The file tools every workspace-confined agent can be granted; stateless, so safe to share. */
+/**
+ * The tools every agent can be granted: the workspace-confined file tools
+ * and the shell (run in the workspace); stateless, so safe to share.
+ */
 export const builtinTools: readonly Tool[] = Object.freeze([
   lsTool,
   readFileTool,
@@ -17,6 +21,7 @@ export const builtinTools: readonly Tool[] = Object.freeze([
   grepTool,
   writeFileTool,
   editFileTool,
+  shellTool,
 ]);
 
 export function builtinToolNames(): string[] {

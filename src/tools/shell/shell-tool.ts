@@ -1,0 +1,138 @@
+import { clipLine, formatCount } from '../builtin/output-cap.js';
+import { throwIfAborted } from '../builtin/abort.js';
+import { defineTool, type Tool } from '../types.js';
+import { checkCommand, parseCommandPattern } from './command-patterns.js';
+import { runCommand } from './run-command.js';
+import { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE } from './shell-environment.js';
+
+export interface ShellArgs {
+  command: string;
+  timeout_seconds?: number;
+  description?: string;
+}
+
+export interface ShellResult {
+  /** Null when a signal ended the command. */
+  exit_code: number | null;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  duration_ms: number;
+  /** Present when output was cut to fit. */
+  truncated?: true;
+  /** The signal that ended the command, when one did. */
+  signal?: string;
+  /** Why the result looks unusual (a timeout), for the model. */
+  note?: string;
+}
+
+export interface ShellToolOptions {
+  /** Where the command's environment is drawn from, read at each call; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  maxOutputChars?: number;
+  /** Time between SIGTERM and SIGKILL when a command is stopped. */
+  killGraceMs?: number;
+}
+
+const PREVIEW_CHARS = 200;
+
+/**
+ * The `shell` tool: runs one command with /bin/sh in the workspace, with a
+ * clean environment, a timeout, and capped output. Definitions narrow it with
+ * patterns (`git status:*`); a call outside them is refused before approval.
+ */
+export function createShellTool(options: ShellToolOptions = {}): Tool {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
+  const maxOutputChars = options.maxOutputChars ?? 30_000;
+  const maxSeconds = maxTimeoutMs / 1000;
+
+  return defineTool<ShellArgs>({
+    name: 'shell',
+    description:
+      'Run a shell command with /bin/sh in the workspace directory and return its exit code, ' +
+      'stdout and stderr. A non-zero exit code is reported, not raised. The command gets a ' +
+      'minimal environment (no credentials), no stdin, and no terminal. It is stopped, with ' +
+      `everything it started, after ${formatSeconds(defaultTimeoutMs)} unless timeout_seconds ` +
+      `says otherwise (at most ${formatSeconds(maxTimeoutMs)}); background processes do not ` +
+      `outlive it. Long output keeps its start and end (${formatCount(maxOutputChars)} ` +
+      'characters in all).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: {
+          type: 'string',
+          minLength: 1,
+          description: 'The command line to run, e.g. `git status --short` or `npm test 2>&1`.',
+        },
+        timeout_seconds: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: `Seconds before the command is stopped; values above ${maxSeconds} are capped.`,
+        },
+        description: {
+          type: 'string',
+          description: 'A few words on what the command does, shown to the person approving it.',
+        },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    sideEffect: true,
+    defaultApproval: 'require',
+    preview: (args) => clipLine(`Run: ${oneLine(args.command)}`, PREVIEW_CHARS),
+    outsidePatterns(args, patterns) {
+      const check = checkCommand(
+        args.command,
+        patterns.map((pattern) => parseCommandPattern(pattern, 'cadre')),
+      );
+      return check.ok ? undefined : check.reason;
+    },
+    async execute(args, ctx): Promise<ShellResult> {
+      throwIfAborted(ctx.signal);
+      const source = options.env ?? process.env;
+      const timeoutMs = Math.min(
+        args.timeout_seconds === undefined ? defaultTimeoutMs : args.timeout_seconds * 1000,
+        maxTimeoutMs,
+      );
+      const run = await runCommand(args.command, {
+        cwd: ctx.workspace,
+        env: buildShellEnvironment(source, parsePassEnv(source[PASS_ENV_VARIABLE])),
+        timeoutMs,
+        maxOutputChars,
+        signal: ctx.signal,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+      return {
+        exit_code: run.exitCode,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        timed_out: run.timedOut,
+        duration_ms: run.durationMs,
+        ...(run.truncated ? { truncated: true as const } : {}),
+        ...(run.signal === null ? {} : { signal: run.signal }),
+        ...(run.timedOut
+          ? {
+              note:
+                `The command was stopped after ${formatSeconds(timeoutMs)} (timeout); the output ` +
+                'is what it printed until then.',
+            }
+          : {}),
+      };
+    },
+  });
+}
+
+/** The default shell tool; it reads `process.env` at each call, not at import. */
+export const shellTool = createShellTool();
+
+/** Newlines would hide the later lines of a command on a one-line card, so they stay visible. */
+function oneLine(command: string): string {
+  return command.trim().replace(/\r?\n/g, ' ⏎ ');
+}
+
+function formatSeconds(ms: number): string {
+  return `${formatCount(Math.round(ms / 100) / 10)} s`;
+}
