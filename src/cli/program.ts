@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
 import type { EvalCommandOptions } from './commands/eval.js';
+import type { McpCommandOptions } from './commands/mcp.js';
 import type { RunCommandOptions } from './commands/run.js';
 import type { ReplayCommandOptions } from './commands/replay.js';
 import type { ServeCommandOptions, WorkerCommandOptions } from './commands/serve.js';
@@ -163,6 +164,26 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .action(async (agent: string, options: EvalCommandOptions) => {
       const { evalCommand } = await import('./commands/eval.js');
       exitCode = await evalCommand(agent, options, io);
+    });
+
+  program
+    .command('mcp')
+    .description("Serve the project's agents as MCP tools on stdio (approvals ask the client)")
+    .option('-w, --workspace <dir>', 'folder file tools are confined to (default: current folder)')
+    .option(
+      '-m, --model <model>',
+      "model for every agent (default: each agent's, then CADRE_MODEL)",
+    )
+    .option(
+      '--approve <tool>',
+      "approve a side-effecting tool without asking ('all' for every tool; repeatable)",
+      collect,
+      [],
+    )
+    .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
+    .action(async (options: McpCommandOptions) => {
+      const { mcpCommand } = await import('./commands/mcp.js');
+      exitCode = await mcpCommand(options, io);
     });
 
   program

@@ -14,6 +14,7 @@ import { agentRoutes } from './routes/agent-routes.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { mcpRoutes } from './routes/mcp-routes.js';
 import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
@@ -93,6 +94,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     threadRoutes(scope, ctx);
     runReadRoutes(scope, ctx);
     agentRoutes(scope, ctx);
+    mcpRoutes(scope, ctx);
     auditRoutes(scope, ctx);
   });
   return app;

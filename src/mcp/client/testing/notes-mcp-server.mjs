@@ -83,9 +83,8 @@ if (process.argv[2] === '--stdio') {
 // prints the port on stdout. Requests must carry `Bearer $NOTES_TOKEN`.
 if (process.argv[2] === '--http') {
   const { createServer } = await import('node:http');
-  const { StreamableHTTPServerTransport } = await import(
-    '@modelcontextprotocol/sdk/server/streamableHttp.js'
-  );
+  const { StreamableHTTPServerTransport } =
+    await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const http = createServer(async (req, res) => {
     if (req.headers.authorization !== `Bearer ${process.env.NOTES_TOKEN}`) {
       res.writeHead(401).end();

@@ -1,0 +1,122 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ConfigError } from '../../errors/cadre-error.js';
+import type { CadreEvent } from '../../events/types.js';
+import { cachedResolver } from '../../model/cached-resolver.js';
+import type { ModelClient } from '../../model/types.js';
+import { resolveModelClient } from '../../model/resolve-model.js';
+import { loadGatePolicy } from '../../policy/policy-config.js';
+import { createRuntime } from '../../runtime/runtime.js';
+import { agentEnvironment } from '../agent-environment.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { reportError } from '../report-error.js';
+import { createStyle, type Style } from '../style.js';
+
+export interface McpCommandOptions {
+  workspace?: string;
+  model?: string;
+  /** Tools approved without asking the client ('all' for every tool). */
+  approve: string[];
+  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
+  policy?: string;
+}
+
+/** What tests hand the command instead of the process's stdin and stdout (and a real model). */
+export interface McpCommandOverrides {
+  transport: Transport;
+  /** One client for every agent (a scripted model), instead of resolving `--model`. */
+  model?: ModelClient;
+}
+
+/**
+ * `cadre mcp`: the project's agents (found as `cadre run` finds them) as an
+ * MCP server on stdio. stdout carries the protocol and nothing else; the
+ * log goes to stderr. Ends when the client closes the connection (or on Ctrl-C).
+ */
+export async function mcpCommand(
+  options: McpCommandOptions,
+  io: CliIO,
+  overrides?: McpCommandOverrides,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const restoreConsole = overrides ? () => {} : consoleToStderr();
+  let stopInterrupt: (() => void) | undefined;
+  try {
+    const policy = await loadGatePolicy({
+      ...(options.policy ? { file: options.policy } : {}),
+      env: io.env,
+      cwd: io.cwd,
+    });
+    const environment = await agentEnvironment(io);
+    for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
+    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
+      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
+    });
+    const defaultModel = options.model ?? io.env.CADRE_MODEL;
+    // Keyed by the effective model, so every run shares one client per model.
+    const resolveOnce = cachedResolver((model: string) =>
+      resolveModelClient(model, io.env, { cwd: io.cwd }),
+    );
+    const { agentsMcpServer } = await import('../../mcp/server/agents-mcp-server.js');
+    const server = agentsMcpServer({
+      agents: environment.registry,
+      mcpServers: environment.mcpServers,
+      workspace,
+      runtime: await createRuntime(),
+      ...(overrides?.model
+        ? { model: overrides.model }
+        : { resolveModel: (name: string) => resolveOnce(options.model ?? name) }),
+      ...(defaultModel ? { defaultModel } : {}),
+      policy,
+      approve: options.approve,
+      onEvent: runLog(io, style),
+    });
+    const closed = new Promise<void>((done) => {
+      server.onclose = done;
+    });
+    const stop = () => void server.close();
+    stopInterrupt = io.onInterrupt?.(stop);
+    let transport = overrides?.transport;
+    if (!transport) {
+      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      transport = new StdioServerTransport();
+      // The transport does not notice the client going away: the end of stdin is that.
+      process.stdin.once('end', stop);
+    }
+    await server.connect(transport);
+    const names = environment.registry.names();
+    io.stderr(
+      `Cadre MCP server: ${names.length} agent(s)${names.length ? ` (${names.join(', ')})` : ''}; workspace ${workspace}\n`,
+    );
+    await closed;
+    return EXIT.ok;
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  } finally {
+    stopInterrupt?.();
+    restoreConsole();
+  }
+}
+
+/** One line per run start, approval and end on stderr. */
+function runLog(io: CliIO, style: Style): (event: CadreEvent, tool: string) => void {
+  return (event, tool) => {
+    if (event.depth > 0) return;
+    if (event.type === 'run_started') io.stderr(`${style.bold('▶')} ${tool}: ${event.message}\n`);
+    else if (event.type === 'approval_required')
+      io.stderr(`  ${style.yellow('!')} ${tool}: ${event.message}\n`);
+    else if (event.type === 'final_result')
+      io.stderr(`${style.bold('■')} ${tool}: ${event.message}\n`);
+  };
+}
+
+/** stdout belongs to the protocol: anything a library logs goes to stderr while the server runs. */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = console.error.bind(console);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => Object.assign(console, saved);
+}
