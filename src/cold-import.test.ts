@@ -22,6 +22,10 @@ const LAZY = [
   'tsdav',
   'fastify',
   'pino',
+  'turndown',
+  'shell-quote',
+  'ipaddr.js',
+  '@modelcontextprotocol/sdk',
 ];
 
 test.each([

@@ -7,7 +7,8 @@ import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../spec/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
-import { builtinToolNames } from '../tools/builtin/index.js';
+import { availableTools } from '../tools/builtin/index.js';
+import type { Tool } from '../tools/types.js';
 import type { CliIO } from './cli-io.js';
 
 export interface AgentEnvironment {
@@ -15,6 +16,8 @@ export interface AgentEnvironment {
   /** Options that let a definition name tools, `task` and the discovered agents. */
   loadOptions: LoadOptions & { cwd: string };
   diagnostics: string[];
+  /** Tools runs may be granted: the built-ins and what the environment configures (web_search). */
+  tools: Tool[];
   /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
   mcpServers: Record<string, McpServerConfig>;
 }
@@ -29,7 +32,8 @@ export async function agentEnvironment(
   io: CliIO,
   options: { alsoBesides?: string; builtins?: readonly AgentEntry[] } = {},
 ): Promise<AgentEnvironment> {
-  const knownTools = [...builtinToolNames(), TASK_TOOL];
+  const tools = availableTools(io.env);
+  const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const { registry, diagnostics } = await discoverAgents({
     cwd: io.cwd,
@@ -49,6 +53,7 @@ export async function agentEnvironment(
       cwd: io.cwd,
     },
     diagnostics,
+    tools,
     mcpServers,
   };
 }

@@ -100,7 +100,14 @@ describe('Markdown agents', () => {
       'deny.md',
       '---\nname: deny\ndescription: d\ndisallowedTools: [Write, Edit]\n---\nbody\n',
     );
-    expect(definition.toolConfig.tools).toEqual(['ls', 'read_file', 'glob', 'grep', 'shell']);
+    expect(definition.toolConfig.tools).toEqual([
+      'ls',
+      'read_file',
+      'glob',
+      'grep',
+      'shell',
+      'web_fetch',
+    ]);
   });
 
   test('Cadre fields in a frontmatter (inputConfig, outputConfig, onReject) are honoured', async () => {

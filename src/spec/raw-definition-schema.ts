@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { mcpServersField } from '../mcp/mcp-server-config.js';
+import { mcpServersField } from '../mcp/mcp-servers-schema.js';
 import {
   jsonSchemaObject,
   nonEmptyText,

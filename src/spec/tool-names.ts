@@ -11,7 +11,13 @@ export const DEFAULT_KNOWN_TOOLS: readonly string[] = [
   'write_file',
   'edit_file',
   'shell',
+  'web_fetch',
 ];
+
+/** Why a tool Cadre has is missing here, where setting something up would bring it. */
+const SETUP_HINTS: Readonly<Record<string, string>> = {
+  web_search: 'web_search needs a search provider: set BRAVE_API_KEY',
+};
 
 /**
  * Claude Code and Gemini CLI tool names → Cadre's (lower-cased keys: `Read`
@@ -139,11 +145,14 @@ export function resolveTools(
     const canonical = canonicalToolName(name);
     if (!known.includes(canonical) && !options.isKnownAgent?.(name)) {
       const mapped = canonical !== name ? ` (Cadre's "${canonical}")` : '';
-      const hint = didYouMean(canonical, known) || `; available: ${known.join(', ')}`;
+      const setup = SETUP_HINTS[canonical];
+      const hint = setup
+        ? ` (${setup})`
+        : didYouMean(canonical, known) || `; available: ${known.join(', ')}`;
       missing(
         index,
         written,
-        `tool "${written}"${mapped} is not available in Cadre`,
+        `tool "${written}"${mapped} is not available${setup ? ` (${setup})` : ' in Cadre'}`,
         `unknown tool "${written}"${mapped}${hint}`,
       );
       return;

@@ -123,8 +123,18 @@ describe('validation errors name file, line, column and field', () => {
   });
 
   test('an unknown tool with nothing close lists the available ones', () => {
-    expect(objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['WebFetch'] } })).toEqual([
-      'toolConfig.tools.0: unknown tool "WebFetch" (Cadre\'s "web_fetch"); available: ls, read_file, glob, grep, write_file, edit_file, shell',
+    expect(
+      objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['Teleport'] } }),
+    ).toEqual([
+      'toolConfig.tools.0: unknown tool "Teleport"; available: ls, read_file, glob, grep, write_file, edit_file, shell, web_fetch',
+    ]);
+  });
+
+  test('a tool that needs setting up says how', () => {
+    expect(
+      objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['WebSearch'] } }),
+    ).toEqual([
+      'toolConfig.tools.0: unknown tool "WebSearch" (Cadre\'s "web_search") (web_search needs a search provider: set BRAVE_API_KEY)',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { builtinTools } from '../../tools/builtin/index.js';
+import { fileTools } from '../../tools/builtin/index.js';
 import type { AgentEntry } from '../types.js';
 import {
   DEEP_RESEARCH_DESCRIPTION,
@@ -33,7 +33,7 @@ export function builtinAgentEntries(): AgentEntry[] {
       kind: 'code',
       name: REACT_NAME,
       description: REACT_DESCRIPTION,
-      create: () => new ReactAgent({ tools: builtinTools.filter((tool) => !tool.sideEffect) }),
+      create: () => new ReactAgent({ tools: fileTools.filter((tool) => !tool.sideEffect) }),
     },
   ];
 }

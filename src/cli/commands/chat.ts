@@ -13,7 +13,6 @@ import { executeAgent } from '../../runtime/executor.js';
 import { inputsFor } from '../../runtime/subagents/query-inputs.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import type { AgentDefinition } from '../../spec/types.js';
-import { builtinTools } from '../../tools/builtin/index.js';
 import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { createProgressPrinter } from '../progress.js';
@@ -138,7 +137,7 @@ async function turn(
       inputs: inputsFor({ kind: 'definition', definition: agent }, prompt),
       history,
       runtime: t.runtime,
-      tools: builtinTools,
+      tools: t.environment.tools,
       mcpServers: t.environment.mcpServers,
       agents: t.environment.registry,
       workspace: t.workspace,

@@ -16,7 +16,6 @@ import { approveTools, refuseSideEffects } from '../../runtime/confirmation.js';
 import { FALLBACK_MODEL, type ModelResolver } from '../../runtime/executor.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
-import { builtinTools } from '../../tools/builtin/index.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
@@ -113,7 +112,7 @@ export async function evalCommand(
     const report = await runEval(definition, dataset.rows, {
       scorers,
       run: {
-        tools: builtinTools,
+        tools: environment.tools,
         mcpServers: environment.mcpServers,
         workspace,
         runtime,

@@ -61,6 +61,7 @@ export async function mcpCommand(
     const { agentsMcpServer } = await import('../../mcp/server/agents-mcp-server.js');
     const server = agentsMcpServer({
       agents: environment.registry,
+      tools: environment.tools,
       mcpServers: environment.mcpServers,
       workspace,
       runtime: await createRuntime(),

@@ -7,7 +7,6 @@ import { executeAgent, type RunOptions } from '../../runtime/executor.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
-import { builtinTools } from '../../tools/builtin/index.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
 import { EXIT, type CliIO } from '../cli-io.js';
@@ -70,7 +69,7 @@ export async function runCommand(
     const runOptions: RunOptions = {
       inputs,
       runtime: await createRuntime(),
-      tools: builtinTools,
+      tools: environment.tools,
       mcpServers: environment.mcpServers,
       agents: environment.registry,
       workspace,

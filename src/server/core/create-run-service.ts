@@ -10,7 +10,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
-import { builtinTools } from '../../tools/builtin/index.js';
+import { availableTools } from '../../tools/builtin/index.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
 import type { RunService } from '../run-service-types.js';
@@ -63,7 +63,7 @@ export const DEFAULT_WORKER: RunWorkerOptions = {
  */
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
-  const tools = [...builtinTools, createGmailSendTool({ env }), createCalendarEventTool({ env })];
+  const tools = [...availableTools(env), createGmailSendTool({ env }), createCalendarEventTool({ env })];
   const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
   const { registry } = await discoverAgents({
     cwd,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinToolNames, builtinTools } from './index.js';
 
 describe('builtinTools', () => {
-  it('registers the six file tools and the shell under unique names', () => {
+  it('registers the six file tools, the shell and web_fetch under unique names', () => {
     expect(builtinToolNames()).toEqual([
       'ls',
       'read_file',
@@ -12,6 +12,7 @@ describe('builtinTools', () => {
       'write_file',
       'edit_file',
       'shell',
+      'web_fetch',
     ]);
   });
 
@@ -27,6 +28,7 @@ describe('builtinTools', () => {
       write_file: [true, 'require'],
       edit_file: [true, 'require'],
       shell: [true, 'require'],
+      web_fetch: [false, undefined],
     });
   });
 
@@ -66,6 +68,10 @@ describe('builtinTools', () => {
         { path: 'a', old_string: '', new_string: 'y' },
       ],
       shell: [{ command: 'git status', timeout_seconds: 5 }, { command: '' }],
+      web_fetch: [
+        { url: 'https://example.com', max_chars: 5_000 },
+        { url: 'x', extra: 1 },
+      ],
     };
     for (const tool of builtinTools) {
       const validate = ajv.compile(tool.inputSchema);

@@ -6,23 +6,33 @@ import { lsTool } from './ls.js';
 import { readFileTool } from './read-file.js';
 import { writeFileTool } from './write-file.js';
 import { shellTool } from '../shell/shell-tool.js';
+import { webFetchTool } from '../web/web-fetch-tool.js';
+import { createWebSearchTool } from '../web/web-search-tool.js';
 
 export { editFileTool, globTool, grepTool, lsTool, readFileTool, writeFileTool };
 export { resolveInWorkspace } from './workspace-path.js';
 
-/**
- * The tools every agent can be granted: the workspace-confined file tools
- * and the shell (run in the workspace); stateless, so safe to share.
- */
-export const builtinTools: readonly Tool[] = Object.freeze([
+/** The workspace-confined file tools. */
+export const fileTools: readonly Tool[] = Object.freeze([
   lsTool,
   readFileTool,
   globTool,
   grepTool,
   writeFileTool,
   editFileTool,
-  shellTool,
 ]);
+
+/**
+ * The tools every agent can be granted: the file tools, the shell (run in
+ * the workspace) and web_fetch; stateless, so safe to share.
+ */
+export const builtinTools: readonly Tool[] = Object.freeze([...fileTools, shellTool, webFetchTool]);
+
+/** The built-ins plus the tools `env` configures (web_search with a search provider's key). */
+export function availableTools(env: NodeJS.ProcessEnv): Tool[] {
+  const search = createWebSearchTool(env);
+  return search ? [...builtinTools, search] : [...builtinTools];
+}
 
 export function builtinToolNames(): string[] {
   return builtinTools.map((tool) => tool.name);

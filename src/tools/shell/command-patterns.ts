@@ -1,4 +1,4 @@
-import { parse } from 'shell-quote';
+import { splitWords } from './shell-quote.js';
 import { splitSimpleCommands } from './command-syntax.js';
 
 /**
@@ -102,7 +102,7 @@ function renderWords(words: readonly string[]): string {
 function patternWords(text: string): string[] {
   // As in commands, a `#` inside a word is literal, not a comment.
   const escaped = text.replace(/(?<=\S)#/g, '\\#');
-  return parse(escaped, (name) => `$${name}`).map((entry) => {
+  return splitWords(escaped, (name) => `$${name}`).map((entry) => {
     if (typeof entry === 'string') return entry;
     if ('op' in entry) return entry.op === 'glob' ? entry.pattern : entry.op;
     return `#${entry.comment}`;

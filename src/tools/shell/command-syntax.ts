@@ -1,4 +1,4 @@
-import { parse } from 'shell-quote';
+import { splitWords } from './shell-quote.js';
 
 /** One simple command of a command line: its words after quote removal. */
 export interface SimpleCommand {
@@ -242,7 +242,7 @@ type WordsResult = { ok: true; words: readonly string[] } | { ok: false; constru
 
 function readWords(segment: string): WordsResult {
   // Expansions stay as written (`$HOME`), so patterns see the text the model sent.
-  const entries = parse(segment, (name) => `$${name}`);
+  const entries = splitWords(segment, (name) => `$${name}`);
   const words: string[] = [];
   for (const entry of entries) {
     if (typeof entry === 'string') words.push(entry);
