@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { AGENT_NAME_PATTERN } from './agent-name.js';
 import { loadDefinition } from './load-definition.js';
+import { DEFAULT_KNOWN_TOOLS } from './tool-names.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
 
 /**
@@ -42,11 +43,9 @@ describe('every corpus file loads', () => {
     expect(definition.source?.foreign).toEqual(
       file.startsWith('adk/') ? 'adk' : expect.stringMatching(/^(claude-code|gemini-cli)$/),
     );
-    expect(
-      definition.toolConfig.tools.every((tool) =>
-        ['ls', 'read_file', 'glob', 'grep', 'write_file', 'edit_file'].includes(tool),
-      ),
-    ).toBe(true);
+    expect(definition.toolConfig.tools.every((tool) => DEFAULT_KNOWN_TOOLS.includes(tool))).toBe(
+      true,
+    );
     for (const warning of warnings) {
       expect(warning).toMatchObject({ severity: 'warning', file });
       expect(warning.line).toBeGreaterThan(0);
@@ -86,34 +85,27 @@ describe('corpus spot checks', () => {
     },
   );
 
-  test('the line reader still parses flow-list tools (go-reviewer) and drops Bash with a warning', async () => {
+  test('the line reader still parses flow-list tools (go-reviewer) and maps Bash to shell', async () => {
     const { definition, warnings } = await load(
       'claude-code/affaan-m__everything-claude-code__go-reviewer.md',
     );
     expect(definition.name).toBe('go-reviewer');
-    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob']);
-    expect(warnings.find((w) => w.message.includes('"Bash"'))).toMatchObject({
-      line: 6,
-      path: 'tools.3',
-    });
+    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob', 'shell']);
+    expect(warnings.find((w) => w.message.includes('"Bash"'))).toBeUndefined();
     expect(definition.modelConfig?.model).toBeUndefined();
   });
 
-  test('a comma-string tools list maps Read→read_file, Edit→edit_file and warns about Bash', async () => {
+  test('a comma-string tools list maps Read→read_file, Edit→edit_file, Bash→shell', async () => {
     const { definition, warnings } = await load('claude-code/0xkayne__DYOR__foundation-builder.md');
     expect(definition.toolConfig.tools).toEqual([
       'read_file',
       'write_file',
       'edit_file',
+      'shell',
       'glob',
       'grep',
     ]);
-    expect(warnings.find((w) => w.message.includes('"Bash"'))).toMatchObject({
-      path: 'tools',
-      line: 4,
-      message:
-        'tool "Bash" (Cadre\'s "shell") is not available in Cadre; the agent loads without it',
-    });
+    expect(warnings.map((w) => w.path)).toEqual(['model']);
   });
 
   test('a CRLF file loads with no carriage returns left in its fields', async () => {
@@ -121,7 +113,7 @@ describe('corpus spot checks', () => {
       'claude-code/OpenScribbler__syllago-kitchen-sink__code-reviewer.md',
     );
     expect(definition.description).toBe('Review code changes for quality and security issues');
-    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob']);
+    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob', 'shell']);
     expect(definition.promptConfig.systemPrompt).not.toContain('\r');
   });
 
@@ -132,14 +124,7 @@ describe('corpus spot checks', () => {
     expect(definition.name).toBe('contains-studio__agents__growth-hacker');
     expect(definition.displayName).toBe('Growth Hacker');
     expect(definition.promptConfig.systemPrompt?.startsWith('# Growth Hacker')).toBe(true);
-    expect(definition.toolConfig.tools).toEqual([
-      'ls',
-      'read_file',
-      'glob',
-      'grep',
-      'write_file',
-      'edit_file',
-    ]);
+    expect(definition.toolConfig.tools).toEqual(DEFAULT_KNOWN_TOOLS);
     expect(messages(warnings)).toContain('no frontmatter; the whole file is the system prompt');
   });
 
@@ -174,14 +159,7 @@ describe('corpus spot checks', () => {
     expect(definition.source?.foreign).toBe('gemini-cli');
     expect(definition.modelConfig).toEqual({ temp: 0.3 });
     expect(definition.runConfig).toEqual({ max_turns: 40, max_time_minutes: 20 });
-    expect(definition.toolConfig.tools).toEqual([
-      'ls',
-      'read_file',
-      'glob',
-      'grep',
-      'write_file',
-      'edit_file',
-    ]);
+    expect(definition.toolConfig.tools).toEqual(DEFAULT_KNOWN_TOOLS);
   });
 
   test('Gemini tool names map (replace→edit_file, grep_search→grep, list_directory→ls)', async () => {
@@ -202,7 +180,7 @@ describe('corpus spot checks', () => {
     const { definition, warnings } = await load(
       'gemini-cli/davidstanke__gemini-cli-demo__tester.md',
     );
-    expect(definition.toolConfig.tools).toEqual(['read_file']);
+    expect(definition.toolConfig.tools).toEqual(['read_file', 'shell']);
     expect(warnings.find((w) => w.message.includes('mcp_playwright_*'))).toMatchObject({
       path: 'tools.0',
       line: 5,
@@ -217,16 +195,19 @@ describe('corpus spot checks', () => {
     ).toEqual([]);
     expect(
       (await load('gemini-cli/google-gemini__gemini-cli__WORKER.md')).definition.toolConfig.tools,
-    ).toHaveLength(6);
+    ).toEqual(DEFAULT_KNOWN_TOOLS);
   });
 
-  test('a caller with more tools (shell) keeps Bash / run_shell_command', async () => {
-    const knownTools = ['ls', 'read_file', 'glob', 'grep', 'write_file', 'edit_file', 'shell'];
-    const { definition } = await load(
+  test('a caller without the shell drops Bash / run_shell_command with a warning', async () => {
+    const knownTools = ['ls', 'read_file', 'glob', 'grep', 'write_file', 'edit_file'];
+    const { definition, warnings } = await load(
       'gemini-cli/OpenScribbler__syllago-kitchen-sink__code-reviewer.md',
       { knownTools },
     );
-    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob', 'shell']);
+    expect(definition.toolConfig.tools).toEqual(['read_file', 'grep', 'glob']);
+    expect(messages(warnings).join('\n')).toMatch(
+      /"run_shell_command" \(Cadre's "shell"\) is not available/,
+    );
   });
 
   test('an ADK LlmAgent: instruction is the system prompt, model kept, no tools', async () => {
@@ -258,7 +239,7 @@ describe('corpus spot checks', () => {
       'adk/nareshsaladi2024__kaggle-5-day-agents__Day1a-helpful_assistant-root_agent.yaml',
     );
     expect(warnings.map((w) => `${w.line} ${w.path} ${w.message}`)).toEqual([
-      '14 tools.0.name tool "google_search" is not available in Cadre; the agent loads without it',
+      '14 tools.0.name tool "google_search" (Cadre\'s "web_search") is not available (web_search needs a search provider: set BRAVE_API_KEY); the agent loads without it',
       '15 tools.1.name tool "get_weather_for_city" is not available in Cadre; the agent loads without it',
     ]);
   });

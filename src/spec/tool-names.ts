@@ -49,6 +49,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   websearch: 'web_search',
   web_search: 'web_search',
   google_web_search: 'web_search',
+  google_search: 'web_search',
 };
 
 /** Cadre's name for a tool name written for any supported tool. */

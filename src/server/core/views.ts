@@ -1,5 +1,6 @@
 import type { Action, Approval, ApprovalDecision, Run } from '../../store/types.js';
 import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
+import { describeArgs } from '../../runtime/describe-args.js';
 import type { ServerContext } from './server-context.js';
 
 const DECISIONS: ApprovalDecision[] = [
@@ -16,7 +17,12 @@ export async function approvalView(
 ): Promise<ApprovalView> {
   const action = await ctx.store.getAction(approval.actionId);
   const tool = ctx.tools.find((t) => t.name === approval.tool);
-  const preview = action && tool?.preview ? tool.preview(action.args) : approval.tool;
+  // Tools a run gets elsewhere (its MCP servers) are not in the pool: show the call itself.
+  const preview = !action
+    ? approval.tool
+    : tool?.preview
+      ? tool.preview(action.args)
+      : `${approval.tool} ${describeArgs(action.args)}`;
   return {
     approvalId: approval.id,
     runId: approval.runId,
