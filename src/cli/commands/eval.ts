@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { formatIssue } from '../../errors/validation-error.js';
@@ -18,6 +18,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { agentEnvironment } from '../agent-environment.js';
+import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
@@ -69,9 +70,7 @@ export async function evalCommand(
       io.stderr(
         `${style.yellow('warning')} trajectories recorded for ${others.join(', ')}, evaluated with ${definition.name}\n`,
       );
-    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
-      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
-    });
+    const workspace = await workspaceFolder(io, options.workspace);
     const runtime = await createRuntime();
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
     // Each run gets its own resolver, shared by its subagents, as `cadre run` does.

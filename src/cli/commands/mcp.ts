@@ -1,7 +1,4 @@
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import type { ModelClient } from '../../model/types.js';
@@ -9,6 +6,7 @@ import { resolveModelClient } from '../../model/resolve-model.js';
 import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
+import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
@@ -50,9 +48,7 @@ export async function mcpCommand(
     });
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
-    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
-      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
-    });
+    const workspace = await workspaceFolder(io, options.workspace);
     const defaultModel = options.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every run shares one client per model.
     const resolveOnce = cachedResolver((model: string) =>

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { formatIssue } from '../../errors/validation-error.js';
@@ -14,6 +13,7 @@ import { formatReplayReport } from '../../trajectory/format-report.js';
 import { loadTrajectory, saveTrajectory } from '../../trajectory/load-trajectory.js';
 import type { LiveModel } from '../../trajectory/replay-model.js';
 import { replayTrajectory } from '../../trajectory/replay.js';
+import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
@@ -61,9 +61,7 @@ export async function replayCommand(
     const until = options.until === undefined ? undefined : count(options.until, '--until');
     const timingScale =
       options.timing === undefined || options.timing === false ? undefined : scale(options.timing);
-    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
-      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
-    });
+    const workspace = await workspaceFolder(io, options.workspace);
     // Resolved before the replay starts, so a missing key fails at once, not mid-run.
     const agentModel = (definition ?? definitionFromSnapshot(trajectory.agent)).modelConfig?.model;
     const live = until === undefined ? undefined : liveModel(options.model ?? agentModel, io);

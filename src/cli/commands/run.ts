@@ -1,5 +1,4 @@
 import { loadGatePolicy } from '../../policy/policy-config.js';
-import { ConfigError } from '../../errors/cadre-error.js';
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
@@ -9,6 +8,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
+import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
 import { createProgressPrinter } from '../progress.js';
@@ -17,7 +17,6 @@ import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { resolve } from 'node:path';
-import { realpath } from 'node:fs/promises';
 
 export interface RunCommandOptions {
   input: string[];
@@ -58,9 +57,7 @@ export async function runCommand(
       io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     const inputs = parseCliInputs(definition, options.input);
     if (promptWords.length > 0) inputs.prompt = promptWords.join(' ');
-    const workspace = await realpath(resolve(io.cwd, options.workspace ?? '.')).catch(() => {
-      throw new ConfigError(`Workspace folder not found: ${options.workspace ?? io.cwd}`);
-    });
+    const workspace = await workspaceFolder(io, options.workspace);
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every agent of the tree shares one client.
     const resolveOnce = cachedResolver((model: string) =>

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exited } from '../../testing/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentLookup } from '../../agents/types.js';
 import type { CadreEvent } from '../../events/types.js';
@@ -67,19 +68,6 @@ function callsInOrder(calls: Array<{ name: string; args?: Record<string, unknown
 const startedPids = async () =>
   (await readFile(starts, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
 
-/** Waits (bounded) until a process is gone; the hub closes servers as the run returns. */
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
-}
-
 describe('MCP servers as tool sources (real server processes, scripted model responses)', () => {
   it('offers server__tool names; a tool without readOnlyHint asks for approval, a read-only one does not; the server stops with the run', async () => {
     const file = await notesAgent('keeper', [
@@ -112,7 +100,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     expect(answers[0]?.output).toBe('added note 1');
     expect(answers[1]?.output).toEqual({ notes: ['buy milk'], text: 'buy milk' });
     const who = JSON.parse(String(answers[2]?.output)) as { pid: number };
-    expect(await gone(who.pid)).toBe(true);
+    expect(await exited(who.pid)).toBe(true);
     const declared = model.requests[0]?.tools?.map((t) => t.name) ?? [];
     expect(declared).toEqual(expect.arrayContaining(['notes__add_note', 'notes__list_notes']));
     expect(declared).not.toContain('notes__explode');
@@ -189,7 +177,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     expect(result.terminate_reason).toBe('GOAL');
     const pids = await startedPids();
     expect(pids).toHaveLength(1);
-    expect(await gone(pids[0] as number)).toBe(true);
+    expect(await exited(pids[0] as number)).toBe(true);
   });
 
   it('a server that cannot start is a warning naming it, and the run goes on without its tools', async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exited } from '../../testing/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
@@ -65,17 +66,6 @@ afterAll(async () => {
 });
 
 const pids = async () => (await readFile(starts, 'utf8')).split('\n').filter(Boolean).map(Number);
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
-}
 
 describe('project MCP servers under the server (real server process, scripted model responses)', () => {
   it('an MCP tool without readOnlyHint waits for approval; the approved call runs after the resume on a fresh server', async () => {
@@ -89,7 +79,7 @@ describe('project MCP servers under the server (real server process, scripted mo
     ]);
     // The pause ended the run's hold on its servers.
     const [first] = await pids();
-    expect(await gone(first as number)).toBe(true);
+    expect(await exited(first as number)).toBe(true);
 
     const done = await service.resolveApproval({
       userId,
@@ -101,6 +91,6 @@ describe('project MCP servers under the server (real server process, scripted mo
     expect(done.actions[0]).toMatchObject({ tool: 'notes__add_note', status: 'completed' });
     const all = await pids();
     expect(all).toHaveLength(2);
-    expect(await gone(all[1] as number)).toBe(true);
+    expect(await exited(all[1] as number)).toBe(true);
   });
 });
