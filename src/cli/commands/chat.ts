@@ -1,4 +1,3 @@
-import { loadGatePolicy } from '../../policy/policy-config.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
@@ -15,6 +14,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import type { AgentDefinition } from '../../spec/types.js';
 import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
+import { commandPolicy } from '../command-policy.js';
 import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
@@ -39,12 +39,7 @@ export async function chatCommand(
     return EXIT.failed;
   }
   try {
-    // A bad policy file or setting stops here, before any model call.
-    const policy = await loadGatePolicy({
-      ...(options.policy ? { file: options.policy } : {}),
-      env: io.env,
-      cwd: io.cwd,
-    });
+    const policy = await commandPolicy(io, options.policy);
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
     let agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);

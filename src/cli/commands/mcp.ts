@@ -3,9 +3,9 @@ import type { CadreEvent } from '../../events/types.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import type { ModelClient } from '../../model/types.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
+import { commandPolicy } from '../command-policy.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -41,11 +41,7 @@ export async function mcpCommand(
   const restoreConsole = overrides ? () => {} : consoleToStderr();
   let stopInterrupt: (() => void) | undefined;
   try {
-    const policy = await loadGatePolicy({
-      ...(options.policy ? { file: options.policy } : {}),
-      env: io.env,
-      cwd: io.cwd,
-    });
+    const policy = await commandPolicy(io, options.policy);
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const workspace = await workspaceFolder(io, options.workspace);

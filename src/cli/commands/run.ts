@@ -1,4 +1,3 @@
-import { loadGatePolicy } from '../../policy/policy-config.js';
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
@@ -8,6 +7,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import { loadDefinition } from '../../spec/load-definition.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
+import { commandPolicy } from '../command-policy.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
@@ -44,12 +44,7 @@ export async function runCommand(
     `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
   );
   try {
-    // A bad policy file or setting stops here, before any model call.
-    const policy = await loadGatePolicy({
-      ...(options.policy ? { file: options.policy } : {}),
-      env: io.env,
-      cwd: io.cwd,
-    });
+    const policy = await commandPolicy(io, options.policy);
     const path = resolve(io.cwd, file);
     const environment = await agentEnvironment(io, { alsoBesides: path });
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);

@@ -1,0 +1,12 @@
+import { loadGatePolicy } from '../policy/policy-config.js';
+import type { GatePolicy } from '../policy/tool-gate.js';
+import type { CliIO } from './cli-io.js';
+
+/**
+ * The gate policy of a command: `--policy FILE`, else CADRE_POLICY, with
+ * CADRE_TRUST and CADRE_SIDE_EFFECTS. Read before anything runs, so a bad
+ * file or setting stops the command before any model call.
+ */
+export function commandPolicy(io: CliIO, file: string | undefined): Promise<GatePolicy> {
+  return loadGatePolicy({ ...(file ? { file } : {}), env: io.env, cwd: io.cwd });
+}
