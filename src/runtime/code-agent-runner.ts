@@ -24,7 +24,7 @@ export async function runCodeAgent(
   options: CodeAgentOptions = {},
 ): Promise<RunResult> {
   const startedAtMs = performance.now();
-  const { runId, execution, emit, services } = await prepareExecution(options, agent.name);
+  const { runId, execution, emit, services, root } = await prepareExecution(options, agent.name);
   const { client, model } = pickModel(options.modelName, services);
   const deadline = new Deadline(
     Math.min(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs ?? Infinity),
@@ -89,6 +89,8 @@ export async function runCodeAgent(
       };
   } finally {
     deadline.dispose();
+    // The root of a tree stops the MCP servers its subagents started.
+    if (root) await services.mcp.close();
   }
   const content =
     typeof final?.content === 'string'

@@ -180,6 +180,23 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     expect(await exited(pids[0] as number)).toBe(true);
   });
 
+  it('two tools whose safe names collide: the first is offered, the second is a warning', async () => {
+    const file = await notesAgent('odd', ['mcp__notes']);
+    const { definition } = await loadDefinition(file, { cwd: dir });
+    const events: CadreEvent[] = [];
+    const model = callsInOrder([{ name: 'notes__odd_name' }]);
+    const result = await executeAgent(definition, {
+      model,
+      workspace: dir,
+      inputs: { prompt: 'go' },
+      onEvent: (e) => events.push(e),
+    });
+    expect(JSON.parse(result.final_message)).toEqual([{ output: 'odd.name' }]);
+    expect(events.filter((e) => e.type === 'warning').map((e) => e.message)).toEqual([
+      'MCP tool "notes/odd_name" would be named notes__odd_name, like "notes/odd.name"; left out',
+    ]);
+  });
+
   it('a server that cannot start is a warning naming it, and the run goes on without its tools', async () => {
     const file = path.join(dir, 'broken.yaml');
     await writeFile(

@@ -29,7 +29,8 @@ export interface McpTools {
 export class McpHub {
   private readonly started = new Map<string, Promise<McpConnection>>();
   private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
-  private closed = false;
+  /** Ends starts still under way when the tree ends; no one caller's cancellation does. */
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly options: McpHubOptions) {}
 
@@ -61,7 +62,11 @@ export class McpHub {
           return undefined;
         }
         try {
-          return { server, config, connection: await this.connect(server, config, signal) };
+          return {
+            server,
+            config,
+            connection: await untilAborted(this.connect(server, config), signal),
+          };
         } catch (error) {
           warnings.push(
             `MCP server "${server}" could not start (${error instanceof Error ? error.message : String(error)}); its tools are left out`,
@@ -70,6 +75,7 @@ export class McpHub {
         }
       }),
     );
+    const named = new Map<string, string>();
     for (const entry of connections) {
       if (!entry) continue;
       const { server, config, connection } = entry;
@@ -88,6 +94,15 @@ export class McpHub {
         const tool = this.toolOf(listed.name, connection, () =>
           mcpTool(server, listed, connection),
         );
+        // Names are made safe for function calling, so two tools can end up with one name.
+        const earlier = named.get(tool.name);
+        if (earlier !== undefined) {
+          warnings.push(
+            `MCP tool "${server}/${listed.name}" would be named ${tool.name}, like "${earlier}"; left out`,
+          );
+          continue;
+        }
+        named.set(tool.name, `${server}/${listed.name}`);
         try {
           checkSchema(tool.inputSchema);
           tools.push(tool);
@@ -103,7 +118,7 @@ export class McpHub {
 
   /** Stops every server this tree started; later `toolsFor` calls start none. */
   async close(): Promise<void> {
-    this.closed = true;
+    this.lifetime.abort();
     const started = [...this.started.values()];
     this.started.clear();
     await Promise.all(
@@ -113,19 +128,15 @@ export class McpHub {
     );
   }
 
-  private connect(
-    server: string,
-    config: McpServerConfig,
-    signal: AbortSignal,
-  ): Promise<McpConnection> {
-    if (this.closed) return Promise.reject(new Error('the run has ended'));
+  private connect(server: string, config: McpServerConfig): Promise<McpConnection> {
+    if (this.lifetime.signal.aborted) return Promise.reject(new Error('the run has ended'));
     const key = `${server}\u0000${canonicalJson(config)}`;
     let pending = this.started.get(key);
     if (!pending) {
       pending = connectServer(server, config, {
         env: this.options.env,
         cwd: this.options.cwd,
-        signal,
+        signal: this.lifetime.signal,
       });
       // A failed start is not kept: the next agent that needs the server tries again.
       pending.catch(() => this.started.delete(key));
@@ -142,4 +153,17 @@ export class McpHub {
     if (!tool) byName.set(name, (tool = build()));
     return tool;
   }
+}
+
+/** Waits for `promise`, or stops waiting (not the work) when `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', stop), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', stop), reject(error)),
+    );
+  });
 }

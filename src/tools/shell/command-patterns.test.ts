@@ -163,8 +163,12 @@ describe('checkCommand: compound commands', () => {
     expect(allowed('git commit -m "line one\nline two"', ['git commit:*'])).toBe(true);
   });
 
-  it('treats a line continuation as a space', () => {
-    expect(allowed('git status \\\n  --short', ['git status:*'])).toBe(true);
+  it('refuses line continuations: the shell joins them before reading quotes, `$` and comments', () => {
+    expect(allowed('git status \\\n  --short', ['git status:*'])).toBe(false);
+    // Inside double quotes the continuation hides a substitution from a scan that reads `$\`.
+    expect(allowed('git log "$\\\n(touch x)"', ['git:*'])).toBe(false);
+    // A comment ends at the newline the continuation would hide.
+    expect(allowed('echo hi # \\\nrm -rf x', ['echo:*'])).toBe(false);
   });
 });
 

@@ -80,6 +80,8 @@ function matches(pattern: CommandPattern, words: readonly string[]): boolean {
       return startsWith(words, pattern.words);
     case 'glob':
       return pattern.regex.test(renderWords(words));
+    default:
+      return pattern satisfies never;
   }
 }
 

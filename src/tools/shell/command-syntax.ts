@@ -58,6 +58,11 @@ export function splitSimpleCommands(line: string): SplitResult {
   if (unusual) {
     return refuse(`a control or unusual whitespace character (${codePoint(unusual[0])})`);
   }
+  // The shell joins continued lines before it reads anything else, inside double quotes
+  // and after `$` too, where a scan could see `$\` and miss the `(` that follows; and a
+  // comment ends at the newline the continuation would hide. Refusing them is simpler
+  // than agreeing with /bin/sh on every case.
+  if (line.includes('\\\n')) return refuse('a line continuation (backslash-newline)');
   const scanned = scanSegments(line);
   if (!scanned.ok) return scanned;
   const commands: SimpleCommand[] = [];

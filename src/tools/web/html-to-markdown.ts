@@ -124,8 +124,7 @@ function converter(baseUrl: string): TurndownService {
 
 /** Converts an HTML page to Markdown, dropping page furniture, and reads its `<title>`. */
 export function htmlToMarkdown(html: string, baseUrl: string): MarkdownPage {
-  const markdown = converter(baseUrl)
-    .turndown(html)
+  const markdown = toMarkdown(html, baseUrl)
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -133,9 +132,36 @@ export function htmlToMarkdown(html: string, baseUrl: string): MarkdownPage {
   return title === undefined ? { markdown } : { title, markdown };
 }
 
+/**
+ * turndown walks the DOM recursively: thousands of nested elements overflow
+ * the stack. Such a page still gives its text, without the Markdown.
+ */
+function toMarkdown(html: string, baseUrl: string): string {
+  try {
+    return converter(baseUrl).turndown(html);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return decodeEntities(
+      html
+        .replace(/<(script|style)\b[^<>]*>[^<]*<\/\1\s*>/gi, '')
+        .replace(/<[^<>]*>/g, ' '),
+    );
+  }
+}
+
+/**
+ * The first `<title>`'s text. Found with indexOf, not a lazy RegExp: on a
+ * page of unclosed `<title>` tags a RegExp retries from each one (quadratic).
+ */
 function readTitle(html: string): string | undefined {
-  const match = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
-  const title = decodeEntities((match?.[1] ?? '').replace(/<[^>]*>/g, ''))
+  const lower = html.toLowerCase();
+  let open = lower.indexOf('<title');
+  while (open >= 0 && /[a-z0-9-]/.test(lower.charAt(open + 6))) open = lower.indexOf('<title', open + 6);
+  if (open < 0) return undefined;
+  const start = lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf('</title', start);
+  if (end < 0) return undefined;
+  const title = decodeEntities(html.slice(start + 1, end).replace(/<[^<>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
   return title === '' ? undefined : title;

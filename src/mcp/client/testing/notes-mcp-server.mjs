@@ -33,6 +33,13 @@ export function notesServer() {
         inputSchema: { type: 'object', properties: {} },
         annotations: { readOnlyHint: true },
       },
+      // Two names that become one once made safe for function calling.
+      ...['odd.name', 'odd_name'].map((name) => ({
+        name,
+        description: `Answers with its name (${name}).`,
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      })),
       {
         name: 'explode',
         description: 'Always fails.',
@@ -65,6 +72,9 @@ export function notesServer() {
             },
           ],
         };
+      case 'odd.name':
+      case 'odd_name':
+        return { content: [{ type: 'text', text: request.params.name }] };
       case 'explode':
         return { isError: true, content: [{ type: 'text', text: 'the notebook is on fire' }] };
       default:

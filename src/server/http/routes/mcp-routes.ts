@@ -25,9 +25,9 @@ interface Session {
 const DEFAULT_IDLE_MS = 30 * 60_000;
 const DEFAULT_MAX_SESSIONS = 16;
 
-/** The MCP SDK costs ~100 ms to load: only the first `/mcp` request pays it. */
-let sessionModule: Promise<typeof HttpSessions> | undefined;
-const loadSessions = () => (sessionModule ??= import('../../../mcp/server/http-session.js'));
+/** The MCP SDK costs ~100 ms to load: only the first `/mcp` request pays it (imports are cached). */
+const loadSessions = (): Promise<typeof HttpSessions> =>
+  import('../../../mcp/server/http-session.js');
 
 /**
  * `/mcp`: the server's agents as an MCP server over streamable HTTP, behind
