@@ -3,6 +3,7 @@ import type { AgentRegistry } from '../agents/agent-registry.js';
 import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { discoverAgents } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../agents/types.js';
+import type { ValidationIssue } from '../errors/validation-error.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../spec/load-definition.js';
@@ -16,6 +17,8 @@ export interface AgentEnvironment {
   /** Options that let a definition name tools, `task` and the discovered agents. */
   loadOptions: LoadOptions & { cwd: string };
   diagnostics: string[];
+  /** Non-fatal issues of the discovered definitions (tools left out, model fallbacks). */
+  warnings: ValidationIssue[];
   /** Tools runs may be granted: the built-ins and what the environment configures (web_search). */
   tools: Tool[];
   /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
@@ -35,7 +38,7 @@ export async function agentEnvironment(
   const tools = availableTools(io.env);
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
-  const { registry, diagnostics } = await discoverAgents({
+  const { registry, diagnostics, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
     load: { mcpServers: Object.keys(mcpServers) },
@@ -53,6 +56,7 @@ export async function agentEnvironment(
       cwd: io.cwd,
     },
     diagnostics,
+    warnings,
     tools,
     mcpServers,
   };

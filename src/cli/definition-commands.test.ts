@@ -90,6 +90,19 @@ describe('cadre agents', () => {
     );
   });
 
+  it('says which tools a discovered agent file names that Cadre leaves out', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cadre-agents-warn-'));
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'agents'), { recursive: true });
+    await writeFile(
+      join(dir, 'agents/notebook.md'),
+      '---\nname: notebook\ndescription: Edits notebooks\ntools: Read, NotebookEdit\n---\nEdit.\n',
+    );
+    const run = await runCliCaptured(['agents'], { cwd: dir, env: { HOME: dir } });
+    expect(run.stdout).toMatch(/^notebook/m);
+    expect(run.stderr).toMatch(/warning agents\/notebook\.md:4:\d+ tools.*"NotebookEdit"/);
+  });
+
   it('project agents override user agents of the same name, and say so', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cadre-precedence-'));
     const home = await mkdtemp(join(tmpdir(), 'cadre-home-'));

@@ -1,15 +1,20 @@
 import type { CadreEvent } from '../events/types.js';
+import { todosOf } from '../tools/todo/todo-event.js';
+import type { TodoItem, TodoStatus } from '../tools/todo/todo-list.js';
 import type { Style } from './style.js';
 
 /**
  * Live progress on stderr: turns, each tool call with one-line args,
- * thoughts dimmed, elapsed time. Subagents are indented by depth.
+ * thoughts dimmed, elapsed time, the plan when it changes. Subagents are
+ * indented by depth.
  */
 export function createProgressPrinter(
   write: (text: string) => void,
   style: Style,
 ): (event: CadreEvent) => void {
   const started = performance.now();
+  // The plan each execution showed last: a todo_write that restates it prints nothing.
+  const plans = new Map<string, string>();
   let openLine: 'thought' | 'text' | undefined;
   const elapsed = (): string => style.dim(`${((performance.now() - started) / 1000).toFixed(1)}s`);
   const line = (event: CadreEvent, text: string): void => {
@@ -51,6 +56,16 @@ export function createProgressPrinter(
       case 'error':
         line(event, `  ${style.red('✗')} ${event.message}`);
         break;
+      case 'todos_updated': {
+        const todos = todosOf(event.data);
+        if (!todos) break;
+        const plan = todos.map((todo) => `${todo.status} ${todo.content}`).join('\n');
+        if (plans.get(event.executionId) === plan) break;
+        plans.set(event.executionId, plan);
+        line(event, `  ${style.cyan('☰')} ${event.message}`);
+        for (const todo of todos) line(event, `    ${todoLine(todo, style)}`);
+        break;
+      }
       case 'final_result':
         line(event, `${style.bold('■')} ${event.message} ${elapsed()}`);
         break;
@@ -68,4 +83,24 @@ export function createProgressPrinter(
         break;
     }
   };
+}
+
+/** `☐ pending`, `▶ in progress`, `☑ completed`, `☒ cancelled`: one line per item. */
+export function todoLine(todo: TodoItem, style: Style): string {
+  return `${marker(todo.status, style)} ${todo.status === 'cancelled' ? style.dim(todo.content) : todo.content}`;
+}
+
+function marker(status: TodoStatus, style: Style): string {
+  switch (status) {
+    case 'pending':
+      return '☐';
+    case 'in_progress':
+      return style.cyan('▶');
+    case 'completed':
+      return style.green('☑');
+    case 'cancelled':
+      return style.dim('☒');
+    default:
+      return status satisfies never;
+  }
 }

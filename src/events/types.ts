@@ -25,6 +25,8 @@ export type WellKnownEventType =
   | 'output_emitted'
   | 'subagent_started'
   | 'subagent_finished'
+  /** A todo_write call replaced the execution's plan; `data.todos` is the whole list. */
+  | 'todos_updated'
   | 'usage'
   | 'warning'
   | 'recovery_started'

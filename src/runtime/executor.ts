@@ -25,11 +25,13 @@ import type { RunState } from './run-state.js';
 import { Semaphore } from './semaphore.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from './subagents/granted-tools.js';
+import { definitionTools } from './subagents/definition-tools.js';
 import { spawnChild, type SpawnParent } from './subagents/spawn-child.js';
 import { answerCalls, takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
+import { runWorkflow } from './workflow/run-workflow.js';
 import { definitionMcpTools, splitGrants } from '../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../mcp/client/mcp-hub.js';
 import type { SpawnServices } from './subagents/spawn-services.js';
@@ -81,13 +83,26 @@ export async function startRun(
       result: await runRouter({ ...definition, router: definition.router }, options),
     };
   }
+  if (definition.workflow) {
+    return {
+      status: 'finished',
+      result: await runWorkflow({ ...definition, workflow: definition.workflow }, options),
+    };
+  }
   const startedAtMs = performance.now();
   const prepared = await prepareExecution(options, definition.name);
   return closingServers(prepared, async () => {
     const { runId, emit, services } = prepared;
     const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
     const protocol = await completionProtocol(definition, services.runtime.validator);
-    const prompt = preparePrompt(definition, inputs, protocol, options.history, options.memory);
+    const prompt = preparePrompt(
+      definition,
+      inputs,
+      protocol,
+      options.history,
+      options.memory,
+      options.state,
+    );
     const { client, model } = pickModel(definition.modelConfig?.model, services);
     const state: RunState = {
       version: 1,
@@ -231,6 +246,7 @@ async function offeredTools(
   signal: AbortSignal | undefined,
 ): Promise<OfferedTools> {
   const grants = splitGrants(definition, services.pool, services.mcp.projectServers());
+  const builtins = definitionTools(definition, grants.local);
   const mcp = await definitionMcpTools(
     definition,
     grants.mcp,
@@ -238,7 +254,10 @@ async function offeredTools(
     services.runtime.validator,
     signal ?? new AbortController().signal,
   );
-  return { local: grants.local, mcp };
+  return {
+    local: grants.local.filter((name) => !builtins.some((tool) => tool.name === name)),
+    mcp: { ...mcp, tools: [...builtins, ...mcp.tools] },
+  };
 }
 
 function loopContext(
@@ -282,6 +301,8 @@ function loopContext(
     runId,
     execution,
     grantedNames: registry.names(),
+    ...(definition.toolConfig.patterns ? { toolPatterns: definition.toolConfig.patterns } : {}),
+    ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
     remainingMs: () => deadline.remaining(),
     perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
     emit,

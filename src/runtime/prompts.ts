@@ -1,7 +1,9 @@
 import type { Message, Part } from '../model/types.js';
+import { placeholderStyleOf } from '../spec/placeholder-style.js';
 import type { AgentDefinition } from '../spec/types.js';
 import { completionRules, type CompletionProtocol } from './completion.js';
 import { PROMPT_INPUT } from './inputs.js';
+import { placeholderValues } from './placeholder-values.js';
 import { templateString } from './template.js';
 
 export interface PreparedPrompt {
@@ -11,8 +13,9 @@ export interface PreparedPrompt {
 
 /**
  * The system instruction (author's prompt + runtime rules) and the opening
- * messages, with `${input}` placeholders filled. Throws ValidationError
- * naming missing keys before any model call.
+ * messages, with placeholders filled from the inputs and the run's state in
+ * the definition's placeholder style. Throws ValidationError naming missing
+ * placeholders before any model call.
  */
 export function preparePrompt(
   definition: AgentDefinition,
@@ -20,30 +23,30 @@ export function preparePrompt(
   protocol: CompletionProtocol,
   history: readonly Message[] = [],
   memory?: string,
+  state?: Readonly<Record<string, unknown>>,
 ): PreparedPrompt {
   const prompt = definition.promptConfig;
-  const system = prompt.systemPrompt
-    ? templateString(prompt.systemPrompt, inputs, 'promptConfig.systemPrompt')
-    : '';
+  const style = placeholderStyleOf(definition);
+  const values = placeholderValues(definition, inputs, state);
+  const fill = (text: string, field: string): string => templateString(text, values, field, style);
+  const system = prompt.systemPrompt ? fill(prompt.systemPrompt, 'promptConfig.systemPrompt') : '';
   const messages: Message[] = (prompt.initialMessages ?? []).map((message, i) => ({
     role: message.role,
     parts: message.parts.map((part, j): Part =>
       part.kind === 'text'
         ? {
             ...part,
-            text: templateString(part.text, inputs, `promptConfig.initialMessages.${i}.parts.${j}`),
+            text: fill(part.text, `promptConfig.initialMessages.${i}.parts.${j}`),
           }
         : part,
     ),
   }));
   messages.push(...history);
-  const query = prompt.query ?? defaultQuery(definition, inputs);
-  if (query !== undefined) {
-    messages.push({
-      role: 'user',
-      parts: [{ kind: 'text', text: templateString(query, inputs, 'promptConfig.query') }],
-    });
-  }
+  const query =
+    prompt.query !== undefined
+      ? fill(prompt.query, 'promptConfig.query')
+      : defaultQuery(definition, inputs);
+  if (query !== undefined) messages.push({ role: 'user', parts: [{ kind: 'text', text: query }] });
   if (messages.at(-1)?.role !== 'user') {
     messages.push({ role: 'user', parts: [{ kind: 'text', text: 'Get started.' }] });
   }
@@ -59,12 +62,16 @@ export function preparePrompt(
   };
 }
 
-/** Chat agents take the user's message as the query; structured inputs are listed. */
+/**
+ * Chat agents take the user's message as the query; structured inputs are
+ * listed. Cadre's own text: never templated, whatever the definition's style.
+ */
 function defaultQuery(
   definition: AgentDefinition,
   inputs: Readonly<Record<string, unknown>>,
 ): string | undefined {
-  if (!definition.inputConfig && typeof inputs[PROMPT_INPUT] === 'string') return '${prompt}';
+  const message = inputs[PROMPT_INPUT];
+  if (!definition.inputConfig && typeof message === 'string') return message;
   const entries = Object.entries(inputs);
   if (entries.length === 0) return undefined;
   return `Inputs:\n${entries.map(([k, v]) => `- ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n')}`;

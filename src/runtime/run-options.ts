@@ -25,6 +25,11 @@ export interface RunOptions {
   inputs?: Record<string, unknown>;
   /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
   history?: Message[];
+  /**
+   * Values earlier agents of a workflow stored with `output_key`, which ADK
+   * `{var}` placeholders read (inputs win on a name clash).
+   */
+  state?: Readonly<Record<string, unknown>>;
   /** Extra context for the agent (agent-format `memory`), added to its instructions. */
   memory?: string;
   /** How a `kind: router` definition routes (agent-format config keys). */

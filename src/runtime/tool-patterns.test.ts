@@ -7,6 +7,7 @@ import type { ModelRequest } from '../model/types.js';
 import { parsePolicyFile } from '../policy/policy-file.js';
 import { loadDefinition } from '../spec/load-definition.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { DEFAULT_KNOWN_TOOLS } from '../spec/tool-names.js';
 import type { ConfirmationRequest } from './confirmation.js';
 import { executeAgent } from './executor.js';
 
@@ -112,6 +113,51 @@ describe('tool patterns narrow the shell (real processes, scripted model respons
     const { asked, answer } = await run(file, 'echo hi && rm -rf nothing-here', policy);
     expect(asked).toEqual([]);
     expect(String(answer.error)).toContain('no deleting');
+  });
+
+  it("an ad-hoc task child inherits the parent's shell with its patterns, not the whole shell", async () => {
+    const file = path.join(dir, 'delegator.yaml');
+    await writeFile(
+      file,
+      'name: delegator\ndescription: d\ntoolConfig:\n  tools: ["shell(echo:*)", task]\n',
+    );
+    const { definition } = await loadDefinition(file, {
+      cwd: dir,
+      knownTools: [...DEFAULT_KNOWN_TOOLS, 'task'],
+    });
+    const asked: ConfirmationRequest[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      const child = r.systemInstruction?.includes('You run commands');
+      const response = lastParts(r).find((p) => p.kind === 'function_response');
+      if (response && response.kind === 'function_response')
+        return { parts: [{ text: JSON.stringify(response.response) }] };
+      return child
+        ? { parts: [{ functionCall: { name: 'shell', args: { command: 'touch pwned.txt' } } }] }
+        : {
+            parts: [
+              {
+                functionCall: {
+                  name: 'task',
+                  args: {
+                    agent: { type: 'prompt', system_prompt: 'You run commands.', tools: 'inherit' },
+                    query: 'make a file',
+                  },
+                },
+              },
+            ],
+          };
+    });
+    await executeAgent(definition, {
+      model,
+      tools: builtinTools,
+      workspace: dir,
+      inputs: { prompt: 'go' },
+      confirm: async (request) => (asked.push(request), { kind: 'approve' }),
+    });
+    expect(asked).toEqual([]);
+    await expect(
+      import('node:fs/promises').then((fs) => fs.access(path.join(dir, 'pwned.txt'))),
+    ).rejects.toThrow();
   });
 
   it('a glob on the shell command in an allow rule is a policy load error', () => {

@@ -45,8 +45,9 @@ function adkTools(value: unknown, notes: SourceNote[]): { name: string; path: Is
 
 /**
  * An ADK agent config as a Cadre raw definition: `instruction` is the system
- * prompt, tools are named (omitted = none, as in ADK). Workflow agents
- * (Sequential, Parallel, Loop) and `sub_agents` are not run by Cadre: warned.
+ * prompt, tools are named (omitted = none, as in ADK). `sub_agents`,
+ * workflow classes and `output_key` are completed by adk-tree.ts, which
+ * loads the sub-agent files.
  */
 export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
   const notes: SourceNote[] = [];
@@ -64,21 +65,6 @@ export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
       ['generate_content_config', 'top_p'],
     ],
   ];
-  const agentClass = data.agent_class ?? 'LlmAgent';
-  if (agentClass !== 'LlmAgent') {
-    notes.push({
-      path: ['agent_class'],
-      message: `${String(agentClass)} is an ADK workflow agent; Cadre loads it as a single LLM agent`,
-      severity: 'warning',
-    });
-  }
-  if (Array.isArray(data.sub_agents)) {
-    notes.push({
-      path: ['sub_agents'],
-      message: `sub_agents are ignored (${data.sub_agents.length}); load each sub-agent file on its own`,
-      severity: 'warning',
-    });
-  }
   const raw: Record<string, unknown> = {
     name: data.name,
     description: data.description === undefined ? '' : data.description,

@@ -210,6 +210,38 @@ describe('corpus spot checks', () => {
     );
   });
 
+  test('TodoWrite is todo_write', async () => {
+    const { definition, warnings } = await load(
+      'claude-code/lst97__claude-code-sub-agents__agent-organizer.md',
+    );
+    expect(definition.toolConfig.tools).toContain('todo_write');
+    expect(warnings.find((w) => w.message.includes('TodoWrite'))).toBeUndefined();
+  });
+
+  test('Task and Agent are task where the caller has it (the CLI), and say so where not', async () => {
+    const cli = { knownTools: [...DEFAULT_KNOWN_TOOLS, 'task'], isKnownAgent: () => false };
+    const lead = await load('claude-code/wshobson__agents__team-lead.md', cli);
+    expect(lead.definition.toolConfig.tools).toEqual([
+      'read_file',
+      'glob',
+      'grep',
+      'shell',
+      'task',
+    ]);
+    const gap = await load('claude-code/insightwavesmith__qa-helpdesk__gap-detector.md', cli);
+    expect(gap.definition.toolConfig).toEqual({
+      tools: ['read_file', 'glob', 'grep', 'task'],
+      patterns: { task: ['Explore'] },
+    });
+    expect(messages(gap.warnings)).toContain(
+      '"Task(Explore)": no agent "Explore" is known (Explore is one of Claude Code\'s own agents), so task cannot start it',
+    );
+    const library = await load('claude-code/insightwavesmith__qa-helpdesk__code-analyzer.md');
+    expect(messages(library.warnings)).toContain(
+      'tool "Task" (Cadre\'s "task") is not available (task needs agents to delegate to: run it with `cadre run`, or list "task" in knownTools); the agent loads without it',
+    );
+  });
+
   test('an ADK LlmAgent: instruction is the system prompt, model kept, no tools', async () => {
     const { definition, warnings } = await load(
       'adk/ENVOYou__agent-envoyou__BackendReviewerAgent.yaml',
@@ -223,14 +255,19 @@ describe('corpus spot checks', () => {
     expect(
       definition.promptConfig.systemPrompt?.startsWith('You are a Senior Backend Code Reviewer'),
     ).toBe(true);
-    expect(warnings).toEqual([]);
+    // Its instruction reads state an earlier agent of its workflow would store.
+    expect(warnings.map((w) => `${w.line} ${w.path}`)).toEqual(['11 instruction']);
+    expect(warnings[0]?.message).toMatch(/placeholder \{generated_backend_code\}/);
   });
 
-  test('an ADK workflow agent loads with warnings about its class and sub_agents', async () => {
-    const { warnings } = await load('adk/ENVOYou__agent-envoyou__root.yaml');
+  test('an ADK workflow agent whose sub-agent files are missing warns at each and runs as one agent', async () => {
+    const { definition, warnings } = await load('adk/ENVOYou__agent-envoyou__root.yaml');
+    expect(definition.workflow).toBeUndefined();
     expect(warnings.map((w) => `${w.line}:${w.column} ${w.path}`)).toEqual([
       '2:14 agent_class',
-      '6:3 sub_agents',
+      '6:18 sub_agents.0.config_path',
+      '7:18 sub_agents.1.config_path',
+      '8:18 sub_agents.2.config_path',
     ]);
   });
 

@@ -13,20 +13,29 @@ export interface ParsedData {
 const firstLine = (message: string): string =>
   (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?\s*$/, '');
 
-/** Parses YAML, keeping positions; every syntax error is reported with its line and column. */
+/**
+ * Parses YAML, keeping positions. Only the first syntax error is reported,
+ * with its line and column: the parser's later errors are mostly that one
+ * seen again (an unindented line in a block scalar gives one per line).
+ */
 export function parseYamlText(yaml: YamlModule, text: string, lineOffset = 0): ParsedData {
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, keepSourceTokens: true, prettyErrors: true });
   const mapper = yamlMapper(yaml, doc, lineCounter, lineOffset);
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((error): PendingIssue => {
-      const pos = error.linePos?.[0];
-      const at: SourcePosition | undefined = pos
-        ? { line: pos.line + lineOffset, column: pos.col }
-        : undefined;
-      return { ...errorAt([], `invalid YAML: ${firstLine(error.message)}`), ...(at ? { at } : {}) };
-    });
-    return { data: undefined, mapper, issues };
+  const first = doc.errors.reduce<(typeof doc.errors)[number] | undefined>(
+    (best, error) => (best && best.pos[0] <= error.pos[0] ? best : error),
+    undefined,
+  );
+  if (first) {
+    const pos = first.linePos?.[0];
+    const at: SourcePosition | undefined = pos
+      ? { line: pos.line + lineOffset, column: pos.col }
+      : undefined;
+    const issue: PendingIssue = {
+      ...errorAt([], `invalid YAML: ${firstLine(first.message)}`),
+      ...(at ? { at } : {}),
+    };
+    return { data: undefined, mapper, issues: [issue] };
   }
   return { data: doc.toJS({ maxAliasCount: 100 }), mapper, issues: [] };
 }

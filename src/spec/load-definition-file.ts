@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ValidationError } from '../errors/validation-error.js';
 import { normalizeText } from './data-file.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
+import { withPlaceholders } from './load-placeholders.js';
 import type { PreparedFile } from './prepared-file.js';
 import { displayFile } from './validate-context.js';
 import { checkPrepared } from './validate-definition.js';
@@ -61,5 +62,12 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
     );
   }
   const { prepared, source } = await (await reader())(absolute, text, options);
-  return checkPrepared(prepared, { ...options, cwd, source, baseDir: path.dirname(absolute) });
+  const loaded = withPlaceholders(
+    checkPrepared(prepared, { ...options, cwd, source, baseDir: path.dirname(absolute) }),
+    { raw: prepared.raw, mapper: prepared.mapper, text, file: displayFile(absolute, cwd) },
+  );
+  if (source.foreign !== 'adk') return loaded;
+  // An ADK config names its sub-agents by file: load them too.
+  const { withAdkTree } = await import('./adk-tree.js');
+  return withAdkTree(loaded, absolute, text, { ...options, cwd }, loadDefinition);
 }

@@ -107,6 +107,7 @@ describe('Markdown agents', () => {
       'grep',
       'shell',
       'web_fetch',
+      'todo_write',
     ]);
   });
 

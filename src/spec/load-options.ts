@@ -17,6 +17,8 @@ export interface LoadOptions {
   strict?: boolean;
   /** Whether a configured provider serves a model id; foreign files fall back to the run default otherwise. */
   servesModel?: (model: string) => boolean;
+  /** ADK files whose sub-agents are being loaded, outermost first (guards against cycles). */
+  adkAncestors?: readonly string[];
 }
 
 export interface ValidateOptions extends LoadOptions {

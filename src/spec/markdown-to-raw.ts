@@ -52,7 +52,7 @@ export function detectDialect(
 function toolEntries(value: unknown): { name: string; path: IssuePath }[] {
   if (typeof value === 'string') {
     return value
-      .split(',')
+      .split(/,(?![^(]*\))/) // commas inside Agent(a, b) belong to the pattern
       .map((name) => name.trim())
       .filter(Boolean)
       .map((name) => ({ name, path: ['tools'] }));

@@ -1,6 +1,5 @@
 import type { Message } from '../model/types.js';
-import { didYouMean } from './did-you-mean.js';
-import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.js';
+import { errorAt, type IssuePath, type PendingIssue } from './issues.js';
 import type { RawInitialMessage, RawPromptConfig } from './raw-definition-schema.js';
 import { pickSpelling } from './spelling.js';
 import type { PromptConfig } from './types.js';
@@ -23,38 +22,16 @@ function toMessage(
   return { role: raw.role, parts: texts.map((text) => ({ kind: 'text' as const, text })) };
 }
 
-/** `${name}` placeholders in the query that no input provides are almost always typos. */
-function checkPlaceholders(
-  query: string,
-  inputNames: readonly string[],
-  at: IssuePath,
-  issues: PendingIssue[],
-): void {
-  for (const match of query.matchAll(/\$\{([^}]*)\}/g)) {
-    const name = (match[1] ?? '').trim();
-    if (inputNames.includes(name)) continue;
-    const known = inputNames.length > 0 ? `; inputs: ${inputNames.join(', ')}` : '';
-    issues.push(
-      warningAt(
-        at,
-        `placeholder \${${name}} names no input${didYouMean(name, inputNames)}${known}`,
-      ),
-    );
-  }
-}
-
 export function normalizePrompt(
   raw: RawPromptConfig | undefined,
   at: IssuePath,
-  inputNames: readonly string[],
+  // Unused: placeholders are checked against the inputs once the dialect is known.
+  _inputNames: readonly string[],
   issues: PendingIssue[],
 ): PromptConfig {
   const out: PromptConfig = {};
   if (!raw) return out;
-  if (raw.query !== undefined) {
-    out.query = raw.query;
-    checkPlaceholders(raw.query, inputNames, [...at, 'query'], issues);
-  }
+  if (raw.query !== undefined) out.query = raw.query;
   const system = pickSpelling<string>(raw, ['systemPrompt', 'system_prompt'], at, issues);
   if (system) out.systemPrompt = system.value;
   const seed = pickSpelling<RawInitialMessage[]>(

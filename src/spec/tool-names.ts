@@ -12,12 +12,40 @@ export const DEFAULT_KNOWN_TOOLS: readonly string[] = [
   'edit_file',
   'shell',
   'web_fetch',
+  'todo_write',
 ];
+
+/** Cadre's delegation tool (TASK_TOOL in runtime/subagents): known only where a caller lists it. */
+const TASK = 'task';
+
+/**
+ * Tools the runtime gives an agent itself rather than from the pool, so
+ * they are known wherever a definition names them: `exit_loop` ends the
+ * loop an agent runs in (ADK's LoopAgent).
+ */
+const CONTROL_TOOLS: ReadonlySet<string> = new Set(['exit_loop']);
 
 /** Why a tool Cadre has is missing here, where setting something up would bring it. */
 const SETUP_HINTS: Readonly<Record<string, string>> = {
   web_search: 'web_search needs a search provider: set BRAVE_API_KEY',
+  [TASK]: 'task needs agents to delegate to: run it with `cadre run`, or list "task" in knownTools',
 };
+
+/**
+ * Vendor tools with no Cadre counterpart (lower-cased names) and what the
+ * author can do instead. Not aliases: the nearest Cadre tool does not do the same.
+ */
+const VENDOR_HINTS: Readonly<Record<string, string>> = {
+  skill: 'Claude Code skills are not loaded: put what the agent needs from the skill in its prompt',
+  activate_skill:
+    'Gemini CLI skills are not loaded: put what the agent needs from the skill in its prompt',
+  notebookedit:
+    "edit_file can change a notebook's JSON text, not cells by id: grant edit_file if that is enough",
+  notebookread: "read_file reads a notebook's JSON text: grant read_file if that is enough",
+};
+
+/** Claude Code's own agent types, which `Task(Explore)` may name but Cadre does not have. */
+const CLAUDE_AGENT_TYPES = new Set(['explore', 'plan', 'general-purpose', 'statusline-setup']);
 
 /**
  * Claude Code and Gemini CLI tool names → Cadre's (lower-cased keys: `Read`
@@ -44,6 +72,11 @@ const ALIASES: Readonly<Record<string, string>> = {
   shelltool: 'shell',
   run_shell_command: 'shell',
   shell: 'shell',
+  task: TASK,
+  agent: TASK,
+  todowrite: 'todo_write',
+  write_todos: 'todo_write',
+  todo_write: 'todo_write',
   webfetch: 'web_fetch',
   web_fetch: 'web_fetch',
   websearch: 'web_search',
@@ -56,8 +89,11 @@ const ALIASES: Readonly<Record<string, string>> = {
 export const canonicalToolName = (name: string): string =>
   ALIASES[name.trim().toLowerCase()] ?? name.trim();
 
-/** Tools that can enforce the patterns a definition narrows them to (`Bash(git:*)`). */
-const NARROWABLE = new Set(['shell', 'web_fetch']);
+/**
+ * Tools that can enforce the patterns a definition narrows them to
+ * (`Bash(git:*)`; `Task(code-reviewer)` is the agents task may start).
+ */
+const NARROWABLE = new Set(['shell', 'web_fetch', TASK]);
 
 /** `Bash(git status:*)` → `{ name: 'Bash', pattern: 'git status:*' }`; a plain name has no pattern. */
 export function splitToolPattern(entry: string): { name: string; pattern?: string } {
@@ -144,17 +180,20 @@ export function resolveTools(
       return;
     }
     const canonical = canonicalToolName(name);
-    if (!known.includes(canonical) && !options.isKnownAgent?.(name)) {
+    if (
+      !known.includes(canonical) &&
+      !CONTROL_TOOLS.has(canonical) &&
+      !options.isKnownAgent?.(name)
+    ) {
       const mapped = canonical !== name ? ` (Cadre's "${canonical}")` : '';
       const setup = SETUP_HINTS[canonical];
-      const hint = setup
-        ? ` (${setup})`
-        : didYouMean(canonical, known) || `; available: ${known.join(', ')}`;
+      const why = setup ?? VENDOR_HINTS[name.toLowerCase()];
+      const because = why ? ` (${why})` : '';
       missing(
         index,
         written,
-        `tool "${written}"${mapped} is not available${setup ? ` (${setup})` : ' in Cadre'}`,
-        `unknown tool "${written}"${mapped}${hint}`,
+        `tool "${written}"${mapped} is not available${setup ? '' : ' in Cadre'}${because}`,
+        `unknown tool "${written}"${mapped}${because || didYouMean(canonical, known) || `; available: ${known.join(', ')}`}`,
       );
       return;
     }
@@ -173,8 +212,42 @@ export function resolveTools(
       whole.add(canonical);
       return;
     }
+    if (canonical === TASK) {
+      const types = agentTypes(pattern);
+      (patterns[canonical] ??= []).push(...types);
+      issues.push(...unknownAgentTypes(types, written, [...path, index], options.isKnownAgent));
+      return;
+    }
     (patterns[canonical] ??= []).push(inClaudeForm(pattern, options.dialect));
   });
   for (const name of whole) delete patterns[name];
   return { tools, patterns, issues };
+}
+
+/** `Agent(worker, researcher)`: the agent types a Claude Code file lets task start. */
+const agentTypes = (pattern: string): string[] => pattern.split(/[\s,]+/).filter(Boolean);
+
+/**
+ * Task narrowed to an agent nobody registered can never start it: said at
+ * load, so the author is not surprised by refusals at run time. Unchecked
+ * where the caller knows no agents.
+ */
+function unknownAgentTypes(
+  types: readonly string[],
+  written: string,
+  path: IssuePath,
+  isKnownAgent: ((name: string) => boolean) | undefined,
+): PendingIssue[] {
+  if (!isKnownAgent) return [];
+  return types
+    .filter((type) => !isKnownAgent(type))
+    .map((type) => {
+      const vendor = CLAUDE_AGENT_TYPES.has(type.toLowerCase())
+        ? ` (${type} is one of Claude Code's own agents)`
+        : '';
+      return warningAt(
+        path,
+        `"${written}": no agent "${type}" is known${vendor}, so task cannot start it`,
+      );
+    });
 }

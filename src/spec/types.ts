@@ -45,11 +45,21 @@ export interface OutputConfig {
   outputs?: Record<string, string>;
 }
 
+/**
+ * How a prompt's placeholders are written, which depends on the tool the
+ * file was written for: `dollar` fills `${name}` (Cadre, Gemini CLI),
+ * `braces` fills ADK's `{name}` / `{name?}` from inputs and state, `none`
+ * fills nothing (Claude Code runs a subagent's body unchanged).
+ */
+export type PlaceholderStyle = 'dollar' | 'braces' | 'none';
+
 export interface PromptConfig {
-  /** First user message; `${name}` placeholders are filled from inputs. */
+  /** First user message; placeholders are filled from inputs. */
   query?: string;
   systemPrompt?: string;
   initialMessages?: Message[];
+  /** Absent: the style of the file's dialect (`source.foreign`), `dollar` for Cadre's own. */
+  placeholders?: PlaceholderStyle;
 }
 
 export interface ModelConfig {
@@ -102,10 +112,27 @@ export interface AgentDefinition<TOutput = unknown> {
   examples?: string[];
   /** Present for `kind: router`: route to domain agents in parallel, then synthesize. */
   router?: RouterConfig;
+  /** Present for workflow agents (ADK's Sequential, Parallel and Loop agents): no model of its own. */
+  workflow?: WorkflowConfig;
+  /** Agents this one may hand work to, offered as tools by name (ADK `sub_agents` of an LlmAgent). */
+  subagents?: AgentDefinition[];
+  /** The run's answer is stored in the workflow's state under this key (ADK `output_key`). */
+  outputKey?: string;
   /** What a rejected approval does: tell the model (default) or fail the run. */
   onReject?: 'continue' | 'fail';
   source?: DefinitionSource;
 }
+
+/**
+ * Runs `agents` in order, all at once, or in order again and again, sharing
+ * one state: each agent's `outputKey` answer is there for the agents after
+ * it (ADK's `{key}` placeholders read it). A loop stops after
+ * `maxIterations` rounds or when an agent calls `exit_loop`.
+ */
+export type WorkflowConfig =
+  | { kind: 'sequential'; agents: AgentDefinition[] }
+  | { kind: 'parallel'; agents: AgentDefinition[] }
+  | { kind: 'loop'; agents: AgentDefinition[]; maxIterations?: number };
 
 export interface RouterConfig {
   /** Domain agents by name. */

@@ -126,7 +126,7 @@ describe('validation errors name file, line, column and field', () => {
     expect(
       objectErrors({ name: 'a', description: 'b', toolConfig: { tools: ['Teleport'] } }),
     ).toEqual([
-      'toolConfig.tools.0: unknown tool "Teleport"; available: ls, read_file, glob, grep, write_file, edit_file, shell, web_fetch',
+      'toolConfig.tools.0: unknown tool "Teleport"; available: ls, read_file, glob, grep, write_file, edit_file, shell, web_fetch, todo_write',
     ]);
   });
 

@@ -31,6 +31,9 @@ async function listAgents(dir: string | undefined, io: CliIO, style: Style): Pro
     const agents = environment.registry.list();
     for (const agent of agents) io.stdout(describe(agent, style));
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
+    // Tools an agent file names that Cadre leaves out are said here, not only when it runs.
+    for (const warning of environment.warnings)
+      io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     if (agents.length === 0)
       io.stderr(
         `No agent definitions found in ${DEFAULT_AGENT_DIRS.join(', ')} or ~/.cadre/agents.\n`,

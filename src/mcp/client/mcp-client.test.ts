@@ -180,6 +180,30 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     expect(await exited(pids[0] as number)).toBe(true);
   });
 
+  it('a run tree whose root is a workflow (a code agent) also stops the servers its agents started', async () => {
+    const { definition: child } = await loadDefinition(
+      await notesAgent('worker', ['notes__whoami']),
+      { cwd: dir },
+    );
+    const result = await executeAgent(
+      {
+        name: 'flow',
+        description: 'd',
+        promptConfig: {},
+        toolConfig: { tools: [] },
+        workflow: { kind: 'sequential', agents: [child] },
+      },
+      {
+        model: callsInOrder([{ name: 'notes__whoami' }]),
+        workspace: dir,
+        inputs: { prompt: 'go' },
+      },
+    );
+    const [answer] = JSON.parse(result.final_message) as Array<{ output: string }>;
+    const who = JSON.parse(String(answer?.output)) as { pid: number };
+    expect(await exited(who.pid)).toBe(true);
+  });
+
   it('two tools whose safe names collide: the first is offered, the second is a warning', async () => {
     const file = await notesAgent('odd', ['mcp__notes']);
     const { definition } = await loadDefinition(file, { cwd: dir });

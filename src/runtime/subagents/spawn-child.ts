@@ -21,6 +21,12 @@ export interface SpawnParent {
   execution: ExecutionContext;
   /** Tools the parent holds (names), the ceiling for call-time tool choices. */
   grantedNames: readonly string[];
+  /**
+   * The parent's tool patterns and MCP servers: an ephemeral child takes its
+   * tools from the parent, and they stay as narrow, and resolvable, as there.
+   */
+  toolPatterns?: Readonly<Record<string, string[]>>;
+  mcpServers?: AgentDefinition['mcpServers'];
   remainingMs(): number;
   /** The per-parent concurrency limit, created on first use (most runs never spawn). */
   perParent(): Semaphore;
@@ -104,6 +110,8 @@ function runTarget(
     allowNested: request.allowNested ?? true,
     timeBudgetMs: budgetMs,
     ...(request.history ? { history: request.history } : {}),
+    ...(request.memory ? { memory: request.memory } : {}),
+    ...(request.state ? { state: request.state } : {}),
   };
   const target = request.target;
   if (target.kind === 'code') {
@@ -111,6 +119,7 @@ function runTarget(
       prompt: promptOf(request.inputs),
       inputs: request.inputs,
       ...(request.history ? { history: request.history } : {}),
+      ...(request.memory ? { memory: request.memory } : {}),
     };
     return runCodeAgent(target.create(), input, {
       ...shared,
@@ -118,6 +127,7 @@ function runTarget(
     });
   }
   let definition = withGrant(target.definition, childGrant(target.definition, parent, request));
+  if (request.ephemeral) definition = withParentTools(definition, parent);
   if (request.model)
     definition = {
       ...definition,
@@ -177,6 +187,21 @@ function withGrant(definition: AgentDefinition, tools: string[]): AgentDefinitio
   return tools === definition.toolConfig.tools
     ? definition
     : { ...definition, toolConfig: { ...definition.toolConfig, tools } };
+}
+
+/** An ephemeral child's tools are the parent's: so are their patterns and MCP servers. */
+function withParentTools(definition: AgentDefinition, parent: SpawnParent): AgentDefinition {
+  const tools = definition.toolConfig.tools;
+  const patterns = Object.fromEntries(
+    Object.entries(parent.toolPatterns ?? {}).filter(([tool]) => tools.includes(tool)),
+  );
+  return {
+    ...definition,
+    toolConfig: { ...definition.toolConfig, ...(Object.keys(patterns).length ? { patterns } : {}) },
+    ...(parent.mcpServers
+      ? { mcpServers: { ...parent.mcpServers, ...definition.mcpServers } }
+      : {}),
+  };
 }
 
 function promptOf(inputs: Record<string, unknown>): string {

@@ -76,6 +76,7 @@ export function taskTool(agents: AgentLookup | undefined, agentNames: readonly s
       required: ['agent', 'query'],
     },
     sideEffect: false,
+    outsidePatterns: (args, allowed) => outsideAgentTypes(args.agent, allowed),
     preview: (args) =>
       `Delegate to ${typeof args.agent === 'string' ? args.agent : 'an ad-hoc agent'}: ${args.query.slice(0, 80)}`,
     async execute(args, ctx) {
@@ -85,6 +86,19 @@ export function taskTool(agents: AgentLookup | undefined, agentNames: readonly s
       return childReport(result);
     },
   });
+}
+
+/**
+ * A definition that narrowed task (`Task(code-reviewer)`) lets it start only
+ * the agents it named; an inline agent is none of them.
+ */
+function outsideAgentTypes(
+  agent: TaskArgs['agent'],
+  allowed: readonly string[],
+): string | undefined {
+  if (typeof agent === 'string' && allowed.includes(agent)) return undefined;
+  const which = typeof agent === 'string' ? `'${agent}'` : 'an inline agent';
+  return `task may only start ${allowed.join(', ')} here, not ${which}`;
 }
 
 function spawnRequest(args: TaskArgs, agents: AgentLookup | undefined): SpawnRequest {

@@ -24,4 +24,8 @@ export interface SpawnRequest {
   isolation?: 'thread';
   /** Earlier conversation turns the child should see. */
   history?: Message[];
+  /** Extra context for the child's instructions (what earlier agents of a workflow answered). */
+  memory?: string;
+  /** A workflow's shared state, for the child's `{var}` placeholders. */
+  state?: Readonly<Record<string, unknown>>;
 }

@@ -63,7 +63,11 @@ export const DEFAULT_WORKER: RunWorkerOptions = {
  */
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
-  const tools = [...availableTools(env), createGmailSendTool({ env }), createCalendarEventTool({ env })];
+  const tools = [
+    ...availableTools(env),
+    createGmailSendTool({ env }),
+    createCalendarEventTool({ env }),
+  ];
   const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
   const { registry } = await discoverAgents({
     cwd,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinToolNames, builtinTools } from './index.js';
 
 describe('builtinTools', () => {
-  it('registers the six file tools, the shell and web_fetch under unique names', () => {
+  it('registers the six file tools, the shell, web_fetch and todo_write under unique names', () => {
     expect(builtinToolNames()).toEqual([
       'ls',
       'read_file',
@@ -13,6 +13,7 @@ describe('builtinTools', () => {
       'edit_file',
       'shell',
       'web_fetch',
+      'todo_write',
     ]);
   });
 
@@ -29,6 +30,7 @@ describe('builtinTools', () => {
       edit_file: [true, 'require'],
       shell: [true, 'require'],
       web_fetch: [false, undefined],
+      todo_write: [false, undefined],
     });
   });
 
@@ -71,6 +73,10 @@ describe('builtinTools', () => {
       web_fetch: [
         { url: 'https://example.com', max_chars: 5_000 },
         { url: 'x', extra: 1 },
+      ],
+      todo_write: [
+        { todos: [{ content: 'Run the tests', status: 'in_progress', activeForm: 'Running' }] },
+        { todos: [{ description: 'Ship', status: 'done' }] },
       ],
     };
     for (const tool of builtinTools) {

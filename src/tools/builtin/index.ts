@@ -8,6 +8,7 @@ import { writeFileTool } from './write-file.js';
 import { shellTool } from '../shell/shell-tool.js';
 import { webFetchTool } from '../web/web-fetch-tool.js';
 import { createWebSearchTool } from '../web/web-search-tool.js';
+import { todoWriteTool } from '../todo/todo-tool.js';
 
 export { editFileTool, globTool, grepTool, lsTool, readFileTool, writeFileTool };
 export { resolveInWorkspace } from './workspace-path.js';
@@ -24,9 +25,15 @@ export const fileTools: readonly Tool[] = Object.freeze([
 
 /**
  * The tools every agent can be granted: the file tools, the shell (run in
- * the workspace) and web_fetch; stateless, so safe to share.
+ * the workspace), web_fetch and todo_write (whose list lives in the run's
+ * events); stateless, so safe to share.
  */
-export const builtinTools: readonly Tool[] = Object.freeze([...fileTools, shellTool, webFetchTool]);
+export const builtinTools: readonly Tool[] = Object.freeze([
+  ...fileTools,
+  shellTool,
+  webFetchTool,
+  todoWriteTool,
+]);
 
 /** The built-ins plus the tools `env` configures (web_search with a search provider's key). */
 export function availableTools(env: NodeJS.ProcessEnv): Tool[] {

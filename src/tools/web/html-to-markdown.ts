@@ -142,9 +142,7 @@ function toMarkdown(html: string, baseUrl: string): string {
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return decodeEntities(
-      html
-        .replace(/<(script|style)\b[^<>]*>[^<]*<\/\1\s*>/gi, '')
-        .replace(/<[^<>]*>/g, ' '),
+      html.replace(/<(script|style)\b[^<>]*>[^<]*<\/\1\s*>/gi, '').replace(/<[^<>]*>/g, ' '),
     );
   }
 }
@@ -156,7 +154,8 @@ function toMarkdown(html: string, baseUrl: string): string {
 function readTitle(html: string): string | undefined {
   const lower = html.toLowerCase();
   let open = lower.indexOf('<title');
-  while (open >= 0 && /[a-z0-9-]/.test(lower.charAt(open + 6))) open = lower.indexOf('<title', open + 6);
+  while (open >= 0 && /[a-z0-9-]/.test(lower.charAt(open + 6)))
+    open = lower.indexOf('<title', open + 6);
   if (open < 0) return undefined;
   const start = lower.indexOf('>', open);
   const end = start < 0 ? -1 : lower.indexOf('</title', start);

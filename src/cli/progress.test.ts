@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../events/types.js';
+import type { TodoItem } from '../tools/todo/todo-list.js';
+import { createProgressPrinter, todoLine } from './progress.js';
+import { createStyle } from './style.js';
+
+const plain = createStyle(false);
+
+const todosEvent = (
+  todos: unknown,
+  at: { executionId?: string; depth?: number } = {},
+): CadreEvent => ({
+  type: 'todos_updated',
+  message: `${Array.isArray(todos) ? todos.length : 0} todos`,
+  timestamp: new Date(0).toISOString(),
+  data: { todos },
+  runId: 'run',
+  executionId: at.executionId ?? 'root',
+  depth: at.depth ?? 0,
+  path: ['agent'],
+  seq: 1,
+});
+
+const printer = () => {
+  const out: string[] = [];
+  return { print: createProgressPrinter((text) => out.push(text), plain), out: () => out.join('') };
+};
+
+const todo = (content: string, status: TodoItem['status']): TodoItem => ({
+  id: content,
+  content,
+  status,
+});
+
+describe('progress: the plan', () => {
+  it('prints one line per item with its status marker', () => {
+    expect(
+      [
+        todo('a', 'pending'),
+        todo('b', 'in_progress'),
+        todo('c', 'completed'),
+        todo('d', 'cancelled'),
+      ].map((t) => todoLine(t, plain)),
+    ).toEqual(['☐ a', '▶ b', '☑ c', '☒ d']);
+    expect(todoLine(todo('b', 'in_progress'), createStyle(true))).toBe('\u001b[36m▶\u001b[39m b');
+  });
+
+  it('prints the list under a header, indented by depth, only when it changes', () => {
+    const { print, out } = printer();
+    const first = [todo('Read', 'in_progress'), todo('Fix', 'pending')];
+    print(todosEvent(first));
+    print(todosEvent([...first]));
+    print(todosEvent([todo('Read', 'completed'), todo('Fix', 'in_progress')]));
+    print(todosEvent(first, { executionId: 'child', depth: 1 }));
+    expect(out()).toBe(
+      [
+        '  ☰ 2 todos',
+        '    ▶ Read',
+        '    ☐ Fix',
+        '  ☰ 2 todos',
+        '    ☑ Read',
+        '    ▶ Fix',
+        '    ☰ 2 todos',
+        '      ▶ Read',
+        '      ☐ Fix',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows a cleared plan, and ignores an event whose list it cannot read', () => {
+    const { print, out } = printer();
+    print(todosEvent([{ content: 'no id or status' }]));
+    expect(out()).toBe('');
+    print(todosEvent([]));
+    expect(out()).toBe('  ☰ 0 todos\n');
+  });
+});

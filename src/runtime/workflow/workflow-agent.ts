@@ -1,0 +1,149 @@
+import type { Agent, AgentContext, AgentInput } from '../../agents/types.js';
+import type { EventInput } from '../../events/types.js';
+import type { AgentDefinition, WorkflowConfig } from '../../spec/types.js';
+import type { RunResult, ToolTrace } from '../run-result.js';
+import { inputsFor } from '../subagents/query-inputs.js';
+import { EXIT_LOOP } from './exit-loop-tool.js';
+
+/** A loop without `maxIterations` still ends: ADK loops forever, a runtime must not. */
+export const DEFAULT_LOOP_ITERATIONS = 10;
+
+/** What one agent of the workflow answered. */
+interface Step {
+  agent: string;
+  result: RunResult;
+}
+
+/**
+ * ADK's workflow agents: the agents run as children of this one (so
+ * depth, concurrency and time limits, events and approvals apply as for
+ * any subagent), in order, at once, or in rounds. They share one state:
+ * an agent with `outputKey` leaves its answer there for the next ones, and
+ * every agent sees what the earlier ones answered.
+ */
+export class WorkflowAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+
+  constructor(
+    definition: AgentDefinition,
+    private readonly workflow: WorkflowConfig,
+    /** State the workflow starts from (an enclosing workflow's). */
+    private readonly initialState: Readonly<Record<string, unknown>> = {},
+  ) {
+    this.name = definition.name;
+    this.description = definition.description;
+  }
+
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+    const state: Record<string, unknown> = { ...this.initialState };
+    const steps: Step[] = [];
+    const flow = this.workflow;
+    switch (flow.kind) {
+      case 'sequential':
+        for (const agent of flow.agents) yield* this.runOne(agent, input, ctx, state, steps);
+        break;
+      case 'parallel': {
+        yield {
+          type: 'workflow_step',
+          message: `Running ${flow.agents.length} agents at once`,
+          data: {},
+        };
+        const results = await Promise.all(
+          flow.agents.map((agent) => this.spawn(agent, input, ctx, { ...state }, steps)),
+        );
+        flow.agents.forEach((agent, i) => keep(agent, results[i] as RunResult, state, steps));
+        for (const step of steps.slice(-results.length)) yield usageOf(step);
+        break;
+      }
+      case 'loop': {
+        const rounds = flow.maxIterations ?? DEFAULT_LOOP_ITERATIONS;
+        let exited = false;
+        for (let round = 1; round <= rounds && !exited; round += 1) {
+          yield {
+            type: 'workflow_step',
+            message: `Round ${round} of at most ${rounds}`,
+            data: { round },
+          };
+          for (const agent of flow.agents) {
+            yield* this.runOne(agent, input, ctx, state, steps);
+            exited ||= (steps.at(-1)?.result.traces ?? []).some((t) => t.tool === EXIT_LOOP);
+            if (exited) break;
+          }
+        }
+        break;
+      }
+      default:
+        flow satisfies never;
+    }
+    const last = steps.at(-1);
+    const content =
+      flow.kind === 'parallel'
+        ? steps.map((step) => `${step.agent}: ${step.result.final_message}`).join('\n\n')
+        : (last?.result.final_message ?? '');
+    yield {
+      type: 'final_result',
+      message: 'Done',
+      data: { content, output: { state, answers: steps.map(answerOf) }, traces: traces(steps) },
+    };
+  }
+
+  private async *runOne(
+    agent: AgentDefinition,
+    input: AgentInput,
+    ctx: AgentContext,
+    state: Record<string, unknown>,
+    steps: Step[],
+  ): AsyncIterable<EventInput> {
+    yield { type: 'workflow_step', message: `Running ${agent.name}`, data: { agent: agent.name } };
+    const result = await this.spawn(agent, input, ctx, state, steps);
+    keep(agent, result, state, steps);
+    yield usageOf(steps.at(-1) as Step);
+  }
+
+  private spawn(
+    agent: AgentDefinition,
+    input: AgentInput,
+    ctx: AgentContext,
+    state: Readonly<Record<string, unknown>>,
+    steps: readonly Step[],
+  ): Promise<RunResult> {
+    const earlier = steps.map((step) => `${step.agent} answered:\n${step.result.final_message}`);
+    const memory = [input.memory, ...earlier].filter(Boolean).join('\n\n');
+    return ctx.spawn({
+      target: { kind: 'definition', definition: agent },
+      ephemeral: false,
+      inputs: inputsFor({ kind: 'definition', definition: agent }, input.prompt),
+      state: { ...state },
+      ...(memory ? { memory } : {}),
+      ...(input.history ? { history: input.history } : {}),
+    });
+  }
+}
+
+/** Records a step, and its answer in the state when the agent names an `outputKey`. */
+function keep(
+  agent: AgentDefinition,
+  result: RunResult,
+  state: Record<string, unknown>,
+  steps: Step[],
+): void {
+  steps.push({ agent: agent.name, result });
+  if (agent.outputKey && result.terminate_reason === 'GOAL')
+    state[agent.outputKey] =
+      typeof result.output === 'string' ? result.output : (result.output ?? result.final_message);
+}
+
+function usageOf(step: Step): EventInput {
+  return { type: 'usage', message: `${step.agent} usage`, data: { ...step.result.usage } };
+}
+
+const answerOf = (step: Step) => ({
+  agent: step.agent,
+  terminate_reason: step.result.terminate_reason,
+  answer: step.result.final_message,
+});
+
+function traces(steps: readonly Step[]): ToolTrace[] {
+  return steps.flatMap((step) => step.result.traces);
+}

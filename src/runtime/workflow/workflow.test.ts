@@ -1,0 +1,245 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../../events/types.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import type { ModelRequest } from '../../model/types.js';
+import { loadDefinition } from '../../spec/load-definition.js';
+import { executeAgent } from '../executor.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cadre-adk-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Writes a small ADK project: file name → YAML lines. */
+async function project(name: string, files: Record<string, string[]>): Promise<string> {
+  const root = path.join(dir, name);
+  for (const [file, lines] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), `${lines.join('\n')}\n`);
+  }
+  return path.join(root, 'root_agent.yaml');
+}
+
+const llm = (name: string, instruction: string, extra: string[] = []) => [
+  `name: ${name}`,
+  'model: gemini-2.5-flash',
+  `description: The ${name}.`,
+  `instruction: ${JSON.stringify(instruction)}`,
+  ...extra,
+];
+
+/** Which agent a request is for: each instruction starts with "You are <name>". */
+const agentOf = (r: ModelRequest) => /You are (\w+)/.exec(r.systemInstruction ?? '')?.[1] ?? '?';
+const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
+const answered = (r: ModelRequest) => lastParts(r).some((p) => p.kind === 'function_response');
+
+async function run(file: string, model: ScriptedModel) {
+  const { definition, warnings } = await loadDefinition(file, { cwd: dir });
+  const events: CadreEvent[] = [];
+  const result = await executeAgent(definition, {
+    model,
+    workspace: dir,
+    inputs: { prompt: 'a poem about rain' },
+    onEvent: (e) => events.push(e),
+  });
+  return { definition, warnings, result, events };
+}
+
+describe('ADK multi-agent configs (multi-file projects, scripted model responses)', () => {
+  it('SequentialAgent runs its sub-agents in order; output_key answers reach later agents through state', async () => {
+    const file = await project('sequential', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: pipeline',
+        'description: Writes, then reviews.',
+        'sub_agents:',
+        '  - config_path: agents/writer.yaml',
+        '  - config_path: agents/reviewer.yaml',
+      ],
+      'agents/writer.yaml': llm('writer', 'You are writer. Write a draft.', ['output_key: draft']),
+      'agents/reviewer.yaml': llm('reviewer', 'You are reviewer. Review this draft: {draft}', [
+        'output_key: review',
+      ]),
+    });
+    const seen: string[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      const agent = agentOf(r);
+      seen.push(`${agent}: ${r.systemInstruction ?? ''}`);
+      return { parts: [{ text: agent === 'writer' ? 'Rain on the roof.' : 'Fine, ship it.' }] };
+    });
+    const { definition, result, events } = await run(file, model);
+    expect(definition.workflow).toMatchObject({
+      kind: 'sequential',
+      agents: [
+        { name: 'writer', outputKey: 'draft' },
+        { name: 'reviewer', outputKey: 'review' },
+      ],
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(result.final_message).toBe('Fine, ship it.');
+    expect(result.output).toMatchObject({
+      state: { draft: 'Rain on the roof.', review: 'Fine, ship it.' },
+    });
+    expect(seen.map((s) => s.split(':')[0])).toEqual(['writer', 'reviewer']);
+    // The reviewer read the writer's answer from the state.
+    expect(seen[1]).toContain('Review this draft: Rain on the roof.');
+    expect(events.filter((e) => e.type === 'workflow_step').map((e) => e.message)).toEqual([
+      'Running writer',
+      'Running reviewer',
+    ]);
+  });
+
+  it('ParallelAgent runs its sub-agents at once and answers with each', async () => {
+    const file = await project('parallel', {
+      'root_agent.yaml': [
+        'agent_class: ParallelAgent',
+        'name: fan_out',
+        'description: Asks two experts.',
+        'sub_agents:',
+        '  - config_path: a.yaml',
+        '  - config_path: b.yaml',
+      ],
+      'a.yaml': llm('alpha', 'You are alpha.', ['output_key: a']),
+      'b.yaml': llm('beta', 'You are beta.', ['output_key: b']),
+    });
+    let running = 0;
+    let most = 0;
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      running += 1;
+      most = Math.max(most, running);
+      queueMicrotask(() => (running -= 1));
+      return { parts: [{ text: `${agentOf(r)} says hi` }], delayMs: 20 };
+    });
+    const { result } = await run(file, model);
+    expect(result.final_message).toBe('alpha: alpha says hi\n\nbeta: beta says hi');
+    expect(result.output).toMatchObject({ state: { a: 'alpha says hi', b: 'beta says hi' } });
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('LoopAgent repeats until an agent calls exit_loop, within max_iterations', async () => {
+    const file = await project('loop', {
+      'root_agent.yaml': [
+        'agent_class: LoopAgent',
+        'name: refine',
+        'description: Improves until good.',
+        'max_iterations: 5',
+        'sub_agents:',
+        '  - config_path: critic.yaml',
+      ],
+      'critic.yaml': llm('critic', 'You are critic. Call exit_loop when it is good.', [
+        'tools:',
+        '  - name: exit_loop',
+      ]),
+    });
+    let rounds = 0;
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (answered(r)) return { parts: [{ text: 'Good now.' }] };
+      rounds += 1;
+      return rounds < 3
+        ? { parts: [{ text: `Round ${rounds}: needs work.` }] }
+        : { parts: [{ functionCall: { name: 'exit_loop', args: { reason: 'good' } } }] };
+    });
+    const { result, events } = await run(file, model);
+    expect(rounds).toBe(3);
+    expect(result.final_message).toBe('Good now.');
+    expect(
+      events.filter((e) => e.type === 'workflow_step' && /^Round/.test(e.message)),
+    ).toHaveLength(3);
+    expect(events.some((e) => e.type === 'loop_exit_requested')).toBe(true);
+  });
+
+  it('LoopAgent without an exit stops at max_iterations', async () => {
+    const file = await project('bounded', {
+      'root_agent.yaml': [
+        'agent_class: LoopAgent',
+        'name: bounded',
+        'description: d',
+        'max_iterations: 2',
+        'sub_agents:',
+        '  - config_path: step.yaml',
+      ],
+      'step.yaml': llm('step', 'You are step.'),
+    });
+    const model = new ScriptedModel(() => ({ parts: [{ text: 'again' }] }));
+    await run(file, model);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('an LlmAgent with sub_agents offers them as tools', async () => {
+    const file = await project('delegating', {
+      'root_agent.yaml': [
+        ...llm('lead', 'You are lead. Ask helper.'),
+        'sub_agents:',
+        '  - config_path: helper.yaml',
+      ],
+      'helper.yaml': llm('helper', 'You are helper.'),
+    });
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (agentOf(r) === 'helper') return { parts: [{ text: 'helped' }] };
+      return answered(r)
+        ? { parts: [{ text: `lead got: ${JSON.stringify(lastParts(r))}` }] }
+        : { parts: [{ functionCall: { name: 'helper', args: { prompt: 'help' } } }] };
+    });
+    const { definition, result } = await run(file, model);
+    expect(definition.toolConfig.tools).toEqual(['helper']);
+    expect(model.requests[0]?.tools?.map((t) => t.name)).toContain('helper');
+    expect(result.final_message).toContain('helped');
+  });
+
+  it('sub-agents that cannot be loaded are warnings at their line; a workflow left with none runs as one LLM agent', async () => {
+    const file = await project('missing', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: partial',
+        'description: d',
+        'instruction: You are partial.',
+        'sub_agents:',
+        '  - config_path: gone.yaml',
+        '  - code: my_module.agent',
+      ],
+    });
+    const { definition, warnings, result } = await run(
+      file,
+      new ScriptedModel([{ parts: [{ text: 'alone' }] }]),
+    );
+    expect(definition.workflow).toBeUndefined();
+    expect(warnings.map((w) => `${w.line} ${w.path}: ${w.message}`)).toEqual([
+      '1 agent_class: SequentialAgent has no sub-agent Cadre could load; it runs as a single LLM agent',
+      expect.stringMatching(
+        /^6 sub_agents\.0\.config_path: sub-agent gone\.yaml could not be loaded \(file not found\)/,
+      ),
+      '7 sub_agents.1: only sub-agents given by config_path can be loaded; this one is left out',
+    ]);
+    expect(result.final_message).toBe('alone');
+  });
+
+  it('a cycle of config_path references is a warning, not a hang', async () => {
+    const file = await project('cycle', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: outer',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: inner.yaml',
+      ],
+      'inner.yaml': [
+        'agent_class: SequentialAgent',
+        'name: inner',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: root_agent.yaml',
+      ],
+    });
+    const { warnings } = await loadDefinition(file, { cwd: dir });
+    expect(warnings.map((w) => w.message)).toContain(
+      'root_agent.yaml is already being loaded (a cycle); left out',
+    );
+  });
+});
