@@ -5,6 +5,8 @@ import { discoverAgents } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../agents/types.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import { loadPrices } from '../cost/price-file.js';
+import type { PriceTable } from '../cost/prices.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../spec/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
@@ -21,6 +23,8 @@ export interface AgentEnvironment {
   warnings: ValidationIssue[];
   /** Tools runs may be granted: the built-ins and what the environment configures (web_search). */
   tools: Tool[];
+  /** Model prices: the built-in table with `.cadre/prices.json` or CADRE_PRICES on top. */
+  prices: PriceTable;
   /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
   mcpServers: Record<string, McpServerConfig>;
 }
@@ -38,6 +42,7 @@ export async function agentEnvironment(
   const tools = availableTools(io.env);
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
+  const prices = await loadPrices(io.cwd, io.env);
   const { registry, diagnostics, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
@@ -58,6 +63,7 @@ export async function agentEnvironment(
     diagnostics,
     warnings,
     tools,
+    prices,
     mcpServers,
   };
 }

@@ -1,3 +1,4 @@
+import { formatUsd } from '../cost/prices.js';
 import type { CadreEvent } from '../events/types.js';
 import { todosOf } from '../tools/todo/todo-event.js';
 import type { TodoItem, TodoStatus } from '../tools/todo/todo-list.js';
@@ -67,7 +68,7 @@ export function createProgressPrinter(
         break;
       }
       case 'final_result':
-        line(event, `${style.bold('■')} ${event.message} ${elapsed()}`);
+        line(event, `${style.bold('■')} ${event.message} ${elapsed()}${spent(event.data.result)}`);
         break;
       case 'text_delta':
       case 'usage':
@@ -83,6 +84,17 @@ export function createProgressPrinter(
         break;
     }
   };
+}
+
+/** ` · 1,234 tokens · $0.0031` from a result, as far as it is known. */
+function spent(result: unknown): string {
+  if (typeof result !== 'object' || result === null) return '';
+  const { usage, cost_usd: cost } = result as {
+    usage?: { totalTokens?: number };
+    cost_usd?: number;
+  };
+  const tokens = usage?.totalTokens ? ` · ${usage.totalTokens.toLocaleString('en-US')} tokens` : '';
+  return `${tokens}${typeof cost === 'number' ? ` · ${formatUsd(cost)}` : ''}`;
 }
 
 /** `☐ pending`, `▶ in progress`, `☑ completed`, `☒ cancelled`: one line per item. */

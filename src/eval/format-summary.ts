@@ -1,3 +1,4 @@
+import { formatUsd } from '../cost/prices.js';
 import type { EvalReport, ScoreResult } from './types.js';
 
 const MAX_LISTED = 20;
@@ -27,7 +28,10 @@ export function formatSummary(report: EvalReport): string {
   const secs = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)} s`);
   lines.push(
     `latency p50 ${secs(s.latency.p50_secs)}, p95 ${secs(s.latency.p95_secs)} · tokens ${s.tokens.total} ` +
-      `(input ${s.tokens.input}, output ${s.tokens.output})${s.tokens.judge ? ` · judge tokens ${s.tokens.judge}` : ''}`,
+      `(input ${s.tokens.input}, output ${s.tokens.output})${s.tokens.judge ? ` · judge tokens ${s.tokens.judge}` : ''}` +
+      (s.cost_usd
+        ? ` · cost ${formatUsd(s.cost_usd.total)}${s.cost_usd.judge ? ` (judge ${formatUsd(s.cost_usd.judge)})` : ''}`
+        : ''),
   );
   const problems = report.results.flatMap((r) =>
     Object.entries(r.scores).flatMap(([name, score]) => {

@@ -35,9 +35,17 @@ describe('llm_judge with a scripted judge model', () => {
       passed: false,
       label: 'partial',
       detail: 'Right city, missing detail.',
-      usage: { inputTokens: 50, outputTokens: 7, thoughtTokens: 0, totalTokens: 57 },
+      // 50 input and 7 output tokens at gemini-2.5-flash's list price ($0.30 / $2.50 per million).
+      usage: {
+        inputTokens: 50,
+        outputTokens: 7,
+        thoughtTokens: 0,
+        totalTokens: 57,
+        costUsd: expect.closeTo(0.0000325, 12),
+      },
     });
     expect(report.summary.tokens.judge).toBe(57);
+    expect(report.summary.cost_usd?.judge).toBeCloseTo(0.0000325, 12);
     // The judge saw the task, the expected answer, the agent's answer and its tools.
     const asked = JSON.stringify(judgeModels[0]?.requests[0]?.messages);
     for (const text of ['Capital of France?', 'Paris', 'It is Paris.', 'echo'])

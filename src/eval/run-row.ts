@@ -61,6 +61,8 @@ export async function runRow(
           ...(runner.resolverFor ? { resolveModel: runner.resolverFor(row) } : {}),
         });
         base.usage = addUsage(base.usage, result.usage);
+        const cost = result.cost_usd ?? result.usage.costUsd;
+        if (cost !== undefined) base.cost_usd = (base.cost_usd ?? 0) + cost;
         base.error = result.error?.message;
       } catch (error) {
         if (error instanceof ValidationError || isAbortError(error)) throw error;

@@ -30,6 +30,13 @@ export function summarise(
   const judgeTokens = finished
     .flatMap((r) => Object.values(r.scores))
     .reduce((sum, s) => sum + (s.status !== 'skipped' && s.usage ? s.usage.totalTokens : 0), 0);
+  const runCosts = finished.flatMap((r) => (r.cost_usd === undefined ? [] : [r.cost_usd]));
+  const judgeCosts = finished
+    .flatMap((r) => Object.values(r.scores))
+    .flatMap((s) =>
+      s.status !== 'skipped' && s.usage?.costUsd !== undefined ? [s.usage.costUsd] : [],
+    );
+  const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
   return {
     runs: results.length,
     completed: finished.length,
@@ -44,6 +51,15 @@ export function summarise(
       total: finished.reduce((sum, r) => sum + r.usage.totalTokens, 0),
       judge: judgeTokens,
     },
+    ...(runCosts.length + judgeCosts.length > 0
+      ? {
+          cost_usd: {
+            runs: sum(runCosts),
+            judge: sum(judgeCosts),
+            total: sum(runCosts) + sum(judgeCosts),
+          },
+        }
+      : {}),
   };
 }
 

@@ -67,6 +67,8 @@ export interface RowResult {
   latency_secs: number;
   /** Every attempt's tokens. */
   usage: Usage;
+  /** Every attempt's cost in dollars, subagents included, when the model's price is known. */
+  cost_usd?: number;
   error?: string;
   scores: Record<string, ScoreResult>;
 }
@@ -90,6 +92,8 @@ export interface EvalSummary {
   scorers: Record<string, ScorerSummary>;
   latency: { p50_secs: number | null; p95_secs: number | null };
   tokens: { input: number; output: number; total: number; judge: number };
+  /** Dollars the agent's runs and the judges cost, when any price was known. */
+  cost_usd?: { runs: number; judge: number; total: number };
 }
 
 export interface EvalReport {

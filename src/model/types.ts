@@ -68,10 +68,15 @@ export interface ModelRequest {
 }
 
 export interface Usage {
+  /** Every input token, those read from a prompt cache included. */
   inputTokens: number;
   outputTokens: number;
   thoughtTokens: number;
   totalTokens: number;
+  /** The part of `inputTokens` read from the provider's prompt cache (billed lower). */
+  cachedInputTokens?: number;
+  /** What these tokens cost in US dollars, when the model's price is known. */
+  costUsd?: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -82,13 +87,21 @@ export const emptyUsage = (): Usage => ({
 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const cached = optionalSum(a.cachedInputTokens, b.cachedInputTokens);
+  const cost = optionalSum(a.costUsd, b.costUsd);
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     thoughtTokens: a.thoughtTokens + b.thoughtTokens,
     totalTokens: a.totalTokens + b.totalTokens,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(cost === undefined ? {} : { costUsd: cost }),
   };
 }
+
+/** Absent on both sides stays absent: "no price known" is not "free". */
+const optionalSum = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
 
 /** What a streaming model call yields, in order. */
 export type ModelChunk =

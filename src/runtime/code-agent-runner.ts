@@ -5,7 +5,8 @@ import { DEFAULT_MAX_TIME_MINUTES } from '../spec/types.js';
 import { Deadline } from './deadline.js';
 import { pickModel, prepareExecution } from './prepare-execution.js';
 import type { RunOptions } from './run-options.js';
-import type { RunResult, TerminateReason, ToolTrace } from './run-result.js';
+import type { RunResult, SubagentCost, TerminateReason, ToolTrace } from './run-result.js';
+import { runCostUsd } from './run-cost.js';
 import { Semaphore } from './semaphore.js';
 import { spawnChild } from './subagents/spawn-child.js';
 
@@ -33,6 +34,7 @@ export async function runCodeAgent(
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
   let perParent: Semaphore | undefined;
   let usage: Usage = emptyUsage();
+  const children: SubagentCost[] = [];
   let turns = 0;
   const parent = {
     runId,
@@ -41,6 +43,11 @@ export async function runCodeAgent(
     remainingMs: () => deadline.remaining(),
     perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
     emit,
+    childFinished: (result: RunResult) => {
+      const cost = result.cost_usd ?? result.usage.costUsd;
+      if (cost !== undefined)
+        children.push({ agent: result.agent, execution_id: result.execution_id, cost_usd: cost });
+    },
   };
   const ctx: AgentContext = {
     runId,
@@ -108,6 +115,12 @@ export async function runCodeAgent(
     response_time_secs: (performance.now() - startedAtMs) / 1000,
     traces: Array.isArray(final?.traces) ? (final.traces as ToolTrace[]) : [],
     usage,
+    ...(usage.costUsd !== undefined || children.length > 0
+      ? {
+          cost_usd: runCostUsd({ usage, subagentCosts: children }),
+          ...(children.length > 0 ? { subagent_costs: children } : {}),
+        }
+      : {}),
     turns,
     ...(error ? { error } : {}),
   };
@@ -123,5 +136,9 @@ function toUsage(data: Record<string, unknown> | undefined): Usage {
     outputTokens: n('outputTokens'),
     thoughtTokens: n('thoughtTokens'),
     totalTokens: n('totalTokens'),
+    ...(typeof data?.cachedInputTokens === 'number'
+      ? { cachedInputTokens: data.cachedInputTokens }
+      : {}),
+    ...(typeof data?.costUsd === 'number' ? { costUsd: data.costUsd } : {}),
   };
 }

@@ -32,6 +32,7 @@ import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { runRouter } from './router/run-router.js';
 import { runWorkflow } from './workflow/run-workflow.js';
+import { runCostUsd } from './run-cost.js';
 import { definitionMcpTools, splitGrants } from '../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../mcp/client/mcp-hub.js';
 import type { SpawnServices } from './subagents/spawn-services.js';
@@ -306,6 +307,15 @@ function loopContext(
     remainingMs: () => deadline.remaining(),
     perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
     emit,
+    // Read by the cost limit and the result; kept in the state so a resume keeps the total.
+    childFinished: (result) => {
+      if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
+      (state.subagentCosts ??= []).push({
+        agent: result.agent,
+        execution_id: result.execution_id,
+        cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
+      });
+    },
   };
   return {
     definition,
@@ -334,6 +344,10 @@ function loopContext(
         : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
+    ...(definition.runConfig?.max_cost_usd !== undefined
+      ? { maxCostUsd: definition.runConfig.max_cost_usd }
+      : {}),
+    prices: services.prices,
     ...(services.claim ? { claim: services.claim } : {}),
     ...(services.settle ? { settle: services.settle } : {}),
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
@@ -419,6 +433,8 @@ async function loop(
     if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
     if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
     if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
+    if (ctx.maxCostUsd !== undefined && runCostUsd(ctx.state) >= ctx.maxCostUsd)
+      return { reason: 'MAX_COST' };
     const stop = await takeTurn(ctx, ctx.declarations, signal);
     onStateChange?.(ctx.state);
     if (stop) return stop;

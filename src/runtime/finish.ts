@@ -2,6 +2,7 @@ import type { AgentDefinition } from '../spec/types.js';
 import type { LoopContext } from './loop-context.js';
 import type { RunResult, TerminateReason } from './run-result.js';
 import type { FinalStop } from './stop.js';
+import { runCostUsd } from './run-cost.js';
 
 /** Turns the final state into the result every caller gets (one shape for all protocols). */
 export function finishRun(ctx: LoopContext, stop: FinalStop, startedAtMs: number): RunResult {
@@ -41,8 +42,19 @@ export function finishRun(ctx: LoopContext, stop: FinalStop, startedAtMs: number
     response_time_secs: (performance.now() - startedAtMs) / 1000,
     traces: state.traces,
     usage: state.usage,
+    ...costOf(state),
     turns: state.turns,
     ...(error ? { error } : {}),
+  };
+}
+
+/** The run's cost with its subagents', when any price was known. */
+function costOf(state: LoopContext['state']): Pick<RunResult, 'cost_usd' | 'subagent_costs'> {
+  const children = state.subagentCosts ?? [];
+  if (state.usage.costUsd === undefined && children.length === 0) return {};
+  return {
+    cost_usd: runCostUsd(state),
+    ...(children.length > 0 ? { subagent_costs: children } : {}),
   };
 }
 
@@ -82,6 +94,8 @@ function failureMessage(ctx: LoopContext, stop: FinalStop): string {
   switch (stop.reason) {
     case 'MAX_TURNS':
       return `Agent reached the max turns limit (${ctx.maxTurns}).`;
+    case 'MAX_COST':
+      return `Agent reached the cost limit ($${ctx.maxCostUsd ?? 0}).`;
     case 'TIMEOUT':
       return `Agent timed out after ${formatMinutes(ctx.definition.runConfig?.max_time_minutes)}.`;
     case 'NO_COMPLETION':

@@ -10,6 +10,7 @@ export const GRACE_MS = 60_000;
 
 const EXPLANATIONS: Record<RecoverableReason, (ctx: LoopContext) => string> = {
   MAX_TURNS: (ctx) => `You have reached the turn limit (${ctx.maxTurns}).`,
+  MAX_COST: (ctx) => `You have reached the cost limit ($${ctx.maxCostUsd ?? 0}).`,
   TIMEOUT: () => 'You have run out of time.',
   NO_COMPLETION: () => 'You stopped without finishing the task the required way.',
 };

@@ -5,6 +5,7 @@ import type {
   ModelClient,
   ToolDeclaration,
 } from '../model/types.js';
+import type { PriceTable } from '../cost/prices.js';
 import type { AgentDefinition } from '../spec/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolContext } from '../tools/types.js';
@@ -39,6 +40,10 @@ export interface LoopContext {
   cancellable: boolean;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
+  /** `runConfig.max_cost_usd`: the run (subagents included) stops for its grace turn at this cost. */
+  maxCostUsd?: number;
+  /** Prices the model calls of this execution. */
+  prices: PriceTable;
   /** Exactly-once guard for side effects (a store's compare-and-set). */
   claim?: ClaimCall;
   /** Persists the state before a turn's side effects run (durable runs); root executions only. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpHub } from '../mcp/client/mcp-hub.js';
+import { DEFAULT_PRICES } from '../cost/prices.js';
 import { rootExecution } from '../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -47,6 +48,7 @@ export async function prepareExecution(
         runtime: options.runtime ?? (await createRuntime()),
         events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
         workspace,
+        prices: options.prices ?? DEFAULT_PRICES,
         mcp: new McpHub({
           ...(options.mcpServers ? { servers: options.mcpServers } : {}),
           env: process.env,

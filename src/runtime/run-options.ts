@@ -1,5 +1,6 @@
 import type { AgentLookup } from '../agents/types.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { PriceTable } from '../cost/prices.js';
 import type { CadreEvent, ExecutionContext } from '../events/types.js';
 import type { FunctionCallPart, Message, ModelClient } from '../model/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -44,6 +45,8 @@ export interface RunOptions {
   tools?: ToolRegistry | readonly Tool[];
   /** MCP servers of the project (`.cadre/mcp.json`); each starts when an agent first needs it. */
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** Model prices for cost (default: the built-in table; the CLI and server add `.cadre/prices.json`). */
+  prices?: PriceTable;
   /** Agents a definition may call by name (as tools, or through `task`). */
   agents?: AgentLookup;
   /** Depth cap and concurrency limits for subagents. */

@@ -1,9 +1,9 @@
 import type { Usage } from '../model/types.js';
 
-export type TerminateReason = 'GOAL' | 'ERROR' | 'TIMEOUT' | 'MAX_TURNS' | 'ABORTED';
+export type TerminateReason = 'GOAL' | 'ERROR' | 'TIMEOUT' | 'MAX_TURNS' | 'MAX_COST' | 'ABORTED';
 
 /** Why a grace turn was needed; kept on a recovered run so the interruption is never hidden. */
-export type RecoverableReason = 'MAX_TURNS' | 'TIMEOUT' | 'NO_COMPLETION';
+export type RecoverableReason = 'MAX_TURNS' | 'MAX_COST' | 'TIMEOUT' | 'NO_COMPLETION';
 
 /** One executed tool call, in the agent-format seed's shape (no other fields: its schema forbids them). */
 export interface ToolTrace {
@@ -32,6 +32,19 @@ export interface RunResult {
   response_time_secs: number;
   traces: ToolTrace[];
   usage: Usage;
+  /**
+   * What the run cost in US dollars, its subagents included, when the price
+   * of at least one model it used is known (`usage.costUsd` is its own calls only).
+   */
+  cost_usd?: number;
+  /** Each subagent's cost, in the order they finished. */
+  subagent_costs?: SubagentCost[];
   turns: number;
   error?: { code: string; message: string };
+}
+
+export interface SubagentCost {
+  agent: string;
+  execution_id: string;
+  cost_usd: number;
 }

@@ -1,5 +1,5 @@
 import type { FunctionCallPart, FunctionResponsePart, Message, Usage } from '../model/types.js';
-import type { RecoverableReason, TerminateReason, ToolTrace } from './run-result.js';
+import type { RecoverableReason, SubagentCost, TerminateReason, ToolTrace } from './run-result.js';
 
 /**
  * Everything the loop knows about a run, as plain data: no closures, no
@@ -22,6 +22,8 @@ export interface RunState {
   completed?: { output: unknown };
   traces: ToolTrace[];
   usage: Usage;
+  /** What finished subagents cost; kept in the state so a paused run's total survives resume. */
+  subagentCosts?: SubagentCost[];
   /** Tools a person approved for the rest of this run ("always"). */
   alwaysApproved: string[];
   /** The missing-outputs nudge is sent once. */

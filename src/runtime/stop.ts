@@ -11,7 +11,10 @@ export type Stop =
 
 export function isRecoverable(stop: Stop): stop is { reason: RecoverableReason } {
   return (
-    stop.reason === 'MAX_TURNS' || stop.reason === 'TIMEOUT' || stop.reason === 'NO_COMPLETION'
+    stop.reason === 'MAX_TURNS' ||
+    stop.reason === 'MAX_COST' ||
+    stop.reason === 'TIMEOUT' ||
+    stop.reason === 'NO_COMPLETION'
   );
 }
 

@@ -1,5 +1,6 @@
 import { CancelledError, isAbortError } from '../errors/cadre-error.js';
 import { ModelError } from '../errors/model-error.js';
+import { priceFor, priced } from '../cost/prices.js';
 import {
   addUsage,
   type FunctionCallPart,
@@ -49,8 +50,9 @@ export async function takeTurn(
     state.turns++;
   }
   if (turn.usage) {
-    state.usage = addUsage(state.usage, turn.usage);
-    emit({ type: 'usage', message: `${turn.usage.totalTokens} tokens`, data: { ...turn.usage } });
+    const usage = priced(turn.usage, priceFor(state.model, ctx.prices));
+    state.usage = addUsage(state.usage, usage);
+    emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
   if (turn.calls.length > 0) turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
   if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });

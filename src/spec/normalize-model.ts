@@ -70,5 +70,7 @@ export function normalizeRun(
   if (turns) out.max_turns = turns.value;
   const minutes = pickSpelling<number>(raw, ['max_time_minutes', 'maxTimeMinutes'], at, issues);
   if (minutes) out.max_time_minutes = minutes.value;
+  const cost = pickSpelling<number>(raw, ['max_cost_usd', 'maxCostUsd'], at, issues);
+  if (cost) out.max_cost_usd = cost.value;
   return out;
 }

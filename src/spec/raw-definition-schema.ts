@@ -160,6 +160,16 @@ const runConfig = strictObject(
     maxTurns: positiveInt('Proto JSON spelling of max_turns.').optional(),
     max_time_minutes: positiveInt('Most minutes of wall time.').optional(),
     maxTimeMinutes: positiveInt('Proto JSON spelling of max_time_minutes.').optional(),
+    max_cost_usd: numberBetween(
+      0.000001,
+      1_000_000,
+      'Most US dollars the run may spend (model prices from the built-in table or .cadre/prices.json); then its grace turn.',
+    ).optional(),
+    maxCostUsd: numberBetween(
+      0.000001,
+      1_000_000,
+      'camelCase spelling of max_cost_usd.',
+    ).optional(),
   },
   'Limits against runaway runs.',
 );

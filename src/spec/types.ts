@@ -73,6 +73,8 @@ export interface ModelConfig {
 export interface RunConfig {
   max_time_minutes?: number;
   max_turns?: number;
+  /** Dollars the run may spend, subagents included; then it gets its grace turn (MAX_COST). */
+  max_cost_usd?: number;
 }
 
 export type DefinitionFormat = 'yaml' | 'json' | 'markdown' | 'module' | 'object';

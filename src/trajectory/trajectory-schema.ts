@@ -114,7 +114,7 @@ const decision = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('defer') }),
 ]);
 
-const terminateReason = z.enum(['GOAL', 'ERROR', 'TIMEOUT', 'MAX_TURNS', 'ABORTED']);
+const terminateReason = z.enum(['GOAL', 'ERROR', 'TIMEOUT', 'MAX_TURNS', 'MAX_COST', 'ABORTED']);
 
 const event = z.looseObject({
   type: z.string().describe('Well-known or not: unknown types are kept verbatim.'),

@@ -134,6 +134,7 @@ async function turn(
       runtime: t.runtime,
       tools: t.environment.tools,
       mcpServers: t.environment.mcpServers,
+      prices: t.environment.prices,
       agents: t.environment.registry,
       workspace: t.workspace,
       ...((t.options.model ?? t.io.env.CADRE_MODEL)

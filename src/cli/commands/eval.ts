@@ -113,6 +113,7 @@ export async function evalCommand(
       run: {
         tools: environment.tools,
         mcpServers: environment.mcpServers,
+        prices: environment.prices,
         workspace,
         runtime,
         agents: environment.registry,

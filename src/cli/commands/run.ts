@@ -63,6 +63,7 @@ export async function runCommand(
       runtime: await createRuntime(),
       tools: environment.tools,
       mcpServers: environment.mcpServers,
+      prices: environment.prices,
       agents: environment.registry,
       workspace,
       ...(modelName ? { defaultModel: modelName } : {}),

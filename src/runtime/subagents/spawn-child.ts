@@ -31,6 +31,8 @@ export interface SpawnParent {
   /** The per-parent concurrency limit, created on first use (most runs never spawn). */
   perParent(): Semaphore;
   emit: EventSink;
+  /** Told of each child's result (its cost counts toward the parent's). */
+  childFinished?: (result: RunResult) => void;
 }
 
 export const entryName = (entry: AgentEntry): string =>
@@ -79,6 +81,7 @@ export async function spawnChild(
     result = await (parent.execution.depth === 0
       ? services.global.run(limited, signal)
       : limited());
+    parent.childFinished?.(result);
   } finally {
     parent.emit({
       type: 'subagent_finished',
@@ -86,7 +89,13 @@ export async function spawnChild(
       data: {
         agent: name,
         executionId: execution.executionId,
-        ...(result ? { terminate_reason: result.terminate_reason, usage: result.usage } : {}),
+        ...(result
+          ? {
+              terminate_reason: result.terminate_reason,
+              usage: result.usage,
+              ...(result.cost_usd !== undefined ? { cost_usd: result.cost_usd } : {}),
+            }
+          : {}),
       },
     });
   }

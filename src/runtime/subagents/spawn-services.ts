@@ -1,5 +1,6 @@
 import type { AgentLookup } from '../../agents/types.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
+import type { PriceTable } from '../../cost/prices.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
@@ -41,6 +42,8 @@ export interface SpawnServices {
   policy?: GatePolicy;
   /** The tree's MCP servers: started on first use, stopped when the root run ends. */
   mcp: McpHub;
+  /** Model prices, for every execution's cost. */
+  prices: PriceTable;
 }
 
 export interface SpawnLimits {

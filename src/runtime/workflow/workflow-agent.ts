@@ -134,8 +134,10 @@ function keep(
       typeof result.output === 'string' ? result.output : (result.output ?? result.final_message);
 }
 
+/** The step's tokens; its cost reaches the workflow's result through the subagent costs. */
 function usageOf(step: Step): EventInput {
-  return { type: 'usage', message: `${step.agent} usage`, data: { ...step.result.usage } };
+  const { costUsd: _cost, ...tokens } = step.result.usage;
+  return { type: 'usage', message: `${step.agent} usage`, data: tokens };
 }
 
 const answerOf = (step: Step) => ({

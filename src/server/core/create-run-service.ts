@@ -10,6 +10,7 @@ import { createRuntime } from '../../runtime/runtime.js';
 import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
+import { loadPrices } from '../../cost/price-file.js';
 import { availableTools } from '../../tools/builtin/index.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
@@ -69,6 +70,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     createCalendarEventTool({ env }),
   ];
   const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
+  const prices = await loadPrices(cwd, env);
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
@@ -100,6 +102,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     agents: registry,
     tools,
     mcpServers,
+    prices,
     resolveModel: (name) =>
       options.modelClient
         ? { client: options.modelClient, model: name }

@@ -99,6 +99,7 @@ async function driveStep(
     runId: run.id,
     tools: ctx.tools,
     mcpServers: ctx.mcpServers,
+    prices: ctx.prices,
     agents: ctx.agents,
     resolveModel: (name) => {
       const resolved = ctx.resolveModel(name);

@@ -6,6 +6,7 @@ import type { AgentDefinition } from '../../spec/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { PriceTable } from '../../cost/prices.js';
 import type { PickedAgent } from './pick-definition.js';
 
 /** What every request of the server core shares: built once at start. */
@@ -16,6 +17,8 @@ export interface ServerContext {
   tools: readonly Tool[];
   /** The project's MCP servers (`.cadre/mcp.json`); each run tree starts the ones it needs. */
   mcpServers: Readonly<Record<string, McpServerConfig>>;
+  /** Model prices for runs' costs. */
+  prices: PriceTable;
   resolveModel: ModelResolver;
   /** The model when the agent names none (`cadre serve --model`, CADRE_MODEL). */
   defaultModel?: string;

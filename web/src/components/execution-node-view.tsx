@@ -1,5 +1,5 @@
 import { timelineRows, treeUsage, type ExecutionNode } from '../state/event-tree.js';
-import { formatDuration, formatTokens } from '../state/format.js';
+import { formatCost, formatDuration, formatTokens } from '../state/format.js';
 
 interface Props {
   node: ExecutionNode;
@@ -18,6 +18,7 @@ export function ExecutionNodeView({ node, origin }: Props) {
     total === own
       ? formatTokens(own)
       : `${formatTokens(own)} (${total.toLocaleString()} with subagents)`;
+  const cost = node.usage.costUsd === undefined ? '' : ` · ${formatCost(node.usage.costUsd)}`;
   const start = Date.parse(origin);
   return (
     <li className="execution">
@@ -27,6 +28,7 @@ export function ExecutionNodeView({ node, origin }: Props) {
           <span className="muted">
             {' '}
             · depth {node.depth} · {formatDuration(node.durationMs)} · {tokens}
+            {cost}
           </span>
         </summary>
         <ol className="events">

@@ -1,6 +1,6 @@
 import type { Api } from '../api/api.js';
 import { buildExecutionTree } from '../state/event-tree.js';
-import { formatDuration, formatTokens } from '../state/format.js';
+import { formatCost, formatDuration, formatTokens } from '../state/format.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
 import { useRunDetails } from '../state/use-run-details.js';
 import { AuditView } from './audit-view.js';
@@ -54,6 +54,12 @@ export function RunTimeline({ api, runId, navigate }: Props) {
           {formatTokens(run.usage.totalTokens)} ({run.usage.inputTokens} in,{' '}
           {run.usage.outputTokens} out, {run.usage.thoughtTokens} thinking)
         </dd>
+        {run.usage.costUsd !== undefined && (
+          <>
+            <dt>Cost</dt>
+            <dd title="Estimated from model list prices">{formatCost(run.usage.costUsd)}</dd>
+          </>
+        )}
         <dt>Summary</dt>
         <dd>{run.summary || '–'}</dd>
       </dl>

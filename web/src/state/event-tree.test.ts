@@ -33,7 +33,7 @@ describe('execution tree of a run timeline', () => {
   const child = { parent: 'root', depth: 1 };
   const events = [
     ev('root', 'run_started', {}, { at: 0 }),
-    ev('root', 'usage', { inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+    ev('root', 'usage', { inputTokens: 10, outputTokens: 5, totalTokens: 15, costUsd: 0.002 }),
     ev('root', 'subagent_started', { executionId: 'kid' }),
     ev('kid', 'text_delta', {}, { ...child, message: 'Hel' }),
     ev('kid', 'text_delta', {}, { ...child, message: 'lo' }),
@@ -51,6 +51,9 @@ describe('execution tree of a run timeline', () => {
       ['kid', 1, 5],
     ]);
     expect(root && treeUsage(root).totalTokens).toBe(20);
+    // Cost is summed only where the server priced the call.
+    expect(root?.usage.costUsd).toBe(0.002);
+    expect(root?.children[0]?.usage.costUsd).toBeUndefined();
   });
 
   it('places a subagent where it started and merges its text deltas into one row', () => {

@@ -26,11 +26,14 @@ function addUsage(usage: Usage, data: Record<string, unknown>): Usage {
   const input = num(data.inputTokens);
   const output = num(data.outputTokens);
   const thought = num(data.thoughtTokens);
+  const cost =
+    typeof data.costUsd === 'number' ? (usage.costUsd ?? 0) + data.costUsd : usage.costUsd;
   return {
     inputTokens: usage.inputTokens + input,
     outputTokens: usage.outputTokens + output,
     thoughtTokens: usage.thoughtTokens + thought,
     totalTokens: usage.totalTokens + (num(data.totalTokens) || input + output + thought),
+    ...(cost === undefined ? {} : { costUsd: cost }),
   };
 }
 

@@ -10,3 +10,7 @@ export function formatDuration(ms: number): string {
 export const formatTime = (iso: string): string => new Date(iso).toLocaleTimeString();
 
 export const formatTokens = (n: number): string => `${n.toLocaleString()} tokens`;
+
+/** `$0.0031`; the server's prices are estimates from list prices. */
+export const formatCost = (usd: number): string =>
+  usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
