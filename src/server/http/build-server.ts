@@ -15,6 +15,7 @@ import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
+import { openAiCompatRoutes } from './routes/openai-compat-routes.js';
 import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
@@ -95,6 +96,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     runReadRoutes(scope, ctx);
     agentRoutes(scope, ctx);
     mcpRoutes(scope, ctx);
+    openAiCompatRoutes(scope, ctx);
     auditRoutes(scope, ctx);
   });
   return app;

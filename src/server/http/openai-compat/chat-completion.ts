@@ -1,0 +1,24 @@
+import {
+  chatCompletion,
+  chatUsage,
+  completionHead,
+  type ChatCompletion,
+} from './completion-shapes.js';
+import type { ChatRun } from './chat-run.js';
+import { runOutcome } from './run-outcome.js';
+import { runTally } from './run-tally.js';
+
+/** Runs to the end or to a pause, then answers one `chat.completion`; its content is the run's answer. */
+export async function completeChat(run: ChatRun): Promise<ChatCompletion> {
+  const createdMs = Date.now();
+  // Events only for usage: the answer is the run's summary, not the text of every turn.
+  const tally = runTally();
+  const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
+  const outcome = runOutcome(response, run.baseUrl);
+  return chatCompletion(
+    completionHead(response.runId, run.model, createdMs),
+    outcome.content,
+    chatUsage(tally.usage(), tally.cachedInputTokens()),
+    outcome.cadre,
+  );
+}

@@ -1,0 +1,76 @@
+import type { RunResponse } from '../../run-service-types.js';
+import type { CadreOutcome } from './completion-shapes.js';
+import { THREAD_HEADER } from './thread-header.js';
+
+export interface RunOutcome {
+  /** The assistant message: the answer, or what the run waits for, or why it stopped. */
+  content: string;
+  cadre: CadreOutcome;
+}
+
+/**
+ * A settled run as one assistant message. Every status ends the choice with
+ * `stop`: the request succeeded even when the run did not (a failed run is
+ * stored, with its reason, like any other), and the `cadre` field tells a
+ * client which it was.
+ */
+export function runOutcome(response: RunResponse, baseUrl: string): RunOutcome {
+  const runUrl = `${baseUrl}/runs/${response.runId}`;
+  const cadre: CadreOutcome = {
+    runId: response.runId,
+    threadId: response.threadId,
+    status: response.status,
+    runUrl,
+    approvals: response.approvals.map((a) => ({
+      approvalId: a.approvalId,
+      tool: a.tool,
+      preview: a.preview,
+      reason: a.reason,
+    })),
+  };
+  return { content: contentOf(response, baseUrl, runUrl), cadre };
+}
+
+function contentOf(response: RunResponse, baseUrl: string, runUrl: string): string {
+  const { runId } = response;
+  switch (response.status) {
+    case 'completed':
+      return response.summary;
+    case 'failed':
+      return `Run ${runId} failed: ${response.summary}`;
+    case 'running':
+      return `Run ${runId} is still running; follow it at ${runUrl} or GET ${baseUrl}/api/runs/${runId}/stream.`;
+    case 'awaiting_confirmation':
+      return waitingText(response, baseUrl, runUrl);
+    default:
+      return response.status satisfies never;
+  }
+}
+
+/** A parked run: what waits, where a person decides, and how to read the answer afterwards. */
+function waitingText(response: RunResponse, baseUrl: string, runUrl: string): string {
+  const asks = response.approvals.map((a) => `- ${a.preview} (approval ${a.approvalId})`);
+  const example = response.approvals[0]?.approvalId ?? '…';
+  return [
+    `Run ${response.runId} is waiting for approval before it goes on:`,
+    ...asks,
+    `Decide in the web page at ${runUrl}, or with POST ${baseUrl}/api/agent/approvals/resolve ` +
+      `{"approvalId": "${example}", "decision": "approve_once"} (or "reject"). ` +
+      'The run goes on once every call is decided; its answer lands in thread ' +
+      `${response.threadId}, which a next request continues with the header ` +
+      `${THREAD_HEADER}: ${response.threadId}.`,
+  ].join('\n');
+}
+
+/**
+ * What a stream still owes after the text it already sent: the answer when
+ * it was not streamed as text (a structured result, a subagent's answer),
+ * or the outcome's message for a run that did not complete.
+ */
+export function streamTail(response: RunResponse, outcome: RunOutcome, streamed: string): string {
+  const sent = streamed.trim();
+  const owed = outcome.content.trim();
+  if (!owed) return '';
+  if (response.status === 'completed' && sent.endsWith(owed)) return '';
+  return sent ? `\n\n${outcome.content}` : outcome.content;
+}

@@ -1,0 +1,389 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
+import type { ModelRequest } from '../../../model/types.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/types.js';
+import { createRunService } from '../../core/create-run-service.js';
+import type { RunService } from '../../run-service-types.js';
+import type { CadreOutcome } from '../openai-compat/completion-shapes.js';
+import { startTestServer, type TestServer } from '../test-support.js';
+
+let dir: string;
+let store: Store;
+let service: RunService;
+let server: TestServer;
+let client: OpenAI;
+const ann = { id: '', token: '' };
+
+/** The last user text the model was given (tool answers aside): the prompt of the run. */
+const promptOf = (r: ModelRequest): string => {
+  const texts = r.messages
+    .filter((m) => m.role === 'user')
+    .flatMap((m) => m.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])));
+  return texts.at(-1) ?? '';
+};
+const answeredTool = (r: ModelRequest): boolean =>
+  r.messages.flatMap((m) => m.parts).some((p) => p.kind === 'function_response');
+
+/**
+ * "hello" answers in three pieces with usage; "look around" lists the
+ * workspace, then answers; "write <path>" asks to write a file (an
+ * approval); "slow" answers after a while; "break" fails the model; other
+ * prompts are echoed.
+ */
+const model = new ScriptedModel((r): ScriptedTurn => {
+  const prompt = promptOf(r);
+  if (prompt === 'hello')
+    return {
+      parts: [{ text: 'Hello' }, { text: ', ' }, { text: 'world!' }],
+      usage: { inputTokens: 10, outputTokens: 5, thoughtTokens: 2 },
+    };
+  if (prompt === 'look around')
+    return answeredTool(r)
+      ? { parts: [{ text: 'Nothing much here.' }], usage: { inputTokens: 20, outputTokens: 4 } }
+      : {
+          parts: [{ text: 'Let me look.' }, { functionCall: { name: 'ls', args: {} } }],
+          usage: { inputTokens: 8, outputTokens: 3 },
+        };
+  if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 600 };
+  if (prompt === 'break') throw new Error('the scripted model broke');
+  const path = /^write (\S+)/.exec(prompt)?.[1];
+  if (path && !answeredTool(r))
+    return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
+  return { parts: [{ text: `You said: ${prompt}` }] };
+});
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-openai-compat-')));
+  await mkdir(join(dir, 'agents'));
+  await writeFile(
+    join(dir, 'agents/greeter.yaml'),
+    'name: greeter\ndescription: Greets you.\ntoolConfig:\n  tools: [ls]\npromptConfig:\n  systemPrompt: Greet.\n',
+  );
+  await writeFile(
+    join(dir, 'agents/writer.yaml'),
+    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
+  );
+  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
+  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
+  const user = await store.ensureUser('ann');
+  ann.id = user.id;
+  ann.token = (await store.createToken(user.id)).token;
+  server = await startTestServer(service, { store });
+  client = new OpenAI({ apiKey: ann.token, baseURL: `${server.url}/v1`, maxRetries: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  await service.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cadreOf = (value: object): CadreOutcome => (value as { cadre: CadreOutcome }).cadre;
+const ask = (modelName: string, content: string) =>
+  client.chat.completions.create({ model: modelName, messages: [{ role: 'user', content }] });
+
+async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+const textOf = (chunks: ChatCompletionChunk[]): string =>
+  chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+
+/** Polls until `probe` gives a value (at most 5 s). */
+async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted model)', () => {
+  it('lists the runnable agents as models, the default one as cadre', async () => {
+    const models = [];
+    for await (const m of client.models.list()) models.push(m);
+    expect(models.map((m) => m.id)).toEqual(['cadre', 'greeter', 'writer']);
+    expect(models[1]).toMatchObject({ object: 'model', owned_by: 'cadre' });
+    expect(await client.models.retrieve('writer')).toMatchObject({ id: 'writer' });
+    await expect(client.models.retrieve('deep_research')).rejects.toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+  });
+
+  it("answers with the run's result, its usage, and the run behind it", async () => {
+    const completion = await ask('greeter', 'hello');
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.model).toBe('greeter');
+    expect(completion.choices).toEqual([
+      expect.objectContaining({
+        index: 0,
+        message: expect.objectContaining({ role: 'assistant', content: 'Hello, world!' }),
+        finish_reason: 'stop',
+      }),
+    ]);
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 10,
+      completion_tokens: 7,
+      total_tokens: 17,
+      completion_tokens_details: { reasoning_tokens: 2 },
+    });
+    const cadre = cadreOf(completion);
+    expect(completion.id).toBe(`chatcmpl-${cadre.runId}`);
+    expect(cadre).toMatchObject({ status: 'completed', approvals: [] });
+    const run = await service.getRun(ann.id, cadre.runId);
+    expect(run?.run).toMatchObject({ agent: 'greeter', threadId: cadre.threadId });
+  });
+
+  it('runs the default agent for model cadre', async () => {
+    const completion = await ask('cadre', 'are you there');
+    expect(completion.choices[0]?.message.content).toBe('You said: are you there');
+    const run = await service.getRun(ann.id, cadreOf(completion).runId);
+    expect(run?.run.agent).toBe('assistant');
+  });
+
+  it('streams the text as it comes, then the finish, usage and [DONE]', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'greeter',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = await collect(stream);
+    expect(chunks[0]?.choices[0]?.delta).toEqual({ role: 'assistant', content: '' });
+    const pieces = chunks.map((c) => c.choices[0]?.delta.content).filter(Boolean);
+    expect(pieces).toEqual(['Hello', ', ', 'world!']);
+    const finish = chunks.at(-2);
+    expect(finish?.choices[0]?.finish_reason).toBe('stop');
+    const cadre = cadreOf(finish ?? {});
+    expect(cadre.status).toBe('completed');
+    expect(cadreOf(chunks[0] ?? {})).toEqual({ runId: cadre.runId, threadId: cadre.threadId });
+    const last = chunks.at(-1);
+    expect(last?.choices).toEqual([]);
+    expect(last?.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 7 });
+    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set([`chatcmpl-${cadre.runId}`]));
+    expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
+  });
+
+  it('streams every turn of the answer, tool calls staying inside the run', async () => {
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: 'greeter',
+        messages: [{ role: 'user', content: 'look around' }],
+        stream: true,
+      }),
+    );
+    expect(textOf(chunks)).toBe('Let me look.\n\nNothing much here.');
+    expect(chunks.every((c) => !c.choices[0]?.delta.tool_calls)).toBe(true);
+    expect(chunks.every((c) => c.usage === undefined)).toBe(true);
+    // Not streamed, the answer is the run's result alone.
+    const completion = await ask('greeter', 'look around');
+    expect(completion.choices[0]?.message.content).toBe('Nothing much here.');
+    expect(completion.usage?.total_tokens).toBe(35);
+  });
+
+  it('folds earlier messages into the prompt, or continues a thread by header', async () => {
+    const first = await client.chat.completions.create({
+      model: 'greeter',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'I am Ann.' },
+        { role: 'assistant', content: 'Hi Ann.' },
+        { role: 'user', content: [{ type: 'text', text: 'Who am I?' }] },
+      ],
+    });
+    const prompt = promptOf(model.requests.at(-1)!);
+    expect(prompt).toContain('System: Be brief.\n\nUser: I am Ann.\n\nAssistant: Hi Ann.');
+    expect(prompt.endsWith('Who am I?')).toBe(true);
+    const { threadId } = cadreOf(first);
+    const next = await client.chat.completions.create(
+      {
+        model: 'greeter',
+        messages: [
+          { role: 'user', content: 'ignored, the thread has it' },
+          { role: 'user', content: 'And now?' },
+        ],
+      },
+      { headers: { 'x-cadre-thread-id': threadId } },
+    );
+    expect(next.choices[0]?.message.content).toBe('You said: And now?');
+    expect(cadreOf(next).threadId).toBe(threadId);
+    const seen = model.requests.at(-1)!.messages.flatMap((m) => m.parts);
+    expect(JSON.stringify(seen)).toContain('Hi Ann.');
+    expect(JSON.stringify(seen)).not.toContain('ignored');
+    await expect(
+      client.chat.completions.create(
+        { model: 'greeter', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'x-cadre-thread-id': 'no-such-thread' } },
+      ),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('answers an unknown model with 404 model_not_found, streaming or not', async () => {
+    for (const stream of [false, true]) {
+      const error = await client.chat.completions
+        .create({ model: 'nope', messages: [{ role: 'user', content: 'hi' }], stream })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(error).toMatchObject({
+        status: 404,
+        code: 'model_not_found',
+        type: 'invalid_request_error',
+        param: 'model',
+      });
+    }
+  });
+
+  it("refuses a bad token in OpenAI's error shape", async () => {
+    const stranger = new OpenAI({ apiKey: 'wrong', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    await expect(
+      stranger.chat.completions.create({
+        model: 'greeter',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    const res = await fetch(`${server.url}/v1/models`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await res.json()).toEqual({
+      error: {
+        message: 'Missing or invalid bearer token.',
+        type: 'authentication_error',
+        param: null,
+        code: 'auth_error',
+      },
+    });
+  });
+
+  it('refuses what an agent cannot take with 400', async () => {
+    const bodies = [
+      {
+        model: 'greeter',
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x/y.png' } }] },
+        ],
+      },
+      { model: 'greeter', messages: [{ role: 'assistant', content: 'prefill' }] },
+      { model: 'greeter', messages: [{ role: 'user', content: 'hi' }], n: 2 },
+      { model: 'greeter', messages: [] },
+    ];
+    for (const body of bodies) {
+      const error = await client.chat.completions
+        .create(body as OpenAI.ChatCompletionCreateParamsNonStreaming)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error).toMatchObject({ code: 'validation_error', type: 'invalid_request_error' });
+    }
+    const res = await fetch(`${server.url}/v1/nowhere`, {
+      headers: { authorization: `Bearer ${ann.token}` },
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it("answers the server's limits in OpenAI's shape too", async () => {
+    const limited = await startTestServer(service, {
+      store,
+      bodyLimit: 2_000,
+      rateLimit: { max: 2, timeWindow: 60_000 },
+    });
+    try {
+      const strict = new OpenAI({ apiKey: ann.token, baseURL: `${limited.url}/v1`, maxRetries: 0 });
+      const tooBig = await strict.chat.completions
+        .create({ model: 'greeter', messages: [{ role: 'user', content: 'x'.repeat(3_000) }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(tooBig).toMatchObject({ status: 413, code: 'payload_too_large' });
+      await strict.models.list();
+      const limitedError = await strict.models.list().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(limitedError).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(limitedError).toMatchObject({ code: 'rate_limited', type: 'rate_limit_error' });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('ends with what waits for approval, where to decide it, and the ids', async () => {
+    const completion = await ask('writer', 'write waiting.txt');
+    const cadre = cadreOf(completion);
+    const [pending] = await service.pendingApprovals(ann.id);
+    expect(pending?.runId).toBe(cadre.runId);
+    expect(cadre).toMatchObject({
+      status: 'awaiting_confirmation',
+      runUrl: `${server.url}/runs/${cadre.runId}`,
+      approvals: [{ approvalId: pending!.approvalId, tool: 'write_file' }],
+    });
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    const text = completion.choices[0]?.message.content ?? '';
+    expect(text).toContain(`Run ${cadre.runId} is waiting for approval`);
+    expect(text).toContain(`(approval ${pending!.approvalId})`);
+    expect(text).toContain(`${server.url}/runs/${cadre.runId}`);
+    expect(text).toContain(`${server.url}/api/agent/approvals/resolve`);
+    expect(await stat(join(dir, 'waiting.txt')).catch(() => undefined)).toBeUndefined();
+    await service.cancelRun(ann.id, cadre.runId);
+
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: 'writer',
+        messages: [{ role: 'user', content: 'write streamed.txt' }],
+        stream: true,
+      }),
+    );
+    const finish = chunks.at(-1);
+    expect(finish?.choices[0]?.finish_reason).toBe('stop');
+    const streamed = cadreOf(finish ?? {});
+    expect(streamed.approvals).toHaveLength(1);
+    expect(textOf(chunks)).toContain(`(approval ${streamed.approvals[0]!.approvalId})`);
+    await service.cancelRun(ann.id, streamed.runId);
+  });
+
+  it('tells of a failed run in the answer, with finish_reason stop', async () => {
+    const completion = await ask('greeter', 'break');
+    const cadre = cadreOf(completion);
+    expect(cadre.status).toBe('failed');
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    expect(completion.choices[0]?.message.content).toMatch(
+      new RegExp(`^Run ${cadre.runId} failed: `),
+    );
+  });
+
+  it('lets the run go on when the client leaves mid-stream', async () => {
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: 'greeter', messages: [{ role: 'user', content: 'slow' }], stream: true },
+      { signal: controller.signal },
+    );
+    let runId = '';
+    for await (const chunk of stream) {
+      runId = cadreOf(chunk).runId;
+      controller.abort();
+      break;
+    }
+    expect(runId).not.toBe('');
+    const run = await until(async () => {
+      const found = (await service.getRun(ann.id, runId))?.run;
+      return found?.status === 'completed' ? found : undefined;
+    });
+    expect(run.summary).toBe('finally');
+  });
+});

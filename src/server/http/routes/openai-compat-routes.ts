@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RunRequest } from '../../run-service-types.js';
+import { completeChat } from '../openai-compat/chat-completion.js';
+import { promptFor } from '../openai-compat/chat-prompt.js';
+import { parseChatRequest } from '../openai-compat/chat-request.js';
+import type { ChatRun } from '../openai-compat/chat-run.js';
+import { streamChat } from '../openai-compat/chat-stream.js';
+import { modelList, modelTarget } from '../openai-compat/model-names.js';
+import { openAiErrorBody, openAiErrorHandler } from '../openai-compat/openai-errors.js';
+import { threadFromHeader } from '../openai-compat/thread-header.js';
+import type { RouteContext } from './route-context.js';
+
+/**
+ * An OpenAI-compatible API under `/v1`, behind the same bearer token:
+ * `POST /v1/chat/completions` (JSON or SSE) where `model` names a Cadre
+ * agent, and `GET /v1/models`. Each completion is one durable run of the
+ * run service; tool calls happen inside it and are never handed to the
+ * client. Errors (auth and limits included) come in OpenAI's shape.
+ */
+export function openAiCompatRoutes(
+  app: FastifyInstance,
+  { service, requestSignal }: RouteContext,
+): void {
+  void app.register(
+    async (v1) => {
+      v1.setErrorHandler(openAiErrorHandler);
+      v1.setNotFoundHandler((_request, reply) =>
+        reply
+          .status(404)
+          .send(openAiErrorBody({ status: 404, code: 'not_found', message: 'No such route.' })),
+      );
+
+      v1.get('/models', async () => ({
+        object: 'list',
+        data: (await modelList(service)).map(modelObject),
+      }));
+
+      v1.get<{ Params: { model: string } }>('/models/:model', async (request, reply) => {
+        const found = (await modelList(service)).find((m) => m.id === request.params.model);
+        if (found) return modelObject(found);
+        return reply.status(404).send(unknownModel(request.params.model));
+      });
+
+      v1.post('/chat/completions', async (request, reply) => {
+        const chat = parseChatRequest(request.body);
+        const target = await modelTarget(service, chat.model);
+        if (!target) return reply.status(404).send(unknownModel(chat.model));
+        const threadId = threadFromHeader(request);
+        const runRequest: RunRequest = {
+          userId: request.userId,
+          prompt: promptFor(chat.messages, threadId !== undefined),
+          ...(threadId ? { threadId } : {}),
+          ...(target.kind === 'agent' ? { agent: target.name } : {}),
+        };
+        const run: ChatRun = {
+          reply,
+          signal: requestSignal(reply),
+          model: chat.model,
+          baseUrl: baseUrl(request),
+          includeUsage: chat.includeUsage,
+          start: (hooks) => service.run(runRequest, hooks),
+        };
+        if (chat.stream) return streamChat(run);
+        return completeChat(run);
+      });
+    },
+    { prefix: '/v1' },
+  );
+}
+
+const modelObject = (model: { id: string; description: string }) => ({
+  id: model.id,
+  object: 'model' as const,
+  // Agents have no creation time the API knows; OpenAI's field is required.
+  created: 0,
+  owned_by: 'cadre',
+  description: model.description,
+});
+
+const unknownModel = (name: string) =>
+  openAiErrorBody(
+    {
+      status: 404,
+      code: 'model_not_found',
+      message: `No model named '${name.slice(0, 100)}': models here are Cadre agents (GET /v1/models lists them).`,
+    },
+    'model',
+  );
+
+/** How the client reached the server, for links it can follow back. */
+const baseUrl = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
