@@ -6,6 +6,7 @@ import type { AgentEntry } from '../agents/types.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { loadPrices } from '../cost/price-file.js';
+import { servesModelIn } from '../spec/model-names.js';
 import type { PriceTable } from '../cost/prices.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../spec/load-definition.js';
@@ -46,7 +47,7 @@ export async function agentEnvironment(
   const { registry, diagnostics, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
-    load: { mcpServers: Object.keys(mcpServers) },
+    load: { mcpServers: Object.keys(mcpServers), servesModel: servesModelIn(io.env) },
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     ...(options.alsoBesides ? { folders: [dirname(options.alsoBesides)] } : {}),
     builtins: options.builtins ?? builtinAgentEntries(),
@@ -57,6 +58,7 @@ export async function agentEnvironment(
     loadOptions: {
       knownTools,
       mcpServers: Object.keys(mcpServers),
+      servesModel: servesModelIn(io.env),
       isKnownAgent: (name) => names.has(name),
       cwd: io.cwd,
     },

@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../errors/index.js';
+import { startFakeAnthropic } from '../testing/fake-anthropic-server.js';
 import { startFakeGemini } from '../testing/fake-gemini-server.js';
 import { startFakeOpenAI } from '../testing/fake-openai-server.js';
 import type { FakeServer } from '../testing/fake-turn.js';
+import { AnthropicClient } from './anthropic-client.js';
+import { CLAUDE_ALIASES } from './claude-models.js';
 import { GeminiClient } from './gemini-client.js';
 import { OpenAIClient } from './openai-client.js';
 import { describeModelSetup, parseModelString, resolveModelClient } from './resolve-model.js';
@@ -10,6 +13,7 @@ import type { ModelClient, ModelChunk } from './types.js';
 
 let fake: FakeServer | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await fake?.close();
   fake = undefined;
 });
@@ -46,11 +50,15 @@ describe('parseModelString', () => {
     ['ollama:qwen3', 'ollama', 'qwen3'],
     ['ollama:qwen3:8b', 'ollama', 'qwen3:8b'],
     ['  OpenAI:gpt-4.1 ', 'openai', 'gpt-4.1'],
+    ['anthropic:claude-x', 'anthropic', 'claude-x'],
+    ['anthropic:sonnet', 'anthropic', CLAUDE_ALIASES['sonnet']],
+    // Syntax only: where a bare Claude name goes depends on the environment (routeModel).
+    ['sonnet', 'gemini', 'sonnet'],
   ])('%j → %s / %s', (input, provider, model) => {
     expect(parseModelString(input)).toEqual({ provider, model });
   });
 
-  it.each(['anthropic:claude', 'openai:', ''])(
+  it.each(['bedrock:claude', 'anthropic:', 'openai:', ''])(
     'rejects %j with a ConfigError naming --model',
     (input) => {
       expect(configErrorOf(() => parseModelString(input)).message).toContain('--model');
@@ -122,6 +130,84 @@ describe('resolveModelClient', () => {
     expect(fake.requests[0]?.headers['x-goog-api-key']).toBe('override-key');
   });
 
+  describe('Anthropic', () => {
+    it('routes anthropic:<id> to AnthropicClient at ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY', async () => {
+      fake = await startFakeAnthropic({ turns: [{ parts: [{ text: 'from claude' }] }] });
+      const resolved = resolveModelClient('anthropic:claude-x', {
+        ANTHROPIC_API_KEY: 'anthropic-key',
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+      });
+      expect(resolved.client).toBeInstanceOf(AnthropicClient);
+      expect(resolved.client.provider).toBe('anthropic');
+      expect(resolved).toMatchObject({ model: 'claude-x', provider: 'anthropic' });
+      expect(await textOf(resolved.client, resolved.model)).toBe('from claude');
+      expect(fake.requests[0]?.body).toMatchObject({ model: 'claude-x' });
+      expect(fake.requests[0]?.headers['authorization']).toBe('Bearer anthropic-key');
+    });
+
+    it('sends sonnet to Anthropic as the current Sonnet id when ANTHROPIC_API_KEY is set', async () => {
+      fake = await startFakeAnthropic({ turns: [{ parts: [{ text: 'ok' }] }] });
+      const { client, model, provider } = resolveModelClient('sonnet', {
+        ANTHROPIC_API_KEY: 'k',
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+        GEMINI_API_KEY: 'g',
+      });
+      expect({ model, provider }).toEqual({
+        model: CLAUDE_ALIASES['sonnet'],
+        provider: 'anthropic',
+      });
+      await textOf(client, model);
+      expect(fake.requests[0]?.body).toMatchObject({ model: CLAUDE_ALIASES['sonnet'] });
+    });
+
+    it.each([
+      ['opus', CLAUDE_ALIASES['opus']],
+      ['HAIKU', CLAUDE_ALIASES['haiku']],
+      ['claude-opus-4-1', 'claude-opus-4-1'],
+    ])('sends the bare name %s to Anthropic as %s when the key is set', (name, id) => {
+      expect(resolveModelClient(name, { ANTHROPIC_API_KEY: 'k' })).toMatchObject({
+        model: id,
+        provider: 'anthropic',
+      });
+    });
+
+    it('without ANTHROPIC_API_KEY, a bare Claude name is a setup error naming the key (Gemini cannot serve it)', () => {
+      const error = configErrorOf(() => resolveModelClient('sonnet', { GEMINI_API_KEY: 'g' }));
+      expect(error.message).toContain('ANTHROPIC_API_KEY');
+      expect(error.message).toContain('"sonnet" is a Claude model');
+    });
+
+    it('keeps an explicit gemini: prefix with Gemini, whatever the name', () => {
+      expect(
+        resolveModelClient('gemini:claude-lookalike', {
+          GEMINI_API_KEY: 'g',
+          ANTHROPIC_API_KEY: 'k',
+        }).provider,
+      ).toBe('gemini');
+    });
+
+    it('reaches a proxy at ANTHROPIC_BASE_URL without a key, and needs one of the two', async () => {
+      fake = await startFakeAnthropic({ turns: [{ parts: [{ text: 'via proxy' }] }] });
+      const { client, model } = resolveModelClient('anthropic:claude-x', {
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+      });
+      expect(await textOf(client, model)).toBe('via proxy');
+      expect(configErrorOf(() => resolveModelClient('anthropic:claude-x', {})).message).toContain(
+        'ANTHROPIC_API_KEY',
+      );
+    });
+
+    it('reads ANTHROPIC_BASE_URL from the environment it is given, not from process.env', async () => {
+      fake = await startFakeAnthropic({ turns: [{ parts: [{ text: 'right place' }] }] });
+      vi.stubEnv('ANTHROPIC_BASE_URL', 'http://127.0.0.1:9');
+      const { client, model } = resolveModelClient('anthropic:claude-x', {
+        ANTHROPIC_API_KEY: 'k',
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+      });
+      expect(await textOf(client, model)).toBe('right place');
+    });
+  });
+
   describe('when nothing is configured', () => {
     it.each(['gemini-2.5-flash', 'openai:gpt-4.1'])(
       'throws a ConfigError for %s naming GEMINI_API_KEY, OPENAI_BASE_URL and --model',
@@ -148,6 +234,7 @@ describe('describeModelSetup', () => {
     expect(text).toContain('GEMINI_API_KEY set');
     expect(text).toContain('OPENAI_API_KEY not set');
     expect(text).toContain('ollama:<id>');
+    expect(text).toContain('ANTHROPIC_API_KEY not set');
     expect(text).not.toContain('super-secret-value');
   });
 });

@@ -1,17 +1,21 @@
 /**
  * Picks the provider from the model string and the environment:
  * `openai:<id>` → OpenAI (or a compatible server at OPENAI_BASE_URL),
- * `ollama:<id>` → Ollama's OpenAI-compatible endpoint, anything else →
+ * `ollama:<id>` → Ollama's OpenAI-compatible endpoint, `anthropic:<id>` →
+ * Claude; bare Claude names (`claude-*`, `sonnet`, `opus`, `haiku`, see
+ * claude-models.ts) → Claude when ANTHROPIC_API_KEY is set; anything else →
  * Gemini (`gemini:` prefix optional). SDKs load only when first used.
  */
 import { ConfigError } from '../errors/index.js';
 import type { ModelClient } from './types.js';
+import { AnthropicClient } from './anthropic-client.js';
+import { claudeModelId } from './claude-models.js';
 import { GeminiClient } from './gemini-client.js';
 import { OpenAIClient } from './openai-client.js';
 import { loadScriptedModel } from './scripted-file.js';
 import type { RetryPolicy } from './retry.js';
 
-export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'scripted';
+export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scripted';
 
 export type ModelEnv = Readonly<Record<string, string | undefined>>;
 
@@ -21,6 +25,7 @@ const PREFIXES: Record<string, ModelProvider> = {
   gemini: 'gemini',
   openai: 'openai',
   ollama: 'ollama',
+  anthropic: 'anthropic',
   scripted: 'scripted',
 };
 
@@ -46,7 +51,11 @@ export interface ResolvedModel {
   provider: ModelProvider;
 }
 
-/** `openai:gpt-4.1` → openai/gpt-4.1; `ollama:qwen3:8b` → ollama/qwen3:8b; `gemini-2.5-flash` → gemini. */
+/**
+ * `openai:gpt-4.1` → openai/gpt-4.1; `ollama:qwen3:8b` → ollama/qwen3:8b;
+ * `anthropic:sonnet` → anthropic/claude-sonnet-…; `gemini-2.5-flash` → gemini.
+ * Syntax only: bare Claude names are routed by `routeModel`, which knows the environment.
+ */
 export function parseModelString(modelString: string): ParsedModel {
   const text = modelString.trim();
   const match = /^([a-z][a-z0-9_-]*):(.*)$/i.exec(text);
@@ -59,20 +68,43 @@ export function parseModelString(modelString: string): ParsedModel {
   const provider = PREFIXES[prefix];
   if (!provider) {
     throw new ConfigError(
-      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id>, ollama:<id> or scripted:<turns.json>. ${setupHint()}`,
+      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id>, ollama:<id>, anthropic:<id> or scripted:<turns.json>. ${setupHint()}`,
     );
   }
   if (model === '')
     throw new ConfigError(`Model "${text}" names no model after "${prefix}:". ${setupHint()}`);
+  if (provider === 'anthropic') return { provider, model: claudeModelId(model) ?? model };
   return { provider, model };
 }
+
+/**
+ * The provider a model string goes to in this environment: a bare Claude
+ * name goes to Anthropic when ANTHROPIC_API_KEY is set, and is a setup
+ * error otherwise (Gemini cannot serve it); everything else as parsed.
+ */
+export function routeModel(modelString: string, env: ModelEnv = process.env): ParsedModel {
+  const parsed = parseModelString(modelString);
+  const claude =
+    parsed.provider === 'gemini' && !hasPrefix(modelString)
+      ? claudeModelId(modelString)
+      : undefined;
+  if (claude === undefined) return parsed;
+  if (!read(env, 'ANTHROPIC_API_KEY'))
+    throw unreachable(
+      modelString,
+      `"${modelString.trim()}" is a Claude model and needs ANTHROPIC_API_KEY`,
+    );
+  return { provider: 'anthropic', model: claude };
+}
+
+const hasPrefix = (modelString: string): boolean => /^[a-z][a-z0-9_-]*:/i.test(modelString.trim());
 
 export function resolveModelClient(
   modelString: string,
   env: ModelEnv = process.env,
   overrides: ResolveOverrides = {},
 ): ResolvedModel {
-  const { provider, model } = parseModelString(modelString);
+  const { provider, model } = routeModel(modelString, env);
   const retry = overrides.retry;
   if (provider === 'scripted')
     return { client: loadScriptedModel(model, overrides.cwd), model, provider };
@@ -86,6 +118,17 @@ export function resolveModelClient(
       maxTokensParam: 'max_tokens',
       retry,
     });
+    return { client, model, provider };
+  }
+  if (provider === 'anthropic') {
+    const apiKey = overrides.apiKey ?? read(env, 'ANTHROPIC_API_KEY');
+    const baseUrl = overrides.baseUrl ?? read(env, 'ANTHROPIC_BASE_URL');
+    if (!apiKey && !baseUrl)
+      throw unreachable(
+        modelString,
+        'Anthropic needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a proxy that adds the key)',
+      );
+    const client = new AnthropicClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
     return { client, model, provider };
   }
   if (provider === 'openai') {
@@ -118,6 +161,8 @@ export function describeModelSetup(env: ModelEnv = process.env): string {
     `  gemini-<id>, gemini:<id>  Gemini API: ${state('GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL')}`,
     `  openai:<id>               OpenAI or a compatible server: ${state('OPENAI_API_KEY', 'OPENAI_BASE_URL')}`,
     `  ollama:<id>               Ollama: ${state('OLLAMA_BASE_URL')} (default ${DEFAULT_OLLAMA_BASE_URL})`,
+    `  anthropic:<id>            Anthropic (Claude): ${state('ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL')}`,
+    '  claude-<id>, sonnet, opus, haiku  Claude too, when ANTHROPIC_API_KEY is set',
     '  scripted:<turns.json>     Canned answers from a file (demos and tests; tools still run)',
   ].join('\n');
 }
@@ -131,6 +176,7 @@ function unreachable(modelString: string, need: string): ConfigError {
 function setupHint(): string {
   return (
     'Set GEMINI_API_KEY for Gemini, or OPENAI_API_KEY / OPENAI_BASE_URL and pass --model openai:<id>, ' +
+    'or ANTHROPIC_API_KEY and pass --model anthropic:<id> (or sonnet, opus, haiku), ' +
     'or run Ollama and pass --model ollama:<id>.'
   );
 }

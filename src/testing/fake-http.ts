@@ -15,10 +15,13 @@ export interface FakeProvider {
   handle(request: CapturedRequest, turnIndex: number, reply: FakeReply): Promise<void>;
 }
 
+/** One SSE event: bare data, or a named one (`event: <name>` before the data, as Anthropic sends). */
+export type SseEvent = string | { event: string; data: string };
+
 export interface FakeReply {
   json(status: number, body: unknown, headers?: Record<string, string>): void;
   /** Writes each event as `data: <event>` plus `separator`, pausing between events. */
-  sse(events: readonly string[], separator: string): Promise<void>;
+  sse(events: readonly SseEvent[], separator: string): Promise<void>;
 }
 
 /** A real HTTP server on 127.0.0.1 (random port) that plays back a script. */
@@ -115,7 +118,11 @@ function makeReply(res: ServerResponse, delayMs: number, serverClosing: AbortSig
         if (index > 0 && delayMs > 0) await pause(delayMs, serverClosing);
         // The client may have gone (an abort test): stop writing quietly.
         if (res.destroyed || serverClosing.aborted) return;
-        res.write(`data: ${event}${separator}`);
+        res.write(
+          typeof event === 'string'
+            ? `data: ${event}${separator}`
+            : `event: ${event.event}\ndata: ${event.data}${separator}`,
+        );
       }
       res.end();
     },

@@ -10,9 +10,9 @@ export type FakePart =
       functionCall: {
         name: string;
         args: Record<string, unknown>;
-        /** Omitted by default, as the Gemini API does; the OpenAI fake invents one. */
+        /** Omitted by default, as the Gemini API does; the OpenAI and Anthropic fakes invent one. */
         id?: string;
-        /** OpenAI fake only: stream this exact string instead of JSON.stringify(args). */
+        /** OpenAI and Anthropic fakes: stream this exact string instead of JSON.stringify(args). */
         rawArguments?: string;
       };
       signature?: string;

@@ -11,6 +11,7 @@ import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
 import { loadPrices } from '../../cost/price-file.js';
+import { servesModelIn } from '../../spec/model-names.js';
 import { availableTools } from '../../tools/builtin/index.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
@@ -74,7 +75,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
-    load: { mcpServers: Object.keys(mcpServers) },
+    load: { mcpServers: Object.keys(mcpServers), servesModel: servesModelIn(env) },
     builtins: builtinAgentEntries(),
     ...(options.agentDirs ? { folders: options.agentDirs } : {}),
     ...(env.HOME ? { home: env.HOME } : {}),
@@ -85,6 +86,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
         cwd,
         knownTools: tools.map((t) => t.name),
         mcpServers: Object.keys(mcpServers),
+        servesModel: servesModelIn(env),
         isKnownAgent: (n) => names.has(n),
       })
     : undefined;
