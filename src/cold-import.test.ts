@@ -26,7 +26,14 @@ const LAZY = [
   'shell-quote',
   'ipaddr.js',
   '@modelcontextprotocol/sdk',
+  '@anthropic-ai/sdk',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
 ];
+/** Tracing loads only when OTEL_EXPORTER_OTLP_ENDPOINT switches it on. */
+const OTEL = LAZY.filter((name) => name.startsWith('@opentelemetry/'));
 
 test.each([
   ['the package entry', 'index.ts', LAZY],
@@ -36,6 +43,9 @@ test.each([
     'store/index.ts',
     ['kysely', 'libsql', 'pg'],
   ],
+  ['cadre run (traced only when asked)', 'cli/commands/run.ts', OTEL],
+  ['cadre chat (traced only when asked)', 'cli/commands/chat.ts', OTEL],
+  ['the server core (traced only when asked)', 'server/core/create-run-service.ts', OTEL],
 ])('%s loads heavy dependencies lazily', (_name, entry, lazy) => {
   const { visited, offenders } = eagerImportsOf(path.join(HERE, entry), lazy);
   expect(visited).toBeGreaterThan(3);

@@ -1,4 +1,5 @@
 import type { GatePolicy } from '../../policy/tool-gate.js';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { nameOf } from '../../agents/agent-registry.js';
@@ -19,6 +20,9 @@ import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { observed } from '../../telemetry/observed.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
+import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 
 const HELP =
   'Commands: /agent NAME (switch agent), /agents (list), /clear (forget the conversation), /quit';
@@ -38,7 +42,11 @@ export async function chatCommand(
     io.stderr('cadre chat needs a terminal; use `cadre run` in scripts.\n');
     return EXIT.failed;
   }
+  let telemetry: Telemetry | undefined;
   try {
+    // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; every turn shares the session's conversation id.
+    telemetry = await telemetryFromEnv(io.env);
+    const session = randomUUID();
     const policy = await commandPolicy(io, options.policy);
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
@@ -97,6 +105,8 @@ export async function chatCommand(
         workspace,
         options,
         resolveModel,
+        ...(telemetry ? { telemetry } : {}),
+        session,
       });
       if (reply !== undefined) {
         history = [...history, text('user', line), text('model', reply)];
@@ -105,6 +115,8 @@ export async function chatCommand(
     }
   } catch (error) {
     return reportError(error, io.stderr, style);
+  } finally {
+    await telemetry?.shutdown();
   }
 }
 
@@ -117,6 +129,9 @@ interface TurnContext {
   options: { model?: string; approve: string[]; policy?: string };
   resolveModel: (name: string) => ReturnType<typeof resolveModelClient>;
   policy: GatePolicy;
+  telemetry?: Telemetry;
+  /** The chat session, as the traces' conversation id. */
+  session: string;
 }
 
 async function turn(
@@ -144,7 +159,9 @@ async function turn(
       signal: controller.signal,
       policy: t.policy,
       confirm: terminalConfirm(t.io, t.options.approve),
-      onEvent: createProgressPrinter(t.io.stderr, t.style),
+      onEvent: observed(t.telemetry, createProgressPrinter(t.io.stderr, t.style), {
+        conversationId: t.session,
+      }),
     });
     if (result.terminate_reason === 'ABORTED') {
       t.io.stderr(t.style.yellow('Cancelled.\n'));

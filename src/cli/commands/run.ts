@@ -16,6 +16,9 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { observed } from '../../telemetry/observed.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
+import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { resolve } from 'node:path';
 
 export interface RunCommandOptions {
@@ -43,7 +46,10 @@ export async function runCommand(
     io,
     `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
   );
+  let telemetry: Telemetry | undefined;
   try {
+    // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; nothing is loaded otherwise.
+    telemetry = await telemetryFromEnv(io.env);
     const policy = await commandPolicy(io, options.policy);
     const path = resolve(io.cwd, file);
     const environment = await agentEnvironment(io, { alsoBesides: path });
@@ -71,7 +77,10 @@ export async function runCommand(
       signal: interrupt.signal,
       policy,
       confirm: terminalConfirm(io, options.approve),
-      onEvent: options.quiet ? undefined : createProgressPrinter(io.stderr, style),
+      onEvent: observed(
+        telemetry,
+        options.quiet ? undefined : createProgressPrinter(io.stderr, style),
+      ),
     };
     const result = options.record
       ? (
@@ -89,6 +98,7 @@ export async function runCommand(
     return reportError(error, io.stderr, style);
   } finally {
     interrupt.dispose();
+    await telemetry?.shutdown();
   }
 }
 

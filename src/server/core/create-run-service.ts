@@ -11,6 +11,7 @@ import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
 import { loadPrices } from '../../cost/price-file.js';
+import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { servesModelIn } from '../../spec/model-names.js';
 import { availableTools } from '../../tools/builtin/index.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
@@ -99,6 +100,8 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const resolveOnce = cachedResolver((model: string) => resolveModelClient(model, env, { cwd }));
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
+  const telemetry = await telemetryFromEnv(env);
   const ctx: ServerContext = {
     store,
     agents: registry,
@@ -115,6 +118,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     policy,
     workspace: await realpath(cwd),
     pickAgent: agentPicker({ agents: registry, defaultAgent }),
+    ...(telemetry ? { telemetry } : {}),
   };
   const changes = await createRunChanges(store);
   const worker =
@@ -143,6 +147,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     if (!closed) {
       closed = true;
       await changes.close();
+      await telemetry?.shutdown();
     }
     return result;
   };

@@ -15,6 +15,7 @@ import type { RunRecorder } from './run-recorder.js';
 import { pinnedDefinition } from './pick-definition.js';
 import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
 import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
+import { observed } from '../../telemetry/observed.js';
 
 /** How a worker drives one run. */
 export interface DriveHooks {
@@ -118,12 +119,16 @@ async function driveStep(
     // parks). A process that dies leaves that checkpoint: the next owner answers its calls from
     // their action records and asks the model again for any later turn, which had no effects.
     checkpoint: (state) => recorder.checkpoint(structuredClone(state) as RunState),
-    onEvent: (event) =>
-      recorder.event(
-        event.type === 'run_started'
-          ? { ...event, data: { ...event.data, threadId: run.threadId } }
-          : event,
-      ),
+    onEvent: observed(
+      ctx.telemetry,
+      (event) =>
+        recorder.event(
+          event.type === 'run_started'
+            ? { ...event, data: { ...event.data, threadId: run.threadId } }
+            : event,
+        ),
+      { conversationId: run.threadId },
+    ),
   };
   if (start.kind === 'claimed' && start.claim.takenOver) {
     const { claim } = start;

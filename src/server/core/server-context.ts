@@ -6,6 +6,7 @@ import type { AgentDefinition } from '../../spec/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { PickedAgent } from './pick-definition.js';
 
@@ -30,6 +31,8 @@ export interface ServerContext {
   workspace: string;
   /** The agent a request names (the default without one), prepared once per name. */
   pickAgent: (name: string | undefined) => Promise<PickedAgent>;
+  /** Traces of the runs this process drives (OTEL_EXPORTER_OTLP_ENDPOINT); absent when off. */
+  telemetry?: Telemetry;
 }
 
 /** The seed's loop limit for chat threads; an agent's own max_turns wins. */

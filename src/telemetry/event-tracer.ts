@@ -1,0 +1,483 @@
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { CadreEvent } from '../events/types.js';
+import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
+import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
+import { inputMessages, isRecord, jsonText, outputMessages } from './message-content.js';
+import { addTokens, NO_TOKENS, tokenAttributes, type Tokens } from './token-usage.js';
+
+export interface EventTracerOptions {
+  captureContent: boolean;
+  conversationId?: string;
+}
+
+interface ModelCall {
+  span: Span;
+  /** The answer and thoughts so far; filled only when content is captured. */
+  text: string;
+  reasoning: string;
+}
+
+interface ToolCall {
+  span: Span;
+  context: Context;
+  tool: string;
+  /** A subagent was already placed under this call. */
+  spawned: boolean;
+}
+
+interface Execution {
+  runId: string;
+  executionId: string;
+  depth: number;
+  span: Span;
+  context: Context;
+  model?: string;
+  provider?: string;
+  conversationId?: string;
+  chat?: ModelCall;
+  tools: Map<string, ToolCall>;
+  tokens: Tokens;
+}
+
+/** How an execution's spans end. */
+type Ending =
+  | { kind: 'finished'; result: Record<string, unknown> }
+  /** Waiting for a person: the run goes on later, under new spans. */
+  | { kind: 'paused' }
+  /** Its run or its parent ended first, or it stopped without a result. */
+  | { kind: 'cut'; reason: string }
+  /** Telemetry shut down while it was still open. */
+  | { kind: 'incomplete' };
+
+/**
+ * Turns one event stream into spans, per the GenAI conventions: an
+ * `invoke_agent` span per execution (a child's under the call that started
+ * it), `chat` spans for model calls, `execute_tool` spans for tool calls.
+ * Every span ends, whether the run finishes, fails, is cancelled or pauses.
+ */
+export class EventTracer {
+  private readonly executions = new Map<string, Execution>();
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly options: EventTracerOptions,
+  ) {}
+
+  /** True when no span is open: nothing to end at shutdown. */
+  get idle(): boolean {
+    return this.executions.size === 0;
+  }
+
+  record(event: CadreEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+      case 'thought_delta':
+        return this.delta(event);
+      case 'run_started':
+        return this.started(event);
+      case 'run_resumed':
+        this.execution(event).span.setAttribute(Cadre.resumed, true);
+        return;
+      case 'turn_started':
+        return this.turnStarted(event);
+      case 'model_retry':
+        this.execution(event).chat?.span.addEvent('cadre.model_retry', {
+          'cadre.retry.attempt': numberOf(event.data.attempt),
+          'cadre.retry.reason': stringOf(event.data.reason) ?? '',
+        });
+        return;
+      case 'usage':
+        return this.usage(event);
+      case 'tool_call':
+        return this.toolCall(event);
+      case 'approval_required':
+        return this.approval(event, Cadre.approvalRequested, {
+          [Cadre.approvalReason]: stringOf(event.data.reason) ?? '',
+          ...(this.options.captureContent
+            ? { [Cadre.approvalPreview]: stringOf(event.data.preview) ?? '' }
+            : {}),
+        });
+      case 'approval_resolved':
+        return this.approval(event, Cadre.approvalDecided, {
+          [Cadre.approvalDecision]: stringOf(event.data.decision) ?? '',
+        });
+      case 'tool_result':
+        return this.toolResult(event);
+      case 'subagent_started':
+        return this.subagentStarted(event);
+      case 'subagent_finished':
+        return this.subagentFinished(event);
+      case 'error':
+        return this.error(event);
+      case 'warning':
+      case 'recovery_started':
+      case 'run_taken_over':
+        this.execution(event).span.addEvent(`cadre.${event.type}`, {
+          'cadre.message': event.message,
+        });
+        return;
+      case 'final_result':
+        return this.finalResult(event);
+      case 'run_paused':
+        return this.endRun(event, { kind: 'paused' });
+      default:
+        return;
+    }
+  }
+
+  /** Ends every open span (shutdown): children first, so each ends inside its parent. */
+  endAll(): void {
+    for (const execution of this.deepestFirst(() => true))
+      this.end(execution, { kind: 'incomplete' });
+  }
+
+  private delta(event: CadreEvent): void {
+    // Nothing to keep unless content is captured: the hot path stays a lookup.
+    if (!this.options.captureContent) return;
+    const chat = this.executions.get(event.executionId)?.chat;
+    const text = stringOf(event.data.text);
+    if (!chat || !text) return;
+    if (event.type === 'text_delta') chat.text += text;
+    else chat.reasoning += text;
+  }
+
+  private started(event: CadreEvent): void {
+    const execution = this.execution(event);
+    const { data } = event;
+    const agent = stringOf(data.agent);
+    if (agent) {
+      execution.span.updateName(`invoke_agent ${agent}`);
+      execution.span.setAttribute(GenAI.agentName, agent);
+    }
+    execution.model = stringOf(data.model) ?? execution.model;
+    const provider = stringOf(data.provider);
+    if (provider) execution.provider = providerName(provider);
+    execution.conversationId ??= stringOf(data.threadId);
+    execution.span.setAttributes(this.modelAttributes(execution));
+    if (this.options.captureContent)
+      execution.span.setAttribute(GenAI.inputMessages, inputMessages(data.inputs ?? data.input));
+  }
+
+  private turnStarted(event: CadreEvent): void {
+    const execution = this.execution(event);
+    this.endChat(execution);
+    const span = this.tracer.startSpan(
+      execution.model ? `chat ${execution.model}` : 'chat',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          ...operation('chat'),
+          ...this.modelAttributes(execution),
+          ...(typeof event.data.turn === 'number' ? { [Cadre.turn]: event.data.turn } : {}),
+          ...(event.data.grace === true ? { [Cadre.grace]: true } : {}),
+        },
+      },
+      execution.context,
+    );
+    execution.chat = { span, text: '', reasoning: '' };
+  }
+
+  private usage(event: CadreEvent): void {
+    const execution = this.execution(event);
+    const tokens = addTokens(NO_TOKENS, event.data);
+    execution.tokens = addTokens(execution.tokens, event.data);
+    if (!execution.chat) return;
+    execution.chat.span.setAttributes(tokenAttributes(tokens));
+    this.endChat(execution);
+  }
+
+  private toolCall(event: CadreEvent): void {
+    const execution = this.execution(event);
+    // The model has answered once its calls start.
+    this.endChat(execution);
+    const call = this.toolSpan(execution, event);
+    if (call && this.options.captureContent)
+      call.span.setAttribute(GenAI.toolCallArguments, jsonText(event.data.args ?? {}));
+  }
+
+  private approval(event: CadreEvent, name: string, attributes: Attributes): void {
+    this.toolSpan(this.execution(event), event)?.span.addEvent(name, attributes);
+  }
+
+  private toolResult(event: CadreEvent): void {
+    const execution = this.execution(event);
+    const call = this.toolSpan(execution, event);
+    if (!call) return;
+    const { data } = event;
+    const failed = data.ok === false;
+    if (failed) {
+      call.span.setAttribute(GenAI.errorType, 'tool_error');
+      // A tool's error text may quote its arguments: content, like them.
+      call.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(this.options.captureContent ? { message: stringOf(data.error) ?? '' } : {}),
+      });
+    }
+    if (this.options.captureContent) {
+      const result = 'output' in data ? data.output : failed ? data.error : undefined;
+      if (result !== undefined) call.span.setAttribute(GenAI.toolCallResult, jsonText(result));
+    }
+    call.span.end();
+    execution.tools.delete(stringOf(data.callId) ?? '');
+  }
+
+  private subagentStarted(event: CadreEvent): void {
+    const parent = this.execution(event);
+    const executionId = stringOf(event.data.executionId);
+    const agent = stringOf(event.data.agent);
+    if (!executionId || !agent || this.executions.has(executionId)) return;
+    const call = this.spawningCall(parent, agent, stringOf(event.data.callId));
+    this.open(
+      { runId: event.runId, executionId, depth: event.depth + 1, agent },
+      call?.context ?? parent.context,
+      parent.conversationId,
+    );
+  }
+
+  private subagentFinished(event: CadreEvent): void {
+    const child = this.executions.get(stringOf(event.data.executionId) ?? '');
+    if (!child) return; // ended with its own final_result, as usual
+    const reason = stringOf(event.data.terminate_reason);
+    this.end(
+      child,
+      reason
+        ? { kind: 'finished', result: { terminate_reason: reason, usage: event.data.usage } }
+        : { kind: 'cut', reason: 'The subagent did not finish.' },
+    );
+  }
+
+  private error(event: CadreEvent): void {
+    const execution = this.execution(event);
+    const code = stringOf(event.data.code) ?? stringOf(event.data.context) ?? 'error';
+    const call = execution.tools.get(stringOf(event.data.callId) ?? '');
+    if (call) {
+      call.span.addEvent('cadre.error', { [GenAI.errorType]: code });
+      return;
+    }
+    const chat = execution.chat;
+    if (chat) {
+      // The model call itself failed.
+      chat.span.setAttribute(GenAI.errorType, code);
+      chat.span.setStatus({ code: SpanStatusCode.ERROR, message: event.message });
+      this.endChat(execution);
+      return;
+    }
+    execution.span.addEvent('cadre.error', { [GenAI.errorType]: code });
+  }
+
+  private finalResult(event: CadreEvent): void {
+    const execution = this.execution(event);
+    const result = isRecord(event.data.result) ? event.data.result : event.data;
+    this.end(execution, { kind: 'finished', result });
+    // The root's end is the run's: whatever is still open was cut off.
+    if (event.depth === 0) this.endRun(event, { kind: 'cut', reason: 'The run ended first.' });
+  }
+
+  private endRun(event: CadreEvent, ending: Ending): void {
+    for (const execution of this.deepestFirst((e) => e.runId === event.runId))
+      this.end(execution, ending);
+  }
+
+  private deepestFirst(which: (execution: Execution) => boolean): Execution[] {
+    return [...this.executions.values()].filter(which).sort((a, b) => b.depth - a.depth);
+  }
+
+  /** The execution an event belongs to, opened on its first event (often run_started). */
+  private execution(event: CadreEvent): Execution {
+    const known = this.executions.get(event.executionId);
+    if (known) return known;
+    const parent = event.parentExecutionId
+      ? this.executions.get(event.parentExecutionId)
+      : undefined;
+    return this.open(
+      {
+        runId: event.runId,
+        executionId: event.executionId,
+        depth: event.depth,
+        agent: event.path.at(-1) ?? 'agent',
+      },
+      parent?.context ?? ROOT_CONTEXT,
+      parent?.conversationId,
+    );
+  }
+
+  private open(
+    who: { runId: string; executionId: string; depth: number; agent: string },
+    parentContext: Context,
+    inheritedConversation: string | undefined,
+  ): Execution {
+    const conversationId = this.options.conversationId ?? inheritedConversation;
+    const span = this.tracer.startSpan(
+      `invoke_agent ${who.agent}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          ...operation('invoke_agent'),
+          [GenAI.agentName]: who.agent,
+          [Cadre.runId]: who.runId,
+          [Cadre.executionId]: who.executionId,
+          ...(conversationId ? { [GenAI.conversationId]: conversationId } : {}),
+        },
+      },
+      parentContext,
+    );
+    const execution: Execution = {
+      runId: who.runId,
+      executionId: who.executionId,
+      depth: who.depth,
+      span,
+      context: trace.setSpan(parentContext, span),
+      ...(conversationId ? { conversationId } : {}),
+      tools: new Map(),
+      tokens: NO_TOKENS,
+    };
+    this.executions.set(who.executionId, execution);
+    return execution;
+  }
+
+  /** The span of the call an event names, opened when the call started in an earlier process (resume). */
+  private toolSpan(execution: Execution, event: CadreEvent): ToolCall | undefined {
+    const callId = stringOf(event.data.callId);
+    if (!callId) return undefined;
+    const known = execution.tools.get(callId);
+    if (known) return known;
+    const tool = stringOf(event.data.tool) ?? 'tool';
+    const span = this.tracer.startSpan(
+      `execute_tool ${tool}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          ...operation('execute_tool'),
+          [GenAI.toolName]: tool,
+          [GenAI.toolCallId]: callId,
+        },
+      },
+      execution.context,
+    );
+    const call = { span, context: trace.setSpan(execution.context, span), tool, spawned: false };
+    execution.tools.set(callId, call);
+    return call;
+  }
+
+  /**
+   * The call a child was started from: the one the event names, else an open
+   * call of the child's agent tool (named after it) or of `task`, else the
+   * only open call.
+   */
+  private spawningCall(
+    parent: Execution,
+    agent: string,
+    callId: string | undefined,
+  ): ToolCall | undefined {
+    const named = callId ? parent.tools.get(callId) : undefined;
+    if (named) return named;
+    for (const call of parent.tools.values()) {
+      if (!call.spawned && (call.tool === agent || call.tool === TASK_TOOL)) {
+        call.spawned = true;
+        return call;
+      }
+    }
+    return parent.tools.size === 1 ? parent.tools.values().next().value : undefined;
+  }
+
+  private modelAttributes(execution: Execution): Attributes {
+    return {
+      ...(execution.model ? { [GenAI.requestModel]: execution.model } : {}),
+      ...(execution.provider ? { [GenAI.providerName]: execution.provider } : {}),
+      ...(execution.conversationId ? { [GenAI.conversationId]: execution.conversationId } : {}),
+    };
+  }
+
+  private endChat(execution: Execution, mark?: string): void {
+    const chat = execution.chat;
+    if (!chat) return;
+    delete execution.chat;
+    if (mark) chat.span.setAttribute(mark, true);
+    if (this.options.captureContent) {
+      const output = outputMessages(chat.text, mark ? 'interrupted' : 'stop', chat.reasoning);
+      if (output) chat.span.setAttribute(GenAI.outputMessages, output);
+    }
+    chat.span.end();
+  }
+
+  private end(execution: Execution, ending: Ending): void {
+    this.executions.delete(execution.executionId);
+    const mark =
+      ending.kind === 'paused'
+        ? Cadre.paused
+        : ending.kind === 'incomplete'
+          ? Cadre.incomplete
+          : Cadre.interrupted;
+    // A model call or tool call still open did not get to finish.
+    this.endChat(execution, mark);
+    for (const call of execution.tools.values()) {
+      call.span.setAttribute(mark, true);
+      call.span.end();
+    }
+    execution.tools.clear();
+    const { span } = execution;
+    switch (ending.kind) {
+      case 'finished':
+        this.outcome(execution, ending.result);
+        break;
+      case 'paused':
+      case 'incomplete':
+        span.setAttribute(mark, true);
+        span.setAttributes(tokenAttributes(execution.tokens));
+        break;
+      case 'cut':
+        span.setAttribute(mark, true);
+        span.setAttributes(tokenAttributes(execution.tokens));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: ending.reason });
+        break;
+      default:
+        ending satisfies never;
+    }
+    span.end();
+  }
+
+  /** The result's reason, usage and (captured) answer; any end but GOAL or a cancellation is an error. */
+  private outcome(execution: Execution, result: Record<string, unknown>): void {
+    const { span } = execution;
+    const reason = stringOf(result.terminate_reason) ?? 'GOAL';
+    span.setAttribute(Cadre.terminateReason, reason);
+    const recovered = stringOf(result.recovered_from);
+    if (recovered) span.setAttribute(Cadre.recoveredFrom, recovered);
+    // Usage events are the record; a child that vanished reports only its total.
+    const tokens =
+      execution.tokens === NO_TOKENS && isRecord(result.usage)
+        ? addTokens(NO_TOKENS, result.usage)
+        : execution.tokens;
+    span.setAttributes(tokenAttributes(tokens));
+    if (reason === 'ABORTED') span.setAttribute(Cadre.interrupted, true);
+    else if (reason !== 'GOAL') {
+      const error = isRecord(result.error) ? result.error : {};
+      span.setAttribute(GenAI.errorType, stringOf(error.code) ?? reason.toLowerCase());
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: stringOf(error.message) ?? stringOf(result.final_message) ?? reason,
+      });
+    }
+    if (this.options.captureContent) {
+      const answer = stringOf(result.content) ?? stringOf(result.final_message) ?? '';
+      const output = outputMessages(answer, reason === 'GOAL' ? 'stop' : reason.toLowerCase());
+      if (output) span.setAttribute(GenAI.outputMessages, output);
+    }
+  }
+}
+
+const operation = (name: GenAIOperation): Attributes => ({ [GenAI.operationName]: name });
+
+const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+const numberOf = (value: unknown): number => (typeof value === 'number' ? value : 0);

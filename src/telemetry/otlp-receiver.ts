@@ -1,0 +1,68 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+
+/*
+ * Test support: a stand-in for an OpenTelemetry collector's OTLP/HTTP
+ * traces endpoint, on loopback, and readers for what it received.
+ */
+
+export interface Export {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: OtlpBody;
+}
+
+/** The parts of an OTLP/JSON trace export the assertions read. */
+export interface OtlpBody {
+  resourceSpans: Array<{
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
+  }>;
+}
+export interface OtlpSpan {
+  name: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: OtlpAttribute[];
+}
+export interface OtlpAttribute {
+  key: string;
+  value: { stringValue?: string; intValue?: number | string; boolValue?: boolean };
+}
+
+/** A collector's OTLP/HTTP traces endpoint on loopback that keeps what it is sent. */
+export async function receiver(): Promise<{ url: string; exports: Export[]; server: Server }> {
+  const exports: Export[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const text = (
+        request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw
+      ).toString('utf8');
+      exports.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: JSON.parse(text) as OtlpBody,
+      });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, exports, server };
+}
+
+export const spansOf = (exports: Export[]): OtlpSpan[] =>
+  exports.flatMap((e) => e.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+export const attribute = (attributes: OtlpAttribute[], key: string): unknown => {
+  const value = attributes.find((a) => a.key === key)?.value;
+  return (
+    value?.stringValue ?? value?.boolValue ?? (value?.intValue ? Number(value.intValue) : undefined)
+  );
+};
