@@ -29,6 +29,7 @@ export const DEFAULT_PRICES: PriceTable = Object.freeze({
   'gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 },
   'gpt-4o-mini': { input: 0.15, output: 0.6, cachedInput: 0.075 },
   o3: { input: 2, output: 8, cachedInput: 0.5 },
+  'o3-pro': { input: 20, output: 80 },
   'o4-mini': { input: 1.1, output: 4.4, cachedInput: 0.275 },
   'claude-opus-4': { input: 15, output: 75, cachedInput: 1.5 },
   'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3 },

@@ -127,13 +127,7 @@ export async function startRun(
     emit({
       type: 'run_started',
       message: `Running ${definition.displayName ?? definition.name} on ${model}`,
-      data: {
-        agent: definition.name,
-        model,
-        provider: client.provider,
-        inputs,
-        tools: ctx.registry.names(),
-      },
+      data: { agent: definition.name, model, inputs, tools: ctx.registry.names() },
     });
     return drive(ctx, startedAtMs, options, () => loop(ctx, options.onStateChange));
   });

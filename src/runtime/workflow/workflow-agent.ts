@@ -54,6 +54,7 @@ export class WorkflowAgent implements Agent {
         );
         flow.agents.forEach((agent, i) => keep(agent, results[i] as RunResult, state, steps));
         for (const step of steps.slice(-results.length)) yield usageOf(step);
+        for (const step of steps.slice(-results.length)) stopUnlessGoal(step, ctx);
         break;
       }
       case 'loop': {
@@ -98,7 +99,9 @@ export class WorkflowAgent implements Agent {
     yield { type: 'workflow_step', message: `Running ${agent.name}`, data: { agent: agent.name } };
     const result = await this.spawn(agent, input, ctx, state, steps);
     keep(agent, result, state, steps);
-    yield usageOf(steps.at(-1) as Step);
+    const step = steps.at(-1) as Step;
+    yield usageOf(step);
+    stopUnlessGoal(step, ctx);
   }
 
   private spawn(
@@ -121,7 +124,24 @@ export class WorkflowAgent implements Agent {
   }
 }
 
-/** Records a step, and its answer in the state when the agent names an `outputKey`. */
+/**
+ * A step that did not reach its goal ends the workflow: later agents would
+ * read state it never wrote. Cancellation ends it as cancelled.
+ */
+function stopUnlessGoal(step: Step, ctx: AgentContext): void {
+  ctx.signal.throwIfAborted();
+  const { result } = step;
+  if (result.terminate_reason === 'GOAL') return;
+  throw new Error(
+    `${step.agent} ended with ${result.terminate_reason}${result.error ? `: ${result.error.message}` : ''}`,
+  );
+}
+
+/**
+ * Records a step, and its answer in the state when the agent names an
+ * `outputKey`. A nested workflow's state joins this one's, so a Parallel
+ * inside a Sequential hands its agents' keys to the agents after it.
+ */
 function keep(
   agent: AgentDefinition,
   result: RunResult,
@@ -129,12 +149,22 @@ function keep(
   steps: Step[],
 ): void {
   steps.push({ agent: agent.name, result });
+  const inner = agent.workflow ? nestedState(result.output) : undefined;
+  if (inner && result.terminate_reason === 'GOAL') Object.assign(state, inner);
   if (agent.outputKey && result.terminate_reason === 'GOAL')
     state[agent.outputKey] =
       typeof result.output === 'string' ? result.output : (result.output ?? result.final_message);
 }
 
 /** The step's tokens; its cost reaches the workflow's result through the subagent costs. */
+function nestedState(output: unknown): Record<string, unknown> | undefined {
+  if (typeof output !== 'object' || output === null || !('state' in output)) return undefined;
+  const state = (output as { state: unknown }).state;
+  return typeof state === 'object' && state !== null
+    ? (state as Record<string, unknown>)
+    : undefined;
+}
+
 function usageOf(step: Step): EventInput {
   const { costUsd: _cost, ...tokens } = step.result.usage;
   return { type: 'usage', message: `${step.agent} usage`, data: tokens };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelRequest } from '../../model/types.js';
+import type { ModelClient, ModelRequest } from '../../model/types.js';
 import { loadDefinition } from '../../spec/load-definition.js';
 import { executeAgent } from '../executor.js';
 
@@ -39,7 +39,7 @@ const agentOf = (r: ModelRequest) => /You are (\w+)/.exec(r.systemInstruction ??
 const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
 const answered = (r: ModelRequest) => lastParts(r).some((p) => p.kind === 'function_response');
 
-async function run(file: string, model: ScriptedModel) {
+async function run(file: string, model: ModelClient, signal?: AbortSignal) {
   const { definition, warnings } = await loadDefinition(file, { cwd: dir });
   const events: CadreEvent[] = [];
   const result = await executeAgent(definition, {
@@ -47,6 +47,7 @@ async function run(file: string, model: ScriptedModel) {
     workspace: dir,
     inputs: { prompt: 'a poem about rain' },
     onEvent: (e) => events.push(e),
+    ...(signal ? { signal } : {}),
   });
   return { definition, warnings, result, events };
 }
@@ -109,15 +110,28 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
       'a.yaml': llm('alpha', 'You are alpha.', ['output_key: a']),
       'b.yaml': llm('beta', 'You are beta.', ['output_key: b']),
     });
-    let running = 0;
-    let most = 0;
-    const model = new ScriptedModel((r): ScriptedTurn => {
-      running += 1;
-      most = Math.max(most, running);
-      queueMicrotask(() => (running -= 1));
-      return { parts: [{ text: `${agentOf(r)} says hi` }], delayMs: 20 };
-    });
-    const { result } = await run(file, model);
+    // Each call waits until both have started (bounded): run one after another, the first
+    // would time out waiting and say so in its answer.
+    let started = 0;
+    const bothStarted = Promise.withResolvers<void>();
+    const model = new ScriptedModel((r): ScriptedTurn => ({
+      parts: [{ text: `${agentOf(r)} says hi` }],
+    }));
+    const barrier: ModelClient = {
+      provider: 'scripted',
+      async *generate(request, signal) {
+        started += 1;
+        if (started === 2) bothStarted.resolve();
+        const stream = model.generate(request, signal);
+        const timedOut = await Promise.race([
+          bothStarted.promise.then(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5_000).unref()),
+        ]);
+        if (timedOut) throw new Error('ran one after another');
+        yield* stream;
+      },
+    };
+    const { result } = await run(file, barrier);
     expect(result.final_message).toBe('alpha: alpha says hi\n\nbeta: beta says hi');
     expect(result.output).toMatchObject({ state: { a: 'alpha says hi', b: 'beta says hi' } });
     expect(model.requests).toHaveLength(2);
@@ -218,6 +232,84 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
       '7 sub_agents.1: only sub-agents given by config_path can be loaded; this one is left out',
     ]);
     expect(result.final_message).toBe('alone');
+  });
+
+  it("a Parallel inside a Sequential hands its agents' state to the agents after it", async () => {
+    const file = await project('fan-in', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: pipeline',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: fan.yaml',
+        '  - config_path: merge.yaml',
+      ],
+      'fan.yaml': [
+        'agent_class: ParallelAgent',
+        'name: fan',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: a.yaml',
+        '  - config_path: b.yaml',
+      ],
+      'a.yaml': llm('alpha', 'You are alpha.', ['output_key: a']),
+      'b.yaml': llm('beta', 'You are beta.', ['output_key: b']),
+      'merge.yaml': llm('merger', 'You are merger. A={a} B={b}'),
+    });
+    const model = new ScriptedModel((r): ScriptedTurn => ({
+      parts: [{ text: agentOf(r) === 'merger' ? (r.systemInstruction ?? '') : `${agentOf(r)} ok` }],
+    }));
+    const { result } = await run(file, model);
+    expect(result.final_message).toContain('A=alpha ok B=beta ok');
+  });
+
+  it('a step that fails ends the workflow as failed; later agents do not run', async () => {
+    const file = await project('failing', {
+      'root_agent.yaml': [
+        'agent_class: LoopAgent',
+        'name: loop',
+        'description: d',
+        'max_iterations: 3',
+        'sub_agents:',
+        '  - config_path: writer.yaml',
+        '  - config_path: reviewer.yaml',
+      ],
+      'writer.yaml': llm('writer', 'You are writer.', ['output_key: draft']),
+      'reviewer.yaml': llm('reviewer', 'You are reviewer. {draft}'),
+    });
+    const seen: string[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      seen.push(agentOf(r));
+      if (agentOf(r) === 'writer') throw new Error('writer exploded');
+      return { parts: [{ text: 'reviewed' }] };
+    });
+    const { result } = await run(file, model);
+    expect(result.terminate_reason).toBe('ERROR');
+    expect(result.error?.message).toMatch(/writer ended with ERROR/);
+    expect(seen).toEqual(['writer']);
+  });
+
+  it('cancelling ends the workflow as ABORTED', async () => {
+    const file = await project('cancelled', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: seq',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: one.yaml',
+        '  - config_path: two.yaml',
+      ],
+      'one.yaml': llm('one', 'You are one.'),
+      'two.yaml': llm('two', 'You are two.'),
+    });
+    const stop = new AbortController();
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (agentOf(r) === 'one') stop.abort();
+      return { parts: [{ text: 'answer' }] };
+    });
+    const { result } = await run(file, model, stop.signal);
+    expect(result.terminate_reason).toBe('ABORTED');
+    expect(model.requests.map(agentOf)).toEqual(['one']);
   });
 
   it('a cycle of config_path references is a warning, not a hang', async () => {
