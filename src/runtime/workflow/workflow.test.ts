@@ -113,7 +113,8 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
     // Each call waits until both have started (bounded): run one after another, the first
     // would time out waiting and say so in its answer.
     let started = 0;
-    const bothStarted = Promise.withResolvers<void>();
+    let release = (): void => {};
+    const bothStarted = { promise: new Promise<void>((resolve) => (release = resolve)) };
     const model = new ScriptedModel((r): ScriptedTurn => ({
       parts: [{ text: `${agentOf(r)} says hi` }],
     }));
@@ -121,7 +122,7 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
       provider: 'scripted',
       async *generate(request, signal) {
         started += 1;
-        if (started === 2) bothStarted.resolve();
+        if (started === 2) release();
         const stream = model.generate(request, signal);
         const timedOut = await Promise.race([
           bothStarted.promise.then(() => false),

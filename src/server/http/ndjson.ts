@@ -1,10 +1,7 @@
-import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { lazyStreamBody } from './lazy-stream-body.js';
 
 export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
-
-/** A client that stops reading is dropped rather than buffered for without end. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export interface NdjsonWriter {
   /** True once the 200 and the first line are on their way; errors after that are lines, not statuses. */
@@ -15,42 +12,15 @@ export interface NdjsonWriter {
   end(): void;
 }
 
-/**
- * Opens the response lazily, on the first line: until then a failure can
- * still be answered with its proper status code (404, 409...).
- * `onOverflow` runs when the client reads too slowly.
- */
+/** NDJSON lines over a lazily opened body (see lazy-stream-body.ts). */
 export function ndjsonWriter(reply: FastifyReply, onOverflow: () => void): NdjsonWriter {
-  let body: PassThrough | undefined;
-  const open = (): PassThrough => {
-    if (body) return body;
-    body = new PassThrough();
-    void reply
-      .status(200)
-      .header('content-type', NDJSON_TYPE)
-      .header('cache-control', 'no-store')
-      // Proxies (nginx) must not hold lines back.
-      .header('x-accel-buffering', 'no')
-      .send(body);
-    return body;
-  };
+  const body = lazyStreamBody(reply, NDJSON_TYPE, onOverflow);
   return {
     get opened() {
-      return body !== undefined;
+      return body.opened;
     },
-    write(value) {
-      const stream = open();
-      if (stream.destroyed || stream.writableEnded) return;
-      stream.write(`${JSON.stringify(value)}\n`);
-      if (stream.writableLength + stream.readableLength > MAX_BUFFERED_BYTES) {
-        stream.destroy();
-        onOverflow();
-      }
-    },
-    end() {
-      const stream = open();
-      if (!stream.destroyed && !stream.writableEnded) stream.end();
-    },
+    write: (value) => body.write(`${JSON.stringify(value)}\n`),
+    end: () => body.end(),
   };
 }
 
