@@ -1,3 +1,4 @@
+import { collectChunks } from '../testing/collect-chunks.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAbortError, ModelError } from '../errors/index.js';
 import { startFakeGemini } from '../testing/fake-gemini-server.js';
@@ -42,19 +43,7 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-async function run(
-  client: GeminiClient,
-  req: ModelRequest,
-  signal = new AbortController().signal,
-): Promise<{ chunks: ModelChunk[]; error?: unknown }> {
-  const chunks: ModelChunk[] = [];
-  try {
-    for await (const chunk of client.generate(req, signal)) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
+const run = collectChunks;
 
 function bodyOf(server: FakeServer, index = 0): Record<string, unknown> {
   return server.requests[index]?.body as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { collectChunks } from '../testing/collect-chunks.js';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,19 +46,7 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-async function run(
-  client: OpenAIClient,
-  req: ModelRequest,
-  signal = new AbortController().signal,
-): Promise<{ chunks: ModelChunk[]; error?: unknown }> {
-  const chunks: ModelChunk[] = [];
-  try {
-    for await (const chunk of client.generate(req, signal)) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
+const run = collectChunks;
 
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
