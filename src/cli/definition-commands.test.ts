@@ -15,6 +15,7 @@ describe('cadre validate', () => {
       'ok examples/agents/codebase-investigator.yaml (codebase_investigator)',
     );
     expect(run.stdout).toContain('ok examples/agents/code-reviewer.md (code-reviewer)');
+    expect(run.stdout).toContain('ok examples/agents/changelog-writer.yaml (changelog_writer)');
     expect(run.stdout).toContain('ok examples/agents/release-notes.ts (release_notes)');
     expect(run.stdout).toMatch(/\n\d+ valid, 0 invalid\n$/);
     expect(run.code).toBe(0);

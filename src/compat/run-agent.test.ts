@@ -11,6 +11,7 @@ import type { CadreEvent } from '../events/types.js';
 import { cachedResolver } from '../model/cached-resolver.js';
 import { resolveModelClient } from '../model/resolve-model.js';
 import { runAgent, run_agent, type RunAgentOptions } from './run-agent.js';
+import { startFakeGemini } from '../testing/fake-gemini-server.js';
 
 /** The agent-format seed's JSON Schema, verbatim. */
 const SEED_SCHEMA = {
@@ -50,6 +51,26 @@ async function workspace(): Promise<string> {
 }
 
 describe('runAgent: the agent-format minimal interface (scripted model responses)', () => {
+  it('with only GEMINI_API_KEY in the environment, as the README shows, it reaches Gemini (fake server)', async () => {
+    const server = await startFakeGemini({ turns: [{ parts: [{ text: 'Omelette.' }] }] });
+    try {
+      const result = await runAgent(
+        'What should I cook tonight?',
+        undefined,
+        undefined,
+        {},
+        {
+          env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: server.baseUrl },
+          cwd: await workspace(),
+        },
+      );
+      expect(result.content).toBe('Omelette.');
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('returns content, wall-clock response_time_secs and traces that validate against the seed schema', async () => {
     const cwd = await workspace();
     const model = new ScriptedModel((r) =>

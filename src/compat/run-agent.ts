@@ -12,6 +12,8 @@ import type { ToolTrace } from '../runtime/run-result.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import type { AgentDefinition } from '../spec/types.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { cachedResolver } from '../model/cached-resolver.js';
+import { resolveModelClient } from '../model/resolve-model.js';
 import type { Tool } from '../tools/types.js';
 import { discoverToolFiles } from '../tools/discover-tool-files.js';
 import { resolve } from 'node:path';
@@ -84,6 +86,14 @@ export async function runAgent(
     const raw = await active.run(prompt, chatHistory, memory, config);
     return normalizeForeign(raw, started);
   }
+  // Without a client or resolver, models are picked from the environment as on the command
+  // line (GEMINI_API_KEY, OPENAI_API_KEY, CADRE_MODEL…), one client per model.
+  const resolveModel =
+    options.resolveModel ??
+    (options.model
+      ? undefined
+      : cachedResolver((model) => resolveModelClient(model, env, { cwd })));
+  const defaultModel = options.defaultModel ?? env.CADRE_MODEL;
   const result = await executeAgent(active.definition, {
     // An agent with structured inputs gets the prompt as its single input (or as JSON of them).
     inputs: inputsFor({ kind: 'definition', definition: active.definition }, prompt),
@@ -93,15 +103,9 @@ export async function runAgent(
     agents: registry,
     tools,
     workspace: cwd,
-    ...pick(options, [
-      'model',
-      'resolveModel',
-      'defaultModel',
-      'confirm',
-      'policy',
-      'signal',
-      'onEvent',
-    ]),
+    ...(resolveModel ? { resolveModel } : {}),
+    ...(defaultModel ? { defaultModel } : {}),
+    ...pick(options, ['model', 'confirm', 'policy', 'signal', 'onEvent']),
   });
   return {
     content: result.content,
