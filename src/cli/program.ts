@@ -204,6 +204,14 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       'on SIGTERM, how long runs in flight may finish their step before being handed over',
       '20',
     )
+    .option(
+      '--log-level <level>',
+      'fatal, error, warn, info, debug, trace or silent (default: CADRE_LOG_LEVEL, then info)',
+    )
+    .option(
+      '--log-format <format>',
+      'json or pretty (default: CADRE_LOG_FORMAT, then pretty on a terminal, else json)',
+    )
     .action(async (options: ServeCommandOptions) => {
       const { serveCommand } = await import('./commands/serve.js');
       exitCode = await serveCommand(options, io);
@@ -226,24 +234,51 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       'on SIGTERM, how long runs in flight may finish their step before being handed over',
       '20',
     )
+    .option(
+      '--log-level <level>',
+      'fatal, error, warn, info, debug, trace or silent (default: CADRE_LOG_LEVEL, then info)',
+    )
+    .option(
+      '--log-format <format>',
+      'json or pretty (default: CADRE_LOG_FORMAT, then pretty on a terminal, else json)',
+    )
     .action(async (options: WorkerCommandOptions) => {
       const { workerCommand } = await import('./commands/serve.js');
       exitCode = await workerCommand(options, io);
     });
 
-  program
-    .command('token')
-    .description('API tokens for cadre serve')
+  const token = program.command('token').description('API tokens for cadre serve');
+  const tokenDb = [
+    '--db <url>',
+    'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
+  ] as const;
+  token
     .command('create')
     .description('Create a token for a user (created on first use); printed once, stored hashed')
     .requiredOption('--user <name>', 'the user the token acts as')
-    .option(
-      '--db <url>',
-      'postgres://… or a SQLite file (default: CADRE_DATABASE_URL, then .cadre/cadre.db)',
-    )
+    .option(...tokenDb)
     .action(async (options: { user: string; db?: string }) => {
       const { tokenCreateCommand } = await import('./commands/token.js');
       exitCode = await tokenCreateCommand(options, io);
+    });
+  token
+    .command('list')
+    .description('Every token (revoked ones too) by the first digits of its hash; never the token')
+    .option('--user <name>', "only this user's tokens")
+    .option('--json', 'print the tokens as JSON')
+    .option(...tokenDb)
+    .action(async (options: { user?: string; json?: boolean; db?: string }) => {
+      const { tokenListCommand } = await import('./commands/token.js');
+      exitCode = await tokenListCommand(options, io);
+    });
+  token
+    .command('revoke')
+    .description('Revoke a token: its id, or at least 6 digits of the ID that `token list` shows')
+    .argument('<id-or-prefix>', 'the token to revoke')
+    .option(...tokenDb)
+    .action(async (idOrPrefix: string, options: { db?: string }) => {
+      const { tokenRevokeCommand } = await import('./commands/token.js');
+      exitCode = await tokenRevokeCommand(idOrPrefix, options, io);
     });
 
   const audit = program

@@ -15,6 +15,7 @@ import * as outcome from './operations/run-outcome.js';
 import * as queue from './operations/run-queue.js';
 import * as runs from './operations/runs.js';
 import * as threads from './operations/threads.js';
+import * as tokens from './operations/tokens.js';
 import * as users from './operations/users.js';
 import type { AuditInput, MessageRole } from './records.js';
 import type { Database } from './schema/database.js';
@@ -36,6 +37,7 @@ import type {
   Resolution,
   RunPatch,
   Store,
+  TokenFilter,
 } from './types.js';
 
 /** The one `Store` implementation: the same queries over SQLite and PostgreSQL. */
@@ -93,6 +95,10 @@ export class KyselyStore implements Store {
     users.createToken(this.context, userId, signal);
   findUserByToken = (token: string, signal?: AbortSignal) =>
     users.findUserByToken(this.context, token, signal);
+  listTokens = (filter?: TokenFilter, signal?: AbortSignal) =>
+    tokens.listTokens(this.context, filter ?? {}, signal);
+  revokeToken = (idOrPrefix: string, signal?: AbortSignal) =>
+    tokens.revokeToken(this.context, idOrPrefix, signal);
 
   createThread = (input: { userId: string; title: string }, signal?: AbortSignal) =>
     threads.createThread(this.context, input, signal);

@@ -35,6 +35,20 @@ export interface ApiToken {
   tokenHash: string;
   createdAt: string;
   lastUsedAt?: string;
+  /** Set by `cadre token revoke`: the token no longer signs in. */
+  revokedAt?: string;
+}
+
+/** A token as listed: named by a prefix of its hash, never by the hash or the token itself. */
+export interface ListedToken {
+  id: string;
+  /** The first hex digits of the token's SHA-256: enough to pick it out, nothing to sign in with. */
+  hashPrefix: string;
+  userId: string;
+  userName: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
 }
 
 export interface Thread {

@@ -7,6 +7,7 @@ import type {
   ApprovalStatus,
   AuditEntry,
   Grant,
+  ListedToken,
   MessageRole,
   Run,
   RunJob,
@@ -26,6 +27,7 @@ import type {
   ThreadRow,
   UserRow,
 } from './schema/database.js';
+import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
 
@@ -44,6 +46,17 @@ export const toApiToken = (row: ApiTokenRow): ApiToken => ({
   tokenHash: row.token_hash,
   createdAt: row.created_at,
   lastUsedAt: opt(row.last_used_at),
+  revokedAt: opt(row.revoked_at),
+});
+
+export const toListedToken = (row: ApiTokenRow & { user_name: string }): ListedToken => ({
+  id: row.id,
+  hashPrefix: row.token_hash.slice(0, TOKEN_HASH_PREFIX_LENGTH),
+  userId: row.user_id,
+  userName: row.user_name,
+  createdAt: row.created_at,
+  lastUsedAt: opt(row.last_used_at),
+  revokedAt: opt(row.revoked_at),
 });
 
 export const toThread = (row: ThreadRow): Thread => ({

@@ -12,6 +12,7 @@ import type {
   AuditInput,
   AuditVerification,
   Grant,
+  ListedToken,
   MessageRole,
   Run,
   RunEvent,
@@ -213,6 +214,23 @@ export type ResolveResult =
     }
   | { ok: false; reason: 'not_found' | 'already_resolved' };
 
+/** Which tokens `listTokens` answers; both fields narrow, none lists every token. */
+export interface TokenFilter {
+  userId?: string;
+  userName?: string;
+}
+
+export type RevokeTokenResult =
+  | {
+      ok: true;
+      token: ListedToken;
+      /** It was revoked before; `token.revokedAt` is that first time. */
+      alreadyRevoked: boolean;
+    }
+  | { ok: false; reason: 'not_found' }
+  /** The prefix names several tokens (at most 10 listed). */
+  | { ok: false; reason: 'ambiguous'; matches: ListedToken[] };
+
 /** A change another process made: a run's log or status (`run`), or a run queued (`queue`). */
 export type RunChange = { kind: 'run'; runId: string } | { kind: 'queue' };
 
@@ -229,8 +247,12 @@ export interface Store {
   ensureUser(name: string, signal?: AbortSignal): Promise<User>;
   /** The plaintext token is returned once and never stored. */
   createToken(userId: string, signal?: AbortSignal): Promise<{ token: string; record: ApiToken }>;
-  /** Looks the token up by its SHA-256 and notes when it was last used. */
+  /** Looks the token up by its SHA-256 and notes when it was last used; a revoked token finds nobody. */
   findUserByToken(token: string, signal?: AbortSignal): Promise<User | undefined>;
+  /** Tokens, revoked ones included, oldest first; never the token, only a prefix of its hash. */
+  listTokens(filter?: TokenFilter, signal?: AbortSignal): Promise<ListedToken[]>;
+  /** Revokes the token with this id, or the one whose hash starts with these hex digits (at least 6). */
+  revokeToken(idOrPrefix: string, signal?: AbortSignal): Promise<RevokeTokenResult>;
 
   createThread(input: { userId: string; title: string }, signal?: AbortSignal): Promise<Thread>;
   getThread(userId: string, threadId: string, signal?: AbortSignal): Promise<Thread | undefined>;

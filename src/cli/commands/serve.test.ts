@@ -21,19 +21,21 @@ afterEach(async () => {
 interface Served {
   url: string;
   stdout: () => string;
+  stderr: () => string;
   stop: () => Promise<number>;
 }
 
 /** `cadre serve` in-process on a free port; `stop` is the first Ctrl-C. */
-async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
+async function serve(args: string[], env: NodeJS.ProcessEnv, isTTY = false): Promise<Served> {
   let out = '';
+  let err = '';
   let interrupt: (() => void) | undefined;
   const io: CliIO = {
     stdout: (t) => (out += t),
-    stderr: () => undefined,
+    stderr: (t) => (err += t),
     env: { HOME: dir, CADRE_LOG_LEVEL: 'silent', ...env },
     cwd: dir,
-    isTTY: false,
+    isTTY,
     onInterrupt: (handler) => {
       interrupt = handler;
       return () => (interrupt = undefined);
@@ -47,6 +49,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
   return {
     url,
     stdout: () => out,
+    stderr: () => err,
     stop: () => {
       interrupt?.();
       return exit;
@@ -145,5 +148,72 @@ describe('cadre serve (real HTTP, SQLite, fake Gemini server)', () => {
     const run = await runCliCaptured(['serve', '--port', 'http'], { cwd: dir, env: { HOME: dir } });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--port must be a number/);
+  });
+});
+
+describe('cadre serve logs', () => {
+  const db = () => ['--db', join(dir, 'cadre.db')];
+  const healthz = async (server: Served) =>
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+  it('writes JSON lines to stderr when not on a terminal; stdout keeps the ready line', async () => {
+    const server = await serve(db(), { CADRE_LOG_LEVEL: 'info' });
+    await healthz(server);
+    expect(await server.stop()).toBe(0);
+    const records = server
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/healthz' }),
+        res: { statusCode: 200 },
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/^Stopping/) }),
+    );
+    expect(server.stdout()).toMatch(/^Cadre listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+
+  it('writes one readable line per request on a terminal (no colour with NO_COLOR)', async () => {
+    const server = await serve(db(), { CADRE_LOG_LEVEL: 'info', NO_COLOR: '1' }, true);
+    await healthz(server);
+    expect(await server.stop()).toBe(0);
+    expect(server.stderr()).toMatch(/^\d\d:\d\d:\d\d GET \/healthz 200 \d+ ms$/m);
+    expect(server.stderr()).not.toContain('incoming request');
+    expect(server.stderr()).toMatch(/^\d\d:\d\d:\d\d Stopping: /m);
+    expect(server.stdout()).toMatch(/^\d\d:\d\d:\d\d Cadre listening on /);
+  });
+
+  it('--log-format json overrides the terminal; --log-level wins over CADRE_LOG_LEVEL', async () => {
+    const json = await serve([...db(), '--log-format', 'json'], { CADRE_LOG_LEVEL: 'info' }, true);
+    await healthz(json);
+    expect(await json.stop()).toBe(0);
+    expect(json.stderr()).toContain('"msg":"request completed"');
+
+    const quiet = await serve([...db(), '--log-level', 'silent'], { CADRE_LOG_LEVEL: 'info' });
+    await healthz(quiet);
+    expect(await quiet.stop()).toBe(0);
+    expect(quiet.stderr()).toBe('');
+  });
+
+  it('refuses an unknown level or format as a setup error naming the allowed ones', async () => {
+    const serveRun = await runCliCaptured(['serve', '--log-level', 'loud'], {
+      cwd: dir,
+      env: { HOME: dir },
+    });
+    expect(serveRun.code).toBe(2);
+    expect(serveRun.stderr).toContain(
+      "--log-level must be one of fatal, error, warn, info, debug, trace, silent; got 'loud'.",
+    );
+    const workerRun = await runCliCaptured(['worker'], {
+      cwd: dir,
+      env: { HOME: dir, CADRE_LOG_FORMAT: 'xml' },
+    });
+    expect(workerRun.code).toBe(2);
+    expect(workerRun.stderr).toMatch(/CADRE_LOG_FORMAT must be one of json, pretty/);
   });
 });

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { LevelWithSilent } from 'pino';
+import type { Logger } from 'pino';
 import { ConfigError } from '../../errors/cadre-error.js';
+import type { LogOptions } from '../../server/http/logger.js';
 import type { RunService } from '../../server/run-service-types.js';
 import type { Store } from '../../store/types.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
-import { createStyle } from '../style.js';
+import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
 
 export interface ServeCommandOptions {
@@ -22,12 +23,15 @@ export interface ServeCommandOptions {
   drainSeconds: string;
   /** A YAML policy file (rules, trust); else CADRE_POLICY. */
   policy?: string;
+  /** Else CADRE_LOG_LEVEL, else info. */
+  logLevel?: string;
+  /** `json` or `pretty`; else CADRE_LOG_FORMAT, else pretty on a terminal. */
+  logFormat?: string;
 }
 
 export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | 'worker'>;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
  * `cadre serve`: store, core (with a run worker unless --no-worker), HTTP
@@ -43,12 +47,13 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
   try {
     const port = parsePort(options.port);
     const drainMs = parseDrain(options.drainSeconds);
-    ({ store, service } = await openCore(options, io, options.worker));
+    const logs = await logSetup(options, io, style);
+    ({ store, service } = await openCore(options, io, options.worker, logs.log));
     const { buildServer } = await import('../../server/http/build-server.js');
     app = buildServer({
       service,
       store,
-      log: { level: logLevel(io.env.CADRE_LOG_LEVEL) },
+      log: logs.options,
       ...(io.env.CADRE_RATE_LIMIT
         ? {
             rateLimit: {
@@ -79,9 +84,9 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
         `${style.yellow('warning')} listening beyond this machine (${options.host}); use TLS in front.\n`,
       );
     io.stdout(
-      `Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
+      `${logs.stamp()}Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
     );
-    await drainOnSignal(service, drainMs, io);
+    await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
     return reportError(error, io.stderr, style);
@@ -100,9 +105,10 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIO): P
   let service: RunService | undefined;
   try {
     const drainMs = parseDrain(options.drainSeconds);
-    ({ store, service } = await openCore(options, io, true));
-    io.stdout('Cadre worker running\n');
-    await drainOnSignal(service, drainMs, io);
+    const logs = await logSetup(options, io, style);
+    ({ store, service } = await openCore(options, io, true, logs.log));
+    io.stdout(`${logs.stamp()}Cadre worker running\n`);
+    await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
     return reportError(error, io.stderr, style);
@@ -116,6 +122,7 @@ async function openCore(
   options: WorkerCommandOptions,
   io: CliIO,
   worker: boolean,
+  log: Logger,
 ): Promise<{ store: Store; service: RunService }> {
   const { openStore } = await import('../../store/open-store.js');
   const { loadAuditKey } = await import('../../store/audit-key.js');
@@ -134,7 +141,7 @@ async function openCore(
       ...(options.policy ? { policyFile: options.policy } : {}),
       worker: worker ? workerTuning(io.env) : false,
       onError: (error, runId) =>
-        io.stderr(`worker: ${runId ? `run ${runId}: ` : ''}${String(error)}\n`),
+        log.error({ err: error, ...(runId ? { runId } : {}) }, 'worker: run failed'),
     });
     return { store, service };
   } catch (error) {
@@ -168,17 +175,20 @@ function nonNegativeInteger(value: string, name: string): number {
 }
 
 /** Waits for Ctrl-C or SIGTERM, then drains; a second signal hands the rest over at once. */
-async function drainOnSignal(service: RunService, drainMs: number, io: CliIO): Promise<void> {
+async function drainOnSignal(
+  service: RunService,
+  drainMs: number,
+  io: CliIO,
+  log: Logger,
+): Promise<void> {
   await nextStopSignal(io);
-  io.stderr(`Stopping: runs in flight get up to ${drainMs / 1000} s to finish their step…\n`);
+  log.info(`Stopping: runs in flight get up to ${drainMs / 1000} s to finish their step…`);
   const draining = service.drain(drainMs);
   const second = nextStopSignal(io).then(() => service.drain(0));
   const { finished, handedOver } = await draining;
   void second.catch(() => undefined);
   if (finished + handedOver > 0)
-    io.stderr(
-      `Finished ${finished} step(s); handed ${handedOver} run(s) over to other processes.\n`,
-    );
+    log.info(`Finished ${finished} step(s); handed ${handedOver} run(s) over to other processes.`);
 }
 
 /** Resolves on the next Ctrl-C (through the CLI's interrupt hook) or SIGTERM. */
@@ -241,9 +251,36 @@ function httpTimeouts(env: NodeJS.ProcessEnv): {
   };
 }
 
-function logLevel(value: string | undefined): LevelWithSilent {
-  const level = (value ?? 'info').toLowerCase();
-  if (!LEVELS.has(level))
-    throw new ConfigError(`CADRE_LOG_LEVEL must be one of ${[...LEVELS].join(', ')}.`);
-  return level as LevelWithSilent;
+interface LogSetup {
+  /** For the HTTP server's own logger. */
+  options: LogOptions;
+  /** The command's lines: worker failures, stopping. */
+  log: Logger;
+  /** A time prefix for the ready line when logs are readable lines, else nothing. */
+  stamp: () => string;
+}
+
+/** Logs go to stderr, so stdout keeps only the ready line that scripts wait for. */
+async function logSetup(
+  options: Pick<ServeCommandOptions, 'logLevel' | 'logFormat'>,
+  io: CliIO,
+  style: Style,
+): Promise<LogSetup> {
+  const { resolveLogSettings } = await import('../../server/http/log-settings.js');
+  const { clock, prettyDestination } = await import('../../server/http/pretty-log.js');
+  const { createLogger } = await import('../../server/http/logger.js');
+  const { level, format } = resolveLogSettings({
+    ...(options.logLevel !== undefined ? { level: options.logLevel } : {}),
+    ...(options.logFormat !== undefined ? { format: options.logFormat } : {}),
+    env: io.env,
+    isTTY: io.isTTY,
+  });
+  const pretty = format === 'pretty';
+  const stream = pretty ? prettyDestination(io.stderr, style) : { write: io.stderr };
+  const logOptions: LogOptions = { level, stream };
+  return {
+    options: logOptions,
+    log: createLogger(logOptions),
+    stamp: () => (pretty ? `${style.dim(clock(Date.now()))} ` : ''),
+  };
 }

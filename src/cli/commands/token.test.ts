@@ -2,8 +2,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../store/open-store.js';
+import { auth, fakeService, startTestServer } from '../../server/http/test-support.js';
+import { openKyselyStore, openStore } from '../../store/open-store.js';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
+import { sha256Hex } from '../../util/sha256.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -64,5 +66,138 @@ describe('cadre token create (temp SQLite store)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Unsupported database URL/);
     expect(bad.stdout).toBe('');
+  });
+});
+
+describe('cadre token list / revoke (temp SQLite store)', () => {
+  const create = async (db: string, user: string) =>
+    (
+      await runCliCaptured(['token', 'create', '--user', user, '--db', db], { cwd: dir })
+    ).stdout.trim();
+  const list = (db: string, ...extra: string[]) =>
+    runCliCaptured(['token', 'list', '--db', db, ...extra], { cwd: dir });
+
+  it('lists tokens without their secret, revokes one by prefix, and the server then answers 401', async () => {
+    const db = join(dir, 'cadre.db');
+    const annToken = await create(db, 'ann');
+    const boToken = await create(db, 'bo');
+    const annId = sha256Hex(annToken).slice(0, 12);
+    const boId = sha256Hex(boToken).slice(0, 12);
+
+    const table = await list(db);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+USER\s+CREATED\s+LAST USED\s+STATUS$/);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${annId}\\s+ann\\s+\\d{4}-\\d\\d-\\d\\d \\S+Z\\s+-\\s+active$`),
+      ),
+      expect.stringMatching(new RegExp(`^${boId}\\s+bo\\s+.*active$`)),
+    ]);
+
+    const json = await list(db, '--json', '--user', 'bo');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        id: expect.any(String),
+        hashPrefix: boId,
+        user: 'bo',
+        createdAt: expect.stringMatching(/^\d{4}-/),
+        lastUsedAt: null,
+        revoked: false,
+        revokedAt: null,
+      },
+    ]);
+    for (const run of [table, json])
+      for (const secret of [annToken, boToken, sha256Hex(annToken), sha256Hex(boToken)])
+        expect(run.stdout + run.stderr).not.toContain(secret);
+
+    // The server asks the store on every request (no token cache), as it would 5 s later.
+    const store = await openStore({ url: db });
+    const server = await startTestServer(fakeService(), {
+      store,
+      tokenCache: { ttlMs: 0, max: 0 },
+    });
+    try {
+      const pending = (token: string) =>
+        fetch(`${server.url}/api/agent/approvals/pending`, { headers: auth(token) });
+      expect((await pending(annToken)).status).toBe(200);
+
+      const revoked = await runCliCaptured(['token', 'revoke', annId.slice(0, 8), '--db', db], {
+        cwd: dir,
+      });
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toBe(`Revoked token ${annId} (ann).\n`);
+      expect(revoked.stderr).toMatch(/up to 5 s \(its token cache\)/);
+
+      expect((await pending(annToken)).status).toBe(401);
+      expect((await pending(boToken)).status).toBe(200);
+    } finally {
+      await server.close();
+      await store.close();
+    }
+
+    const after = JSON.parse((await list(db, '--json')).stdout) as Array<Record<string, unknown>>;
+    expect(after.map((t) => [t.user, t.revoked])).toEqual([
+      ['ann', true],
+      ['bo', false],
+    ]);
+    expect(after[0]?.revokedAt).toMatch(/^\d{4}-/);
+    expect(after[1]?.lastUsedAt).toMatch(/^\d{4}-/);
+    expect((await list(db)).stdout).toMatch(new RegExp(`^${annId}\\s+ann\\s.*revoked$`, 'm'));
+
+    const again = await runCliCaptured(['token', 'revoke', annId, '--db', db], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already revoked at \d{4}-/);
+  });
+
+  it('names an unknown id, a too-short prefix and an ambiguous one as errors (exit 1)', async () => {
+    const db = join(dir, 'cadre.db');
+    await create(db, 'ann');
+    await create(db, 'bo');
+    const revoke = (wanted: string) =>
+      runCliCaptured(['token', 'revoke', wanted, '--db', db], { cwd: dir });
+
+    const unknown = await revoke('no-such-token');
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/no token has the id or prefix 'no-such-token'/);
+    const short = await revoke('abc');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/too short: give at least 6 characters/);
+
+    // Random hashes almost never share 6 digits: make two that do.
+    const store = await openKyselyStore({ url: db });
+    try {
+      const [a, b] = await store.listTokens();
+      if (!a || !b) throw new Error('expected two tokens');
+      for (const [id, hash] of [
+        [a.id, `abcdef1${'0'.repeat(57)}`],
+        [b.id, `abcdef2${'0'.repeat(57)}`],
+      ] as const)
+        await store.db
+          .updateTable('api_tokens')
+          .set({ token_hash: hash })
+          .where('id', '=', id)
+          .execute();
+    } finally {
+      await store.close();
+    }
+    const ambiguous = await revoke('abcdef');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toMatch(
+      /'abcdef' matches more than one token: abcdef100000 \(ann\), abcdef200000 \(bo\); give more characters/,
+    );
+    expect((await revoke('abcdef2')).code).toBe(0);
+  });
+
+  it('says when there is nothing to list', async () => {
+    const db = join(dir, 'cadre.db');
+    const empty = await list(db);
+    expect(empty).toMatchObject({ code: 0, stdout: '' });
+    expect(empty.stderr).toMatch(/No tokens yet/);
+    await create(db, 'ann');
+    const nobody = await list(db, '--user', 'cy');
+    expect(nobody.stderr).toMatch(/No tokens for cy/);
+    expect(JSON.parse((await list(db, '--json', '--user', 'cy')).stdout)).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
 import { loadAuditKey } from '../../store/audit-key.js';
+import { DEFAULT_TOKEN_CACHE } from '../../server/http/token-cache.js';
 import { DEFAULT_SQLITE_PATH, openStore } from '../../store/open-store.js';
+import { MIN_TOKEN_PREFIX } from '../../store/token-prefix.js';
+import type { ListedToken } from '../../store/records.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
-import { createStyle } from '../style.js';
+import { createStyle, type Style } from '../style.js';
 
 export interface StoreCommandOptions {
   /** `--db URL`; else CADRE_DATABASE_URL; else `.cadre/cadre.db` under the working folder. */
@@ -46,4 +49,122 @@ export async function tokenCreateCommand(
   } catch (error) {
     return reportError(error, io.stderr, style);
   }
+}
+
+/** `cadre token list [--user NAME] [--json]`: every token, by a prefix of its hash; never a secret. */
+export async function tokenListCommand(
+  options: StoreCommandOptions & { user?: string; json?: boolean },
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const name = options.user?.trim();
+  if (name === '') {
+    io.stderr(`${style.red('error')} --user needs a name\n`);
+    return EXIT.failed;
+  }
+  try {
+    const store = await openStore({ url: storeUrlFor(options, io) });
+    try {
+      const tokens = await store.listTokens(name === undefined ? {} : { userName: name });
+      if (options.json) {
+        io.stdout(`${JSON.stringify(tokens.map(tokenJson), null, 2)}\n`);
+        return EXIT.ok;
+      }
+      if (tokens.length === 0) {
+        io.stderr(
+          name ? `No tokens for ${name}.\n` : 'No tokens yet: cadre token create --user NAME\n',
+        );
+        return EXIT.ok;
+      }
+      io.stdout(tokenTable(tokens, style));
+      return EXIT.ok;
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  }
+}
+
+/** `cadre token revoke <id-or-prefix>`: the token stops signing in; its row stays for the list. */
+export async function tokenRevokeCommand(
+  idOrPrefix: string,
+  options: StoreCommandOptions,
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const wanted = idOrPrefix.trim();
+  if (/^[0-9a-f]+$/i.test(wanted) && wanted.length < MIN_TOKEN_PREFIX) {
+    io.stderr(
+      `${style.red('error')} '${wanted}' is too short: give at least ${MIN_TOKEN_PREFIX} characters of the ID from 'cadre token list'\n`,
+    );
+    return EXIT.failed;
+  }
+  try {
+    const store = await openStore({ url: storeUrlFor(options, io) });
+    try {
+      const result = await store.revokeToken(wanted);
+      if (!result.ok && result.reason === 'not_found') {
+        io.stderr(`${style.red('error')} no token has the id or prefix '${wanted}'\n`);
+        return EXIT.failed;
+      }
+      if (!result.ok) {
+        const names = result.matches.map((t) => `${t.hashPrefix} (${t.userName})`).join(', ');
+        io.stderr(
+          `${style.red('error')} '${wanted}' matches more than one token: ${names}; give more characters\n`,
+        );
+        return EXIT.failed;
+      }
+      const { token } = result;
+      if (result.alreadyRevoked) {
+        io.stdout(
+          `Token ${token.hashPrefix} (${token.userName}) was already revoked at ${token.revokedAt}.\n`,
+        );
+        return EXIT.ok;
+      }
+      io.stdout(`Revoked token ${token.hashPrefix} (${token.userName}).\n`);
+      // A server trusts a token it checked recently without asking the database again.
+      io.stderr(
+        `A running cadre serve may go on accepting it for up to ${DEFAULT_TOKEN_CACHE.ttlMs / 1000} s (its token cache).\n`,
+      );
+      return EXIT.ok;
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  }
+}
+
+function tokenJson(token: ListedToken) {
+  return {
+    id: token.id,
+    hashPrefix: token.hashPrefix,
+    user: token.userName,
+    createdAt: token.createdAt,
+    lastUsedAt: token.lastUsedAt ?? null,
+    revoked: token.revokedAt !== undefined,
+    revokedAt: token.revokedAt ?? null,
+  };
+}
+
+/** Plain columns (times in UTC to the second), so the table also reads well through grep. */
+function tokenTable(tokens: readonly ListedToken[], style: Style): string {
+  const time = (iso: string | undefined) => (iso ? `${iso.slice(0, 19).replace('T', ' ')}Z` : '-');
+  const header = ['ID', 'USER', 'CREATED', 'LAST USED', 'STATUS'];
+  const rows = tokens.map((t) => [
+    t.hashPrefix,
+    t.userName,
+    time(t.createdAt),
+    time(t.lastUsedAt),
+    t.revokedAt ? 'revoked' : 'active',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const body = rows.map((r, i) => (tokens[i]?.revokedAt ? style.dim(line(r)) : line(r)));
+  return `${[style.bold(line(header)), ...body].join('\n')}\n`;
 }

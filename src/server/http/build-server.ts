@@ -8,6 +8,7 @@ import { clientLeft, errorBody, mapError } from './error-mapping.js';
 import { registerGracefulClose } from './graceful-close.js';
 import { HttpProblem } from './http-problem.js';
 import { createLogger, type LogOptions } from './logger.js';
+import { RequestLog } from './request-log.js';
 import { createRequestSignals } from './request-signals.js';
 import { closeSpentSockets } from './spent-sockets.js';
 import { agentRoutes } from './routes/agent-routes.js';
@@ -50,6 +51,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const timeouts = timeoutOptions(options.timeouts);
   const app = Fastify({
     loggerInstance: logger,
+    logController: new RequestLog(),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Ids are at most 200 characters (request-schemas); longer path parts are 404 at the router.
     routerOptions: { maxParamLength: 200 },

@@ -3,7 +3,7 @@ import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 
 export interface LogOptions {
   /** Default `info`; `silent` for none. */
   level?: LevelWithSilent;
-  /** Where lines go (default stdout); tests pass a capture. */
+  /** Where lines go (default stderr, so stdout stays for the CLI's own output); tests pass a capture. */
   stream?: DestinationStream;
 }
 
@@ -34,6 +34,6 @@ export const REDACT_PATHS = [
 export function createLogger(options: LogOptions = {}): Logger {
   return pino(
     { level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
-    options.stream ?? pino.destination(1),
+    options.stream ?? pino.destination(2),
   );
 }

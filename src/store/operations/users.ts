@@ -40,6 +40,7 @@ export async function createToken(
     token_hash: sha256Hex(token),
     created_at: now(),
     last_used_at: null,
+    revoked_at: null,
   };
   await context.db.insertInto('api_tokens').values(row).execute();
   return { token, record: toApiToken(row) };
@@ -61,6 +62,7 @@ export async function findUserByToken(
       'api_tokens.last_used_at',
     ])
     .where('api_tokens.token_hash', '=', sha256Hex(token))
+    .where('api_tokens.revoked_at', 'is', null)
     .executeTakeFirst({ signal });
   if (found === undefined) return undefined;
   const time = now();

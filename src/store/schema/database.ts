@@ -36,6 +36,8 @@ export interface ApiTokenRow {
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** 0005: when the token was revoked; a revoked token finds nobody. */
+  revoked_at: string | null;
 }
 
 export interface ThreadRow {

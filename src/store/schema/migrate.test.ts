@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../util/sha256.js';
 import { openKyselyStore } from '../open-store.js';
 import type { Database as Schema } from './database.js';
 import { migrator } from './migrate.js';
@@ -47,6 +48,39 @@ describe('migrations over a database with data in it (real SQLite)', () => {
         to: 'interrupted',
       });
       expect(moved.ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('0005 keeps tokens made before it valid, unrevoked and listed', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'cadre-migrate-')), 'cadre.db');
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: new Database(file) as unknown as SqliteDatabase }),
+    });
+    const stepped = await migrator(db, 'sqlite').migrateTo('0004_definitions');
+    expect(stepped.error).toBeUndefined();
+    const time = new Date(0).toISOString();
+    const token = 'cadre_old-token';
+    await sql`insert into users (id, name, created_at) values ('u1', 'ann', ${time})`.execute(db);
+    await sql`insert into api_tokens (id, user_id, token_hash, created_at)
+      values ('k1', 'u1', ${sha256Hex(token)}, ${time})`.execute(db);
+    await db.destroy();
+
+    const store = await openKyselyStore({ url: file });
+    try {
+      expect(await store.listTokens()).toEqual([
+        {
+          id: 'k1',
+          hashPrefix: sha256Hex(token).slice(0, 12),
+          userId: 'u1',
+          userName: 'ann',
+          createdAt: time,
+        },
+      ]);
+      expect((await store.findUserByToken(token))?.name).toBe('ann');
+      expect(await store.revokeToken('k1')).toMatchObject({ ok: true });
+      expect(await store.findUserByToken(token)).toBeUndefined();
     } finally {
       await store.close();
     }

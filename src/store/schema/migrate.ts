@@ -10,6 +10,7 @@ import { initialMigration } from './0001-initial.js';
 import { durableRunsMigration } from './0002-durable-runs.js';
 import { auditKeyMigration } from './0003-audit-key.js';
 import { definitionsMigration } from './0004-definitions.js';
+import { tokenRevocationMigration } from './0005-token-revocation.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -19,6 +20,7 @@ const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0002_durable_runs': durableRunsMigration(dialect),
   '0003_audit_key': auditKeyMigration,
   '0004_definitions': definitionsMigration,
+  '0005_token_revocation': tokenRevocationMigration,
 });
 
 /**

@@ -5,6 +5,7 @@ import { logCases } from './conformance-log.js';
 import { queueCases } from './conformance-queue.js';
 import { recordedCases } from './conformance-recorded.js';
 import { runCases } from './conformance-runs.js';
+import { tokenCases } from './conformance-tokens.js';
 import type { OpenFixture, StoreFixture } from './store-fixture.js';
 
 /**
@@ -28,6 +29,7 @@ export function describeStoreConformance(name: string, open: OpenFixture): void 
     });
 
     identityCases(fixture);
+    tokenCases(fixture);
     runCases(fixture);
     approvalCases(fixture);
     logCases(fixture);

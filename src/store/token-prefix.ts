@@ -1,0 +1,11 @@
+/**
+ * How a token is named once created: by the first hex digits of its SHA-256
+ * (the token itself is never stored). No imports, so the CLI can check an
+ * argument without loading the database code.
+ */
+
+/** Digits a listed token shows: 48 bits, so two tokens sharing them are rare. */
+export const TOKEN_HASH_PREFIX_LENGTH = 12;
+
+/** Shorter prefixes are refused: one typo would pick a token by chance. */
+export const MIN_TOKEN_PREFIX = 6;
