@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
 import type { EvalCommandOptions } from './commands/eval.js';
@@ -204,14 +204,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       'on SIGTERM, how long runs in flight may finish their step before being handed over',
       '20',
     )
-    .option(
-      '--log-level <level>',
-      'fatal, error, warn, info, debug, trace or silent (default: CADRE_LOG_LEVEL, then info)',
-    )
-    .option(
-      '--log-format <format>',
-      'json or pretty (default: CADRE_LOG_FORMAT, then pretty on a terminal, else json)',
-    )
+    .addOption(logLevelOption())
+    .addOption(logFormatOption())
     .action(async (options: ServeCommandOptions) => {
       const { serveCommand } = await import('./commands/serve.js');
       exitCode = await serveCommand(options, io);
@@ -234,14 +228,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       'on SIGTERM, how long runs in flight may finish their step before being handed over',
       '20',
     )
-    .option(
-      '--log-level <level>',
-      'fatal, error, warn, info, debug, trace or silent (default: CADRE_LOG_LEVEL, then info)',
-    )
-    .option(
-      '--log-format <format>',
-      'json or pretty (default: CADRE_LOG_FORMAT, then pretty on a terminal, else json)',
-    )
+    .addOption(logLevelOption())
+    .addOption(logFormatOption())
     .action(async (options: WorkerCommandOptions) => {
       const { workerCommand } = await import('./commands/serve.js');
       exitCode = await workerCommand(options, io);
@@ -330,3 +318,17 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   return exitCode;
 }
+
+/** `--log-level` for the long-running commands (serve, worker). */
+const logLevelOption = (): Option =>
+  new Option(
+    '--log-level <level>',
+    'fatal, error, warn, info, debug, trace or silent (default: CADRE_LOG_LEVEL, then info)',
+  );
+
+/** `--log-format` for the long-running commands (serve, worker). */
+const logFormatOption = (): Option =>
+  new Option(
+    '--log-format <format>',
+    'json or pretty (default: CADRE_LOG_FORMAT, then pretty on a terminal, else json)',
+  );
