@@ -72,10 +72,13 @@ export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
   };
 }
 
+/** `${VAR}` or `${VAR:-default}`: group 1 the name, group 2 the default (when written). */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
 /** `${VAR}` and `${VAR:-default}` from `env`; an unset variable without a default becomes empty. */
 export function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
   return value.replace(
-    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    VARIABLE,
     (_, name: string, fallback: string | undefined) => env[name] || fallback || '',
   );
 }
@@ -88,7 +91,7 @@ export function missingVariables(config: McpServerConfig, env: NodeJS.ProcessEnv
       : [config.url, ...Object.values(config.headers)];
   const missing = new Set<string>();
   for (const value of values) {
-    for (const match of value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g)) {
+    for (const match of value.matchAll(VARIABLE)) {
       if (match[2] === undefined && !env[match[1] as string]) missing.add(match[1] as string);
     }
   }

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { EXIT, type CliIO } from '../cli-io.js';
-import { mcpCommand } from './mcp.js';
+import { consoleToStderr, mcpCommand } from './mcp.js';
 
 let project: string;
 
@@ -42,6 +42,24 @@ function testIO(): CliIO & { out: string[]; err: string[]; interrupt: () => void
     interrupt: () => handlers.forEach((h) => h()),
   };
 }
+
+describe('cadre mcp keeps stdout for the protocol', () => {
+  it('sends console output to stderr while it serves, and puts console back after', () => {
+    const written: unknown[][] = [];
+    const saved = { log: console.log, error: console.error };
+    console.error = (...args: unknown[]) => void written.push(args);
+    try {
+      const restore = consoleToStderr();
+      console.log('from a library');
+      console.info('info too');
+      restore();
+      expect(written).toEqual([['from a library'], ['info too']]);
+      expect(console.log).toBe(saved.log);
+    } finally {
+      console.error = saved.error;
+    }
+  });
+});
 
 describe('cadre mcp (the command over an in-memory transport)', () => {
   it("serves the project's agents, logs on stderr only, and ends when the client leaves", async () => {

@@ -105,7 +105,7 @@ function runLog(io: CliIO, style: Style): (event: CadreEvent, tool: string) => v
 }
 
 /** stdout belongs to the protocol: anything a library logs goes to stderr while the server runs. */
-function consoleToStderr(): () => void {
+export function consoleToStderr(): () => void {
   const saved = { log: console.log, info: console.info, debug: console.debug };
   const toStderr = console.error.bind(console);
   console.log = toStderr;
