@@ -1,5 +1,5 @@
 // A TypeScript agent: a Zod output schema gives `processOutput` a typed argument.
-//   npx cadre run examples/agents/release-notes.ts --input changes="$(git log --oneline -20)"
+//   ./cadre run examples/agents/release-notes.ts --input changes="$(git log --oneline -20)"
 import { z } from 'zod';
 import { defineAgent } from 'cadre';
 
