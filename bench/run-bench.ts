@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rootExecution } from '../src/events/execution-context.js';
-import { RunEvents } from '../src/runtime/run-events.js';
-import { executeAgent } from '../src/runtime/executor.js';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { RunEvents } from '../src/runtime/loop/run-events.js';
+import { executeAgent } from '../src/runtime/loop/executor.js';
+import { createRuntime, type Runtime } from '../src/runtime/loop/runtime.js';
 import type { ModelClient } from '../src/model/types.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { ToolRegistry } from '../src/tools/tool-registry.js';

@@ -1,5 +1,5 @@
 import { ScriptedModel, type ScriptedTurn } from '../src/model/scripted-model.js';
-import type { AgentDefinition } from '../src/spec/types.js';
+import type { AgentDefinition } from '../src/definition/types.js';
 import { defineTool, type Tool } from '../src/tools/types.js';
 
 /**

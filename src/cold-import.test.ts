@@ -37,7 +37,7 @@ const OTEL = LAZY.filter((name) => name.startsWith('@opentelemetry/'));
 
 test.each([
   ['the package entry', 'index.ts', LAZY],
-  ['the spec entry (yaml, Ajv, jiti on first use)', 'spec/index.ts', ['yaml', 'ajv', 'jiti']],
+  ['the definition entry (yaml, Ajv, jiti on first use)', 'definition/index.ts', ['yaml', 'ajv', 'jiti']],
   [
     'the store entry (no database code until openStore)',
     'store/index.ts',

@@ -14,11 +14,11 @@ export type * from './model/types.js';
 export { addUsage, emptyUsage } from './model/types.js';
 export { ScriptedModel, type Script, type ScriptedTurn } from './model/scripted-model.js';
 export { resolveModelClient } from './model/resolve-model.js';
-export type * from './spec/types.js';
-export { defineAgent } from './spec/define-agent.js';
-export { loadDefinition, loadDefinitionsFromDir, validateDefinition } from './spec/lazy-load.js';
-export type { LoadOptions, LoadResult, ValidateOptions } from './spec/load-definition.js';
-export { SchemaRegistry } from './spec/schema-registry.js';
+export type * from './definition/types.js';
+export { defineAgent } from './definition/define-agent.js';
+export { loadDefinition, loadDefinitionsFromDir, validateDefinition } from './definition/lazy-load.js';
+export type { LoadOptions, LoadResult, ValidateOptions } from './definition/load-definition.js';
+export { SchemaRegistry } from './definition/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
 export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
@@ -30,30 +30,30 @@ export {
   type PendingCall,
   type RunOptions,
   type RunOutcome,
-} from './runtime/executor.js';
-export { streamAgent } from './runtime/stream-agent.js';
-export { createRuntime, type Runtime } from './runtime/runtime.js';
+} from './runtime/loop/executor.js';
+export { streamAgent } from './runtime/loop/stream-agent.js';
+export { createRuntime, type Runtime } from './runtime/loop/runtime.js';
 export type {
   RunResult,
   TerminateReason,
   RecoverableReason,
   ToolTrace,
-} from './runtime/run-result.js';
-export type { RunState } from './runtime/run-state.js';
+} from './contracts/run-result.js';
+export type { RunState } from './contracts/run-state.js';
 export {
   approveTools,
   refuseSideEffects,
   type ConfirmationDecision,
   type ConfirmationHandler,
   type ConfirmationRequest,
-} from './runtime/confirmation.js';
+} from './runtime/calls/confirmation.js';
 
 // Composition: agents calling agents.
-export type { Agent, AgentContext, AgentEntry, AgentInput, AgentLookup } from './agents/types.js';
+export type { Agent, AgentContext, AgentEntry, AgentInput, AgentLookup } from './contracts/agent.js';
 export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
 export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
 export { childExecution, pathString, rootExecution } from './events/execution-context.js';
-export { runCodeAgent } from './runtime/code-agent-runner.js';
+export { runCodeAgent } from './runtime/loop/code-agent-runner.js';
 export {
   ToolSets,
   parseToolSet,
@@ -67,11 +67,11 @@ export {
   spawnFieldsFrom,
   type SubagentConfig,
 } from './runtime/subagents/subagent-config.js';
-export type { SpawnRequest } from './runtime/subagents/types.js';
+export type { SpawnRequest } from './contracts/spawn-request.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
-export { remainingTime, withTimeoutAndCancellation } from './runtime/time-budget.js';
-export { Semaphore } from './runtime/semaphore.js';
+export { remainingTime, withTimeoutAndCancellation } from './runtime/loop/time-budget.js';
+export { Semaphore } from './util/semaphore.js';
 export { cachedResolver } from './model/cached-resolver.js';
 
 // The agent-format minimal interface.

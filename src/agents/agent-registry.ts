@@ -1,4 +1,4 @@
-import type { AgentEntry, AgentLookup } from './types.js';
+import type { AgentEntry, AgentLookup } from '../contracts/agent.js';
 
 /** Where an agent came from, highest precedence first. */
 export type AgentOrigin = 'project' | 'user' | 'builtin' | 'code';

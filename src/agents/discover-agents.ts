@@ -2,10 +2,10 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { formatIssue, type ValidationIssue } from '../errors/validation-error.js';
-import type { LoadOptions } from '../spec/load-definition.js';
-import { loadDefinitionsFromDir } from '../spec/lazy-load.js';
+import type { LoadOptions } from '../definition/load-definition.js';
+import { loadDefinitionsFromDir } from '../definition/lazy-load.js';
 import { AgentRegistry, type AgentOrigin } from './agent-registry.js';
-import type { AgentEntry } from './types.js';
+import type { AgentEntry } from '../contracts/agent.js';
 
 export interface DiscoverOptions {
   cwd: string;

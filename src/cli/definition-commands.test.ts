@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { definitionJsonSchema } from '../spec/definition-json-schema.js';
+import { definitionJsonSchema } from '../definition/definition-json-schema.js';
 import { runCliCaptured } from '../testing/run-cli-captured.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

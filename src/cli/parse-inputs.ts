@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
-import { inputsJsonSchema } from '../runtime/inputs.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { inputsJsonSchema } from '../runtime/prompt/inputs.js';
+import type { AgentDefinition } from '../definition/types.js';
 
 /**
  * `--input key=value` pairs, typed by the definition's inputs: numbers,

@@ -1,5 +1,5 @@
-import type { ConfirmationHandler } from '../runtime/confirmation.js';
-import { approveTools } from '../runtime/confirmation.js';
+import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import { approveTools } from '../runtime/calls/confirmation.js';
 import type { CliIO } from './cli-io.js';
 
 /**

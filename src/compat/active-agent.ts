@@ -1,8 +1,8 @@
 import { extname, resolve } from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
-import { loadDefinition } from '../spec/lazy-load.js';
-import type { LoadOptions } from '../spec/load-definition.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { loadDefinition } from '../definition/lazy-load.js';
+import type { LoadOptions } from '../definition/load-definition.js';
+import type { AgentDefinition } from '../definition/types.js';
 import type { AgentFormatConfig } from './agent-format-config.js';
 
 /** An agent-format function: `run_agent(prompt, chat_history, memory, config)`. */

@@ -1,4 +1,4 @@
-import type { RouterOptions } from '../runtime/run-options.js';
+import type { RouterOptions } from '../runtime/loop/run-options.js';
 
 /** The agent-format seed's per-call config; unknown keys are ignored. */
 export interface AgentFormatConfig {

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '../spec/types.js';
+import type { AgentDefinition } from '../definition/types.js';
 
 /**
  * The agent `runAgent` and `cadre chat` use when none is named: a router

@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { RunResult } from '../runtime/run-result.js';
+import type { RunResult } from '../contracts/run-result.js';
 
 /** Completion tools are how a run ends, not a routing choice. */
 const COMPLETION_TOOLS = new Set(['complete_task', 'emit_value']);

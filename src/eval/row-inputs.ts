@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors/validation-error.js';
-import { inputsJsonSchema } from '../runtime/inputs.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { inputsJsonSchema } from '../runtime/prompt/inputs.js';
+import type { AgentDefinition } from '../definition/types.js';
 import type { EvalRow } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ModelClient } from '../model/types.js';
-import type { ModelResolver } from '../runtime/executor.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { ModelResolver } from '../runtime/loop/executor.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { runPool } from './pool.js';
 import { runRow, type SharedRunOptions } from './run-row.js';
 import { summarise } from './summarise.js';

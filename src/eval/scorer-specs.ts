@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/cadre-error.js';
 import type { JsonSchema } from '../model/types.js';
-import type { SchemaValidator } from '../runtime/schema-validator.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { SchemaValidator } from '../runtime/completion/schema-validator.js';
+import type { AgentDefinition } from '../definition/types.js';
 import type { DatasetKind } from './load-dataset.js';
 import { containsScorer } from './scorers/contains.js';
 import { exactScorer } from './scorers/exact.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../model/types.js';
-import type { RunResult } from '../runtime/run-result.js';
-import { SchemaValidator } from '../runtime/schema-validator.js';
+import type { RunResult } from '../contracts/run-result.js';
+import { SchemaValidator } from '../runtime/completion/schema-validator.js';
 import { containsScorer } from './scorers/contains.js';
 import { exactScorer } from './scorers/exact.js';
 import { jsonSchemaScorer } from './scorers/json-schema.js';

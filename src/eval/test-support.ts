@@ -1,6 +1,6 @@
 /** Fixtures for eval tests: a chat agent with two tools and per-row scripted model behaviour. */
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import type { EvalRow } from './types.js';
 

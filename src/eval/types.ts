@@ -4,8 +4,8 @@
  * evaluated is exactly what runs in production.
  */
 import type { Usage } from '../model/types.js';
-import type { RunResult, TerminateReason } from '../runtime/run-result.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { RunResult, TerminateReason } from '../contracts/run-result.js';
+import type { AgentDefinition } from '../definition/types.js';
 
 /** One dataset row: JSONL `{id, input | inputs, expected?, expected_tool?}` or a recorded trajectory. */
 export interface EvalRow {

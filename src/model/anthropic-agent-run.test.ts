@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
-import { executeAgent } from '../runtime/executor.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { executeAgent } from '../runtime/loop/executor.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { startFakeAnthropic } from '../testing/fake-anthropic-server.js';
 import type { FakeServer } from '../testing/fake-anthropic-server.js';
 import { echoTool } from '../testing/test-tools.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { ConfigError, ValidationError } from '../errors/index.js';
-import { normalizeText, parseYamlText } from '../spec/data-file.js';
-import { errorAt, resolveIssues, type PendingIssue } from '../spec/issues.js';
-import { requireYaml } from '../spec/lazy-modules.js';
-import { fromZodIssues } from '../spec/zod-issues.js';
+import { normalizeText, parseYamlText } from '../definition/data-file.js';
+import { errorAt, resolveIssues, type PendingIssue } from '../definition/issues.js';
+import { requireYaml } from '../definition/lazy-modules.js';
+import { fromZodIssues } from '../definition/zod-issues.js';
 import { compileSafePattern } from '../util/safe-regex.js';
 import { globMatch } from './glob.js';
 import { TRUST_LEVELS, type PolicyRule, type TrustLevel } from './types.js';

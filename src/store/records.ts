@@ -1,6 +1,6 @@
 import type { CadreEvent } from '../events/types.js';
 import type { Usage } from '../model/types.js';
-import type { RunState } from '../runtime/run-state.js';
+import type { RunState } from '../contracts/run-state.js';
 
 /** The records the server persists (DESIGN §4). Times are ISO 8601 strings (UTC). */
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/executor.js';
+import { executeAgent } from '../runtime/loop/executor.js';
 import { echoTool } from '../testing/test-tools.js';
 import { attribute, receiver, spansOf, type Export, type OtlpSpan } from './otlp-receiver.js';
 import { telemetryFromEnv } from './telemetry-from-env.js';

@@ -1,11 +1,11 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../agents/types.js';
+import type { AgentEntry, AgentLookup } from '../contracts/agent.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { approveTools, type ConfirmationHandler } from '../runtime/confirmation.js';
-import { executeAgent, resumeRun, startRun } from '../runtime/executor.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { approveTools, type ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import { executeAgent, resumeRun, startRun } from '../runtime/loop/executor.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { defineTool } from '../tools/types.js';
 import { memoryTelemetry } from './test-support.js';

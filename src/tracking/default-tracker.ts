@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { RunResult } from '../runtime/run-result.js';
+import type { RunResult } from '../contracts/run-result.js';
 import { isRootFinalResult, resultOf } from './final-result.js';
 import type { ExecutionTracker } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { RunResult, TerminateReason } from '../runtime/run-result.js';
+import type { RunResult, TerminateReason } from '../contracts/run-result.js';
 import { DefaultTracker } from './default-tracker.js';
 import { resultOf } from './final-result.js';
 import {

@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { RunResult } from '../runtime/run-result.js';
+import type { RunResult } from '../contracts/run-result.js';
 
 /** True for the final_result of the tree's root (depth 0), the only one that ends a run. */
 export function isRootFinalResult(event: CadreEvent): boolean {

@@ -1,6 +1,6 @@
 import type { CadreEvent } from '../events/types.js';
 import { addUsage, emptyUsage, type Usage } from '../model/types.js';
-import type { TerminateReason } from '../runtime/run-result.js';
+import type { TerminateReason } from '../contracts/run-result.js';
 import { executionSpans, parallelSpeedup } from './execution-spans.js';
 import { isRootFinalResult, resultOf } from './final-result.js';
 

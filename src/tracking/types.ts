@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { RunResult } from '../runtime/run-result.js';
+import type { RunResult } from '../contracts/run-result.js';
 
 /**
  * Follows one run's event stream for a display (authoring guide 002). Agent

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScriptedModel } from '../model/scripted-model.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { definitionHash, snapshotDefinition } from './definition-snapshot.js';
 import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/cadre-error.js';
-import type { AgentDefinition, OutputSchema } from '../spec/types.js';
+import type { AgentDefinition, OutputSchema } from '../definition/types.js';
 import { jsonClone, sha256Of } from './canonical-json.js';
 import type { DefinitionSnapshot, JsonObject } from './types.js';
 

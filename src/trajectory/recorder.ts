@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { GenerationConfig } from '../model/types.js';
-import { refuseSideEffects } from '../runtime/confirmation.js';
-import type { ModelResolver, RunOptions } from '../runtime/executor.js';
-import type { RunResult } from '../runtime/run-result.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { refuseSideEffects } from '../runtime/calls/confirmation.js';
+import type { ModelResolver, RunOptions } from '../runtime/loop/executor.js';
+import type { RunResult } from '../contracts/run-result.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { jsonClone } from './canonical-json.js';
 import { snapshotDefinition } from './definition-snapshot.js';
 import { RecordingModel } from './recording-model.js';

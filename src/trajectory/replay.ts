@@ -1,10 +1,10 @@
-import type { AgentLookup } from '../agents/types.js';
+import type { AgentLookup } from '../contracts/agent.js';
 import type { CadreEvent } from '../events/types.js';
-import type { ConfirmationHandler } from '../runtime/confirmation.js';
-import { executeAgent, type RunOptions } from '../runtime/executor.js';
-import type { RunResult } from '../runtime/run-result.js';
-import type { Runtime } from '../runtime/runtime.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import { executeAgent, type RunOptions } from '../runtime/loop/executor.js';
+import type { RunResult } from '../contracts/run-result.js';
+import type { Runtime } from '../runtime/loop/runtime.js';
+import type { AgentDefinition } from '../definition/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
 import { jsonClone } from './canonical-json.js';

@@ -1,6 +1,6 @@
-import { executeAgent, type RunOptions } from '../runtime/executor.js';
-import type { RunResult } from '../runtime/run-result.js';
-import type { AgentDefinition } from '../spec/types.js';
+import { executeAgent, type RunOptions } from '../runtime/loop/executor.js';
+import type { RunResult } from '../contracts/run-result.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { saveTrajectory } from './load-trajectory.js';
 import { startRecording } from './recorder.js';
 import type { Trajectory } from './types.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../agents/types.js';
+import type { AgentEntry, AgentLookup } from '../contracts/agent.js';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import type { AgentDefinition } from '../spec/types.js';
+import type { AgentDefinition } from '../definition/types.js';
 import { comparableEvents } from './comparable-events.js';
 import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';

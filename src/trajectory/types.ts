@@ -6,8 +6,8 @@
  */
 import type { CadreEvent, EventInput } from '../events/types.js';
 import type { GenerationConfig, ModelChunk, ModelRequest, Usage } from '../model/types.js';
-import type { ConfirmationDecision } from '../runtime/confirmation.js';
-import type { RunResult, TerminateReason } from '../runtime/run-result.js';
+import type { ConfirmationDecision } from '../runtime/calls/confirmation.js';
+import type { RunResult, TerminateReason } from '../contracts/run-result.js';
 
 export const TRAJECTORY_SCHEMA_VERSION = 1;
 

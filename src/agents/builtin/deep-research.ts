@@ -1,7 +1,7 @@
 import { TimeoutError } from '../../errors/cadre-error.js';
 import type { EventInput } from '../../events/types.js';
-import { remainingTime } from '../../runtime/time-budget.js';
-import type { Agent, AgentContext, AgentInput } from '../types.js';
+import { remainingTime } from '../../runtime/loop/time-budget.js';
+import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import {
   deepResearchConfig,
   type DeepResearchConfig,

@@ -1,5 +1,5 @@
 import { fileTools } from '../../tools/builtin/index.js';
-import type { AgentEntry } from '../types.js';
+import type { AgentEntry } from '../../contracts/agent.js';
 import {
   DEEP_RESEARCH_DESCRIPTION,
   DEEP_RESEARCH_NAME,

@@ -1,8 +1,8 @@
 import type { EventInput } from '../../events/types.js';
 import type { ModelRequest, Usage } from '../../model/types.js';
-import { runModelTurn } from '../../runtime/model-turn.js';
-import { withTimeoutAndCancellation } from '../../runtime/time-budget.js';
-import type { AgentContext } from '../types.js';
+import { runModelTurn } from '../../runtime/loop/model-turn.js';
+import { withTimeoutAndCancellation } from '../../runtime/loop/time-budget.js';
+import type { AgentContext } from '../../contracts/agent.js';
 
 export interface ModelText {
   text: string;

@@ -1,6 +1,6 @@
 import { CadreError, isAbortError } from '../../errors/cadre-error.js';
-import type { ToolTrace } from '../../runtime/run-result.js';
-import type { SchemaValidator } from '../../runtime/schema-validator.js';
+import type { ToolTrace } from '../../contracts/run-result.js';
+import type { SchemaValidator } from '../../runtime/completion/schema-validator.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import { parseActionInput } from './react-protocol.js';
 

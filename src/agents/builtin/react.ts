@@ -2,10 +2,10 @@ import { realpath } from 'node:fs/promises';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { EventInput } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
-import type { ToolTrace } from '../../runtime/run-result.js';
-import { SchemaValidator } from '../../runtime/schema-validator.js';
+import type { ToolTrace } from '../../contracts/run-result.js';
+import { SchemaValidator } from '../../runtime/completion/schema-validator.js';
 import type { Tool } from '../../tools/types.js';
-import type { Agent, AgentContext, AgentInput } from '../types.js';
+import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import { modelCall, userText } from './model-call.js';
 import { runAction, type ActionEnvironment } from './react-action.js';
 import {

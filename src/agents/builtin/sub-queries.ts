@@ -1,10 +1,10 @@
 import { TimeoutError } from '../../errors/cadre-error.js';
-import type { AgentDefinition } from '../../spec/types.js';
-import { Deadline } from '../../runtime/deadline.js';
-import type { RunResult } from '../../runtime/run-result.js';
-import { Semaphore } from '../../runtime/semaphore.js';
-import { remainingTime } from '../../runtime/time-budget.js';
-import type { AgentContext } from '../types.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { Deadline } from '../../runtime/loop/deadline.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import { Semaphore } from '../../util/semaphore.js';
+import { remainingTime } from '../../runtime/loop/time-budget.js';
+import type { AgentContext } from '../../contracts/agent.js';
 import { SUB_QUERY_INSTRUCTION } from './deep-research-prompts.js';
 import { messageOf } from './model-call.js';
 

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { RegisteredAgent } from '../../agents/agent-registry.js';
 import { formatIssue } from '../../errors/validation-error.js';
-import { loadDefinitionsFromDir } from '../../spec/load-definition.js';
+import { loadDefinitionsFromDir } from '../../definition/load-definition.js';
 import { builtinToolNames } from '../../tools/builtin/index.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';

@@ -3,7 +3,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import type { ModelClient } from '../../model/types.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { createRuntime } from '../../runtime/runtime.js';
+import { createRuntime } from '../../runtime/loop/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { commandPolicy } from '../command-policy.js';
 import { workspaceFolder } from '../workspace-folder.js';

@@ -1,10 +1,10 @@
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { executeAgent, type RunOptions } from '../../runtime/executor.js';
-import type { RunResult } from '../../runtime/run-result.js';
-import { createRuntime } from '../../runtime/runtime.js';
-import { loadDefinition } from '../../spec/load-definition.js';
+import { executeAgent, type RunOptions } from '../../runtime/loop/executor.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import { createRuntime } from '../../runtime/loop/runtime.js';
+import { loadDefinition } from '../../definition/load-definition.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
 import { commandPolicy } from '../command-policy.js';

@@ -1,4 +1,4 @@
-import { definitionJsonSchema } from '../../spec/definition-json-schema.js';
+import { definitionJsonSchema } from '../../definition/definition-json-schema.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 
 /** `cadre schema`: the JSON Schema of the definition format, for editors (`# yaml-language-server: $schema=`). */

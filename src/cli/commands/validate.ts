@@ -5,8 +5,8 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/validation-error.js';
-import { loadDefinition, loadDefinitionsFromDir } from '../../spec/load-definition.js';
-import type { LoadResult } from '../../spec/load-definition.js';
+import { loadDefinition, loadDefinitionsFromDir } from '../../definition/load-definition.js';
+import type { LoadResult } from '../../definition/load-definition.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';

@@ -1,5 +1,5 @@
-import type { SchemaValidator, ValidateFn } from '../../runtime/schema-validator.js';
-import type { OutputSchema } from '../../spec/types.js';
+import type { SchemaValidator, ValidateFn } from '../../runtime/completion/schema-validator.js';
+import type { OutputSchema } from '../../definition/types.js';
 import type { Scorer } from '../types.js';
 import { scored } from './score-result.js';
 

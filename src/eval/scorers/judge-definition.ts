@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../errors/cadre-error.js';
-import { loadDefinition } from '../../spec/lazy-load.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import { loadDefinition } from '../../definition/lazy-load.js';
+import type { AgentDefinition } from '../../definition/types.js';
 
 export const JUDGE_FILE = 'examples/agents/judge.yaml';
 

@@ -1,8 +1,8 @@
 import type { ModelClient } from '../../model/types.js';
-import { executeAgent, type ModelResolver } from '../../runtime/executor.js';
-import type { RunResult } from '../../runtime/run-result.js';
-import type { Runtime } from '../../runtime/runtime.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import { executeAgent, type ModelResolver } from '../../runtime/loop/executor.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import type { Runtime } from '../../runtime/loop/runtime.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import { expectedText } from '../answer-text.js';
 import { rowTask } from '../row-inputs.js';
 import type { ScoreLabel, Scorer, ScoreResult } from '../types.js';

@@ -1,5 +1,5 @@
-import type { SchemaValidator } from '../../runtime/schema-validator.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { SchemaValidator } from '../../runtime/completion/schema-validator.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { parseMcpReference, type McpReference } from '../mcp-tool-names.js';
 import type { McpHub, McpTools } from './mcp-hub.js';

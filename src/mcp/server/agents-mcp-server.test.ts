@@ -15,7 +15,7 @@ import type { AgentRegistry } from '../../agents/agent-registry.js';
 import { agentEnvironment } from '../../cli/agent-environment.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { createRuntime, type Runtime } from '../../runtime/runtime.js';
+import { createRuntime, type Runtime } from '../../runtime/loop/runtime.js';
 import { agentsMcpServer } from './agents-mcp-server.js';
 import type { LocalAgentsOptions } from './local-agent-tools.js';
 

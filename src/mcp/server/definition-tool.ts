@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../model/types.js';
-import { inputsJsonSchema } from '../../runtime/inputs.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import { inputsJsonSchema } from '../../runtime/prompt/inputs.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import { isPlainObject, objectSchema, type AgentTool } from './agent-tools.js';
 
 /** What an agent without an inputConfig takes (and so every code agent): `{ prompt: string }`. */

@@ -4,14 +4,14 @@ import type {
   AgentInput,
   AgentLookup,
   AgentEntry,
-} from '../../agents/types.js';
+} from '../../contracts/agent.js';
 import { TimeoutError } from '../../errors/cadre-error.js';
 import type { EventInput } from '../../events/types.js';
 import type { Message, ModelRequest, Usage } from '../../model/types.js';
-import type { AgentDefinition, RouterConfig } from '../../spec/types.js';
-import type { ToolTrace } from '../run-result.js';
+import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
+import type { ToolTrace } from '../../contracts/run-result.js';
 import { inputsFor } from '../subagents/query-inputs.js';
-import { withTimeoutAndCancellation } from '../time-budget.js';
+import { withTimeoutAndCancellation } from '../loop/time-budget.js';
 import { callModelOnce } from './call-model-once.js';
 import {
   domainLine,

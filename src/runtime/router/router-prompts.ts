@@ -1,4 +1,4 @@
-import type { AgentEntry } from '../../agents/types.js';
+import type { AgentEntry } from '../../contracts/agent.js';
 import type { ToolDeclaration } from '../../model/types.js';
 
 export const ROUTE_TOOL = 'route';

@@ -1,8 +1,8 @@
-import type { AgentDefinition, RouterConfig } from '../../spec/types.js';
-import { runCodeAgent } from '../code-agent-runner.js';
-import { PROMPT_INPUT } from '../inputs.js';
-import type { RunOptions } from '../run-options.js';
-import type { RunResult } from '../run-result.js';
+import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
+import { runCodeAgent } from '../loop/code-agent-runner.js';
+import { PROMPT_INPUT } from '../prompt/inputs.js';
+import type { RunOptions } from '../loop/run-options.js';
+import type { RunResult } from '../../contracts/run-result.js';
 import { RouterAgent } from './router-agent.js';
 
 /** Runs a `kind: router` definition: the same services, events and result as any agent. */

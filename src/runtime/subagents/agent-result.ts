@@ -1,4 +1,4 @@
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../../contracts/run-result.js';
 
 /** What the parent model sees from a child: structured JSON, not prose (task tool seed). */
 export function childReport(result: RunResult): Record<string, unknown> {

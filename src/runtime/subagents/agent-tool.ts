@@ -1,7 +1,7 @@
-import type { AgentEntry } from '../../agents/types.js';
+import type { AgentEntry } from '../../contracts/agent.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import { defineTool, type Tool } from '../../tools/types.js';
-import { inputsJsonSchema, PROMPT_INPUT } from '../inputs.js';
+import { inputsJsonSchema, PROMPT_INPUT } from '../prompt/inputs.js';
 import { childReport } from './agent-result.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { Tool } from '../../tools/types.js';
 import { EXIT_LOOP, exitLoopTool } from '../workflow/exit-loop-tool.js';
 import { agentTool } from './agent-tool.js';

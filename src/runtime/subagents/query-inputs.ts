@@ -1,6 +1,6 @@
-import type { AgentEntry } from '../../agents/types.js';
+import type { AgentEntry } from '../../contracts/agent.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
-import { PROMPT_INPUT } from '../inputs.js';
+import { PROMPT_INPUT } from '../prompt/inputs.js';
 
 /** A query becomes the agent's prompt, its single input, or (as JSON) its inputs. */
 export function inputsFor(entry: AgentEntry, query: string): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import { DEFAULT_GATE_POLICY, passGate } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../../contracts/run-result.js';
 import type { SpawnServices } from './spawn-services.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
 

@@ -1,19 +1,19 @@
-import type { AgentEntry } from '../../agents/types.js';
+import type { AgentEntry } from '../../contracts/agent.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import { childExecution, pathString } from '../../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../../events/types.js';
-import type { AgentDefinition } from '../../spec/types.js';
-import { runCodeAgent } from '../code-agent-runner.js';
-import { executeAgent } from '../executor.js';
-import { FALLBACK_MODEL } from '../run-options.js';
-import { DEFAULT_MAX_TIME_MINUTES } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { runCodeAgent } from '../loop/code-agent-runner.js';
+import { executeAgent } from '../loop/executor.js';
+import { FALLBACK_MODEL } from '../loop/run-options.js';
+import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import { runInThread } from './run-in-thread.js';
-import type { RunResult } from '../run-result.js';
-import type { Semaphore } from '../semaphore.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import type { Semaphore } from '../../util/semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
 import { splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
-import type { SpawnRequest } from './types.js';
+import type { SpawnRequest } from '../../contracts/spawn-request.js';
 
 /** The calling execution, as a spawn needs to see it. */
 export interface SpawnParent {

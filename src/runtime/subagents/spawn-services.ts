@@ -1,16 +1,16 @@
-import type { AgentLookup } from '../../agents/types.js';
+import type { AgentLookup } from '../../contracts/agent.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { FunctionCallPart, ModelClient } from '../../model/types.js';
-import type { ClaimCall, SideEffectOutcome } from '../call-environment.js';
+import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ConfirmationHandler } from '../confirmation.js';
-import type { RunEvents } from '../run-events.js';
-import type { Runtime } from '../runtime.js';
-import { Semaphore } from '../semaphore.js';
-import type { ModelResolver } from '../run-options.js';
+import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { RunEvents } from '../loop/run-events.js';
+import type { Runtime } from '../loop/runtime.js';
+import { Semaphore } from '../../util/semaphore.js';
+import type { ModelResolver } from '../loop/run-options.js';
 
 export const DEFAULT_MAX_DEPTH = 3;
 export const DEFAULT_GLOBAL_CONCURRENCY = 8;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../agents/types.js';
+import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import { executeAgent } from '../executor.js';
+import { executeAgent } from '../loop/executor.js';
 
 const def = (
   name: string,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../agents/types.js';
+import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { DEFAULT_KNOWN_TOOLS } from '../../spec/tool-names.js';
-import type { AgentDefinition } from '../../spec/types.js';
-import { validateDefinitionObject } from '../../spec/validate-definition.js';
+import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { validateDefinitionObject } from '../../definition/validate-definition.js';
 import { readFileTool } from '../../tools/builtin/index.js';
-import { executeAgent } from '../executor.js';
+import { executeAgent } from '../loop/executor.js';
 import { TASK_TOOL } from './task-tool.js';
 
 const agent = (name: string): AgentDefinition => ({

@@ -1,12 +1,12 @@
-import type { AgentLookup } from '../../agents/types.js';
+import type { AgentLookup } from '../../contracts/agent.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import { defineTool, type Tool } from '../../tools/types.js';
-import { PROMPT_INPUT } from '../inputs.js';
+import { PROMPT_INPUT } from '../prompt/inputs.js';
 import { inputsFor } from './query-inputs.js';
 import { childReport } from './agent-result.js';
 import { parseToolSet } from './tool-set.js';
-import type { SpawnRequest } from './types.js';
+import type { SpawnRequest } from '../../contracts/spawn-request.js';
 
 export const TASK_TOOL = 'task';
 

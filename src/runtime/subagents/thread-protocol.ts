@@ -1,10 +1,10 @@
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { GatedCall } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
-import type { ConfirmationDecision, ConfirmationRequest } from '../confirmation.js';
-import type { RunResult } from '../run-result.js';
+import type { ConfirmationDecision, ConfirmationRequest } from '../calls/confirmation.js';
+import type { RunResult } from '../../contracts/run-result.js';
 
 /** Everything a worker thread needs to run one child: plain, structured-cloneable data. */
 export interface ThreadJob {

@@ -3,8 +3,8 @@ import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { PolicyDecision } from '../../policy/types.js';
-import type { ConfirmationDecision } from '../confirmation.js';
-import { executeAgent } from '../executor.js';
+import type { ConfirmationDecision } from '../calls/confirmation.js';
+import { executeAgent } from '../loop/executor.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
 
 /*

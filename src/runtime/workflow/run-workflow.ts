@@ -1,9 +1,9 @@
-import type { AgentDefinition, WorkflowConfig } from '../../spec/types.js';
-import { DEFAULT_MAX_TIME_MINUTES } from '../../spec/types.js';
-import { runCodeAgent } from '../code-agent-runner.js';
-import { PROMPT_INPUT } from '../inputs.js';
-import type { RunOptions } from '../run-options.js';
-import type { RunResult } from '../run-result.js';
+import type { AgentDefinition, WorkflowConfig } from '../../definition/types.js';
+import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
+import { runCodeAgent } from '../loop/code-agent-runner.js';
+import { PROMPT_INPUT } from '../prompt/inputs.js';
+import type { RunOptions } from '../loop/run-options.js';
+import type { RunResult } from '../../contracts/run-result.js';
 import { WorkflowAgent } from './workflow-agent.js';
 
 /** Runs a workflow definition: the same services, events and result as any agent. */

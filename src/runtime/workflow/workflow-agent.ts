@@ -1,7 +1,7 @@
-import type { Agent, AgentContext, AgentInput } from '../../agents/types.js';
+import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import type { EventInput } from '../../events/types.js';
-import type { AgentDefinition, WorkflowConfig } from '../../spec/types.js';
-import type { RunResult, ToolTrace } from '../run-result.js';
+import type { AgentDefinition, WorkflowConfig } from '../../definition/types.js';
+import type { RunResult, ToolTrace } from '../../contracts/run-result.js';
 import { inputsFor } from '../subagents/query-inputs.js';
 import { EXIT_LOOP } from './exit-loop-tool.js';
 

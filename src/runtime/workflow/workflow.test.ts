@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelClient, ModelRequest } from '../../model/types.js';
-import { loadDefinition } from '../../spec/load-definition.js';
-import { executeAgent } from '../executor.js';
+import { loadDefinition } from '../../definition/load-definition.js';
+import { executeAgent } from '../loop/executor.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { FunctionCallPart } from '../../model/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
-import type { ClaimResult, SideEffectOutcome } from '../../runtime/call-environment.js';
+import type { ClaimResult, SideEffectOutcome } from '../../runtime/calls/call-environment.js';
 import type { Action } from '../../store/types.js';
 import { INTERRUPTED_MESSAGE } from '../../store/operations/run-queue.js';
 import { canonicalHash } from '../../util/canonical-json.js';

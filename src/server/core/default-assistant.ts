@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 
 /** The server's agent when none is named or configured: mail and calendar, with approvals. */
 export const SERVER_ASSISTANT: AgentDefinition = {

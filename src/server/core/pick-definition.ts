@@ -4,7 +4,7 @@ import {
   snapshotDefinition,
 } from '../../trajectory/definition-snapshot.js';
 import type { DefinitionSnapshot } from '../../trajectory/types.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { Run } from '../../store/types.js';
 import { SERVER_DEFAULT_MAX_TURNS, type ServerContext } from './server-context.js';
 

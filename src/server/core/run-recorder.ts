@@ -1,6 +1,6 @@
 import { CancelledError, NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
-import type { RunState } from '../../runtime/run-state.js';
+import type { RunState } from '../../contracts/run-state.js';
 import type { Approval, ParkRun, RecordRun, Run, RunEnding, Store } from '../../store/types.js';
 
 /** What a run not stored yet needs to be stored: everything RecordRun takes but its events and outcome. */

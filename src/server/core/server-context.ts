@@ -1,8 +1,8 @@
 import type { AgentRegistry } from '../../agents/agent-registry.js';
-import type { ModelResolver } from '../../runtime/run-options.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { ModelResolver } from '../../runtime/loop/run-options.js';
+import type { Runtime } from '../../runtime/loop/runtime.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';

@@ -1,6 +1,6 @@
 import type { Action, Approval, ApprovalDecision, Run } from '../../store/types.js';
 import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
-import { describeArgs } from '../../runtime/describe-args.js';
+import { describeArgs } from '../../runtime/calls/describe-args.js';
 import type { ServerContext } from './server-context.js';
 
 const DECISIONS: ApprovalDecision[] = [

@@ -4,7 +4,7 @@ import { CancelledError } from '../../errors/cadre-error.js';
 import type { Claim } from '../../store/types.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
-import type { AgentDefinition } from '../../spec/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
 import type { Run } from '../../store/types.js';
 import { driveRun, runOf, type DriveResult, type DriveStart } from '../core/drive-run.js';
 import { runRecorder, type RunRecorder, type UnstoredRun } from '../core/run-recorder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunState } from '../../runtime/run-state.js';
+import type { RunState } from '../../contracts/run-state.js';
 import type { NewAction } from '../types.js';
 import { seedRun, type CurrentFixture } from './store-fixture.js';
 

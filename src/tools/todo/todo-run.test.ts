@@ -3,8 +3,8 @@ import { createProgressPrinter } from '../../cli/progress.js';
 import { createStyle } from '../../cli/style.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import { executeAgent } from '../../runtime/executor.js';
-import { validateDefinitionObject } from '../../spec/validate-definition.js';
+import { executeAgent } from '../../runtime/loop/executor.js';
+import { validateDefinitionObject } from '../../definition/validate-definition.js';
 import { builtinTools } from '../builtin/index.js';
 
 const plan = (...todos: Array<Record<string, unknown>>): ScriptedTurn => ({

@@ -1,0 +1,57 @@
+import type { EventInput, EventSink, ExecutionContext } from '../events/types.js';
+import type { Message, ModelClient } from '../model/types.js';
+import type { RunResult } from './run-result.js';
+import type { SpawnRequest } from './spawn-request.js';
+import type { AgentDefinition } from '../definition/types.js';
+
+/** What a code agent is asked to do. */
+export interface AgentInput {
+  /** The user's message (or the task's query). */
+  prompt: string;
+  /** Structured inputs, when the caller has them. */
+  inputs: Record<string, unknown>;
+  /** Earlier turns of the conversation. */
+  history?: Message[];
+  /** Extra context (the agent-format seed's `memory`). */
+  memory?: string;
+}
+
+/** Cross-agent resources only; an agent's own configuration lives in its constructor. */
+export interface AgentContext {
+  runId: string;
+  execution: ExecutionContext;
+  signal: AbortSignal;
+  /** The model this execution should use, and its name. */
+  model: ModelClient;
+  modelName: string;
+  /** Runs another agent as a child: its events join this run's stream. */
+  spawn(request: SpawnRequest): Promise<RunResult>;
+  /** Root folder the run's file tools are confined to. */
+  workspace: string;
+  /** Milliseconds left in this execution's time budget. */
+  remainingMs(): number;
+  emit: EventSink;
+}
+
+/**
+ * An agent written in code. It streams soft-typed events; its last event
+ * should be `final_result` with `data.content` (and optionally `data.output`).
+ * It runs through the same machinery as declarative agents and returns the
+ * same RunResult.
+ */
+export interface Agent {
+  readonly name: string;
+  readonly description: string;
+  execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput>;
+}
+
+/** A registry entry: a declarative definition, or a factory for a code agent (fresh instance per run). */
+export type AgentEntry =
+  | { kind: 'definition'; definition: AgentDefinition }
+  | { kind: 'code'; name: string; description: string; create: () => Agent };
+
+/** Agents callable by name. A registry implements it; tests can pass a plain object. */
+export interface AgentLookup {
+  get(name: string): AgentEntry | undefined;
+  names(): string[];
+}

@@ -1,0 +1,46 @@
+import { readdirSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { executeAgent } from '../runtime/loop/executor.js';
+import { inputsFor } from '../runtime/subagents/query-inputs.js';
+import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
+import { availableTools } from '../tools/builtin/index.js';
+import { loadDefinition } from './load-definition.js';
+
+/**
+ * Every corpus file runs to GOAL on a one-turn scripted model (it answers
+ * at once): loading, placeholders, tools and workflows hold up when the
+ * agent actually starts. The folder is CADRE_CORPUS_DIR, as in
+ * corpus.corpus-test.ts.
+ */
+const CORPUS_DIR = process.env.CADRE_CORPUS_DIR;
+if (!CORPUS_DIR)
+  throw new Error(
+    'Set CADRE_CORPUS_DIR to a folder of agent files (claude-code/, gemini-cli/, adk/).',
+  );
+const CORPUS = path.resolve(CORPUS_DIR);
+const FILES = ['claude-code', 'gemini-cli', 'adk']
+  .flatMap((kind) => readdirSync(path.join(CORPUS, kind)).map((name) => `${kind}/${name}`))
+  .sort();
+const tools = availableTools({});
+
+describe('every corpus file runs (one-turn scripted model)', () => {
+  test.each(FILES)('%s', async (file) => {
+    const workspace = await mkdtemp(path.join(tmpdir(), 'cadre-corpus-run-'));
+    const { definition } = await loadDefinition(path.join(CORPUS, file), {
+      cwd: CORPUS,
+      knownTools: [...tools.map((tool) => tool.name), TASK_TOOL],
+    });
+    const result = await executeAgent(definition, {
+      model: new ScriptedModel(() => ({ parts: [{ text: 'Done.' }] })),
+      tools,
+      workspace,
+      inputs: inputsFor({ kind: 'definition', definition }, 'Say hello.'),
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.terminate_reason).toBe('GOAL');
+  });
+});

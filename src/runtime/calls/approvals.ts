@@ -1,0 +1,135 @@
+import { CadreError, isAbortError } from '../../errors/cadre-error.js';
+import type { FunctionCallPart, FunctionResponsePart } from '../../model/types.js';
+import type { Tool } from '../../tools/types.js';
+import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
+import { errorResponse, okResponse } from './call-responses.js';
+import type { ConfirmationDecision } from './confirmation.js';
+import { describeArgs } from './describe-args.js';
+
+export const previewOf = (tool: Tool, args: Record<string, unknown>): string =>
+  tool.preview?.(args) ?? `${tool.name} ${describeArgs(args)}`;
+
+/** Asks the confirmation handler; the time budget is paused while a person decides. */
+export async function askPerson(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+  reason: string,
+): Promise<ConfirmationDecision> {
+  const preview = previewOf(tool, call.args);
+  env.emit({
+    type: 'approval_required',
+    message: `Approval needed: ${preview}`,
+    data: { callId: call.id, tool: tool.name, args: call.args, preview, reason },
+  });
+  env.waitingForPerson(true);
+  try {
+    return await env.confirm(
+      {
+        runId: env.state.runId,
+        callId: call.id,
+        tool: tool.name,
+        args: call.args,
+        preview,
+        reason,
+        execution: env.toolContext.execution,
+      },
+      env.toolContext.signal,
+    );
+  } finally {
+    env.waitingForPerson(false);
+  }
+}
+
+/** What a decision means for the call: run it (once), answer with the rejection, or pause. */
+export async function applyDecision(
+  call: FunctionCallPart,
+  tool: Tool,
+  decision: ConfirmationDecision,
+  env: CallEnvironment,
+): Promise<CallOutcome> {
+  if (decision.kind !== 'defer') {
+    env.emit({
+      type: 'approval_resolved',
+      message: `${tool.name}: ${decision.kind}`,
+      data: { callId: call.id, tool: tool.name, decision: decision.kind },
+    });
+  }
+  switch (decision.kind) {
+    case 'approve':
+      return execute(call, tool, env);
+    case 'approve_always':
+      if (!env.state.alwaysApproved.includes(tool.name)) env.state.alwaysApproved.push(tool.name);
+      return execute(call, tool, env);
+    case 'reject': {
+      const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : '';
+      const message = `The user rejected this call to ${tool.name}.${feedback} Rethink your approach, or finish and report what blocked you.`;
+      return answered(
+        errorResponse(call, message),
+        env.onReject === 'fail'
+          ? { code: 'rejected', message: `A person rejected ${tool.name}.${feedback}` }
+          : undefined,
+      );
+    }
+    case 'defer':
+      return { kind: 'deferred', call };
+    default:
+      return decision satisfies never;
+  }
+}
+
+/** Runs a tool and records its trace; a side effect is claimed first so it runs at most once. */
+export async function execute(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+): Promise<CallOutcome> {
+  // Never start a side effect once the run is being cancelled.
+  env.toolContext.signal.throwIfAborted();
+  if (tool.sideEffect && env.claim) {
+    const claim = await env.claim(call);
+    if (claim.kind === 'known')
+      return answered(
+        claim.outcome.ok
+          ? okResponse(call, claim.outcome.output)
+          : errorResponse(call, claim.outcome.error),
+      );
+  }
+  const started = performance.now();
+  let response: FunctionResponsePart;
+  try {
+    const output = await tool.execute(call.args, {
+      ...env.toolContext,
+      ...(tool.sideEffect ? { actionId: call.id } : {}),
+    });
+    response = { kind: 'function_response', id: call.id, name: call.name, response: { output } };
+  } catch (error) {
+    if (isAbortError(error) || env.toolContext.signal.aborted) {
+      // The action must not stay `executing`: record that it was cut short.
+      if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });
+      throw error;
+    }
+    const message =
+      error instanceof CadreError
+        ? error.message
+        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    response = errorResponse(call, message);
+  }
+  const result = response.response;
+  if (tool.sideEffect)
+    await env.settle?.(
+      call,
+      'output' in result ? { ok: true, output: result.output } : { ok: false, error: result.error },
+    );
+  env.state.traces.push({
+    tool: call.name,
+    args: call.args,
+    output: 'output' in result ? outputText(result.output) : `Error: ${result.error}`,
+    duration_secs: (performance.now() - started) / 1000,
+  });
+  return answered(response);
+}
+
+function outputText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
+}

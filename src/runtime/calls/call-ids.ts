@@ -1,0 +1,30 @@
+import type { FunctionCallPart, Message, Part } from '../../model/types.js';
+
+/**
+ * Call ids must be unique within a run: actions, approvals and answers are
+ * keyed by them. A model (or a provider) that repeats an id, reuses one from
+ * an earlier turn, or sends none gets fresh ones here, before anything is
+ * run or parked; the model sees the renamed ids in its own turn, so every
+ * answer still matches its call.
+ */
+export function withUniqueCallIds(
+  earlier: readonly Message[],
+  parts: readonly Part[],
+): { parts: Part[]; calls: FunctionCallPart[] } {
+  const taken = new Set<string>();
+  for (const message of earlier)
+    if (message.role === 'model')
+      for (const part of message.parts) if (part.kind === 'function_call') taken.add(part.id);
+  const calls: FunctionCallPart[] = [];
+  const renamed = parts.map((part) => {
+    if (part.kind !== 'function_call') return part;
+    const base = part.id.trim() || `call_${part.name}`;
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}~${n}`;
+    taken.add(id);
+    const call = id === part.id ? part : { ...part, id };
+    calls.push(call);
+    return call;
+  });
+  return { parts: renamed, calls };
+}

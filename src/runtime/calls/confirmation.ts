@@ -1,0 +1,47 @@
+import type { ExecutionContext } from '../../events/types.js';
+
+/** A side-effecting call waiting for a person's decision. */
+export interface ConfirmationRequest {
+  runId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The tool's one-line description of what will happen. */
+  preview: string;
+  /** Why the gate asks (the policy's reason, or an interceptor's). */
+  reason: string;
+  execution: ExecutionContext;
+}
+
+export type ConfirmationDecision =
+  | { kind: 'approve' }
+  /** Approve this call and every later call of the same tool in this run. */
+  | { kind: 'approve_always' }
+  | { kind: 'reject'; feedback?: string }
+  /** Decide later: the run pauses (startRun / resumeRun), e.g. behind an HTTP approval card. */
+  | { kind: 'defer' };
+
+export type ConfirmationHandler = (
+  request: ConfirmationRequest,
+  signal: AbortSignal,
+) => Promise<ConfirmationDecision>;
+
+/** The library default: side effects are refused unless the caller decides otherwise (fail closed). */
+export const refuseSideEffects: ConfirmationHandler = () =>
+  Promise.resolve({
+    kind: 'reject',
+    feedback: 'Side effects are not allowed in this run (no approval handler was configured).',
+  });
+
+/** Approves the named tools (or all) without asking; refuses the rest. */
+export function approveTools(tools: readonly string[] | 'all'): ConfirmationHandler {
+  return (request) =>
+    Promise.resolve(
+      tools === 'all' || tools.includes(request.tool)
+        ? { kind: 'approve' }
+        : {
+            kind: 'reject',
+            feedback: `Running '${request.tool}' needs approval, and it was not pre-approved for this run.`,
+          },
+    );
+}

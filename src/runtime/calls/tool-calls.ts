@@ -1,0 +1,140 @@
+import { isAbortError } from '../../errors/cadre-error.js';
+import type { FunctionCallPart } from '../../model/types.js';
+import type { Tool } from '../../tools/types.js';
+import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
+import { errorResponse } from './call-responses.js';
+import { COMPLETE_TASK, EMIT_VALUE } from '../completion/completion.js';
+import { completeTask, emitValue } from '../completion/completion-calls.js';
+import { gatedCall } from './gated-call.js';
+import { describeArgs } from './describe-args.js';
+import { SILENT } from '../loop/run-events.js';
+
+export { type CallEnvironment, type CallOutcome } from './call-environment.js';
+
+const INVALID_JSON = '__invalid_json__';
+
+/**
+ * Runs the calls of one turn and answers each exactly once, in call order
+ * (a deferred call is answered when the run resumes). Consecutive read-only
+ * calls run in parallel; a side-effecting call runs alone, after those
+ * before it, so effects keep the model's order.
+ */
+export async function runToolCalls(
+  calls: readonly FunctionCallPart[],
+  env: CallEnvironment,
+): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = [];
+  const signal = env.toolContext.signal;
+  // A call cut short by cancellation is answered as such; the answers that came back are kept.
+  const interrupted = (call: FunctionCallPart): CallOutcome =>
+    answered(errorResponse(call, 'Interrupted before it finished.'));
+  const settle = async (
+    call: FunctionCallPart,
+    run: Promise<CallOutcome>,
+  ): Promise<CallOutcome> => {
+    try {
+      return await run;
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) return interrupted(call);
+      throw error;
+    }
+  };
+  let batch: FunctionCallPart[] = [];
+  let parked = false;
+  const flush = async (): Promise<void> => {
+    outcomes.push(...(await Promise.all(batch.map((c) => settle(c, runOne(c, env))))));
+    batch = [];
+  };
+  for (const call of calls) {
+    const tool = env.offered.has(call.name) ? env.registry.get(call.name) : undefined;
+    if (!tool?.sideEffect) {
+      batch.push(call);
+      continue;
+    }
+    await flush();
+    if (signal.aborted) {
+      outcomes.push(interrupted(call));
+      continue;
+    }
+    // Effects keep the model's order: after a call that waits for a person, later
+    // side effects either wait too (same batch) or are not run at all.
+    const outcome = await settle(
+      call,
+      runOne(call, parked ? { ...env, afterDeferral: true } : env),
+    );
+    outcomes.push(outcome);
+    if (outcome.kind === 'deferred') parked = true;
+    if (outcome.kind === 'answered' && outcome.failRun) break;
+  }
+  await flush();
+  // After a fatal rejection the remaining calls are still answered, never run.
+  for (const call of calls.slice(outcomes.length)) {
+    outcomes.push(answered(errorResponse(call, 'Not run: the run ended after a rejected call.')));
+  }
+  return outcomes;
+}
+
+async function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+  // Nobody listening: skip formatting the message (a hot path in big batch runs).
+  if (env.emit !== SILENT) {
+    env.emit({
+      type: 'tool_call',
+      message: `${call.name} ${describeArgs(call.args)}`,
+      data: { callId: call.id, tool: call.name, args: call.args },
+    });
+  }
+  const started = performance.now();
+  const outcome = await dispatch(call, env);
+  if (outcome.kind === 'answered') reportResult(call, outcome, performance.now() - started, env);
+  return outcome;
+}
+
+export function reportResult(
+  call: FunctionCallPart,
+  outcome: CallOutcome & { kind: 'answered' },
+  durationMs: number,
+  env: CallEnvironment,
+): void {
+  const response = outcome.response.response;
+  const ok = 'output' in response;
+  env.emit({
+    type: 'tool_result',
+    message: ok ? `${call.name} done` : `${call.name} failed: ${response.error}`,
+    data: {
+      callId: call.id,
+      tool: call.name,
+      ok,
+      durationMs,
+      ...(ok ? {} : { error: response.error }),
+    },
+  });
+}
+
+async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+  if (!env.offered.has(call.name)) {
+    const available = [...env.offered].join(', ') || '(none)';
+    env.emit({
+      type: 'error',
+      message: `Unauthorized tool call: '${call.name}'`,
+      data: { context: 'tool_call_unauthorized', tool: call.name, callId: call.id },
+    });
+    return answered(
+      errorResponse(
+        call,
+        `Unauthorized tool call: '${call.name}' is not available to this agent. Available tools: ${available}.`,
+      ),
+    );
+  }
+  if (Object.hasOwn(call.args, INVALID_JSON)) {
+    return answered(errorResponse(call, `Invalid arguments for ${call.name}: not valid JSON.`));
+  }
+  if (call.name === COMPLETE_TASK) return completeTask(call, env);
+  if (call.name === EMIT_VALUE) return emitValue(call, env);
+  const tool = env.registry.get(call.name) as Tool;
+  const check = env.validator.forJsonSchema(tool.inputSchema)(call.args);
+  if (!check.ok)
+    return answered(
+      errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
+    );
+  return gatedCall(call, tool, env);
+}

@@ -1,0 +1,451 @@
+import { emptyUsage, type GenerationConfig, type ModelClient } from '../../model/types.js';
+import {
+  DEFAULT_MAX_TIME_MINUTES,
+  DEFAULT_MAX_TURNS,
+  type AgentDefinition,
+} from '../../definition/types.js';
+import {
+  completionDeclarations,
+  completionProtocol,
+  type CompletionProtocol,
+} from '../completion/completion.js';
+import { ConfigError } from '../../errors/cadre-error.js';
+import type { ConfirmationDecision } from '../calls/confirmation.js';
+import { previewOf } from '../calls/approvals.js';
+import { Deadline } from './deadline.js';
+import { finishRun } from './finish.js';
+import { graceTurn, GRACE_MS } from './grace-turn.js';
+import { validateInputs } from '../prompt/inputs.js';
+import type { LoopContext } from './loop-context.js';
+import { pickModel, prepareExecution, type PreparedExecution } from './prepare-execution.js';
+import { preparePrompt } from '../prompt/prompts.js';
+import type { RunOptions } from './run-options.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import type { RunState } from '../../contracts/run-state.js';
+import { Semaphore } from '../../util/semaphore.js';
+import { isRecoverable, type Stop } from './stop.js';
+import { grantedTools } from '../subagents/granted-tools.js';
+import { definitionTools } from '../subagents/definition-tools.js';
+import { spawnChild, type SpawnParent } from '../subagents/spawn-child.js';
+import { answerCalls, takeTurn } from './take-turn.js';
+import { eitherSignal } from './either-signal.js';
+import { settlePendingTurn } from './settle-pending.js';
+import { runRouter } from '../router/run-router.js';
+import { runWorkflow } from '../workflow/run-workflow.js';
+import { runCostUsd } from './run-cost.js';
+import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp-tools.js';
+import type { McpTools } from '../../mcp/client/mcp-hub.js';
+import type { SpawnServices } from '../subagents/spawn-services.js';
+
+export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
+
+/** A run either finished, or paused with side-effecting calls waiting for a person. */
+export type RunOutcome =
+  | { status: 'finished'; result: RunResult }
+  | { status: 'paused'; state: RunState; pending: PendingCall[] };
+
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  preview: string;
+}
+
+/**
+ * Runs an agent definition to the end. Bad inputs or templates throw
+ * ValidationError before any model call; once started, every outcome
+ * (failures included) is a RunResult and exactly one final_result event.
+ */
+export async function executeAgent(
+  definition: AgentDefinition,
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const outcome = await startRun(definition, options);
+  if (outcome.status === 'paused') {
+    throw new ConfigError(
+      'A confirmation handler deferred its decision: use startRun and resumeRun to pause and resume a run.',
+    );
+  }
+  return outcome.result;
+}
+
+/**
+ * Starts a run. It finishes, or pauses when the confirmation handler defers
+ * a decision: the returned state is plain data to store and later pass to
+ * resumeRun (in this process or another).
+ */
+export async function startRun(
+  definition: AgentDefinition,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  if (definition.router) {
+    return {
+      status: 'finished',
+      result: await runRouter({ ...definition, router: definition.router }, options),
+    };
+  }
+  if (definition.workflow) {
+    return {
+      status: 'finished',
+      result: await runWorkflow({ ...definition, workflow: definition.workflow }, options),
+    };
+  }
+  const startedAtMs = performance.now();
+  const prepared = await prepareExecution(options, definition.name);
+  return closingServers(prepared, async () => {
+    const { runId, emit, services } = prepared;
+    const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
+    const protocol = await completionProtocol(definition, services.runtime.validator);
+    const prompt = preparePrompt(
+      definition,
+      inputs,
+      protocol,
+      options.history,
+      options.memory,
+      options.state,
+    );
+    const { client, model } = pickModel(definition.modelConfig?.model, services);
+    const state: RunState = {
+      version: 1,
+      runId,
+      agent: definition.name,
+      model,
+      systemInstruction: prompt.systemInstruction,
+      messages: prompt.messages,
+      turns: 0,
+      activeMs: 0,
+      startedAt: new Date().toISOString(),
+      emittedVars: {},
+      traces: [],
+      usage: emptyUsage(),
+      alwaysApproved: [],
+      nudged: false,
+      status: 'running',
+    };
+    const offered = await offeredTools(definition, services, options.signal);
+    const ctx = loopContext(definition, state, protocol, client, prepared, options, offered);
+    emit({
+      type: 'run_started',
+      message: `Running ${definition.displayName ?? definition.name} on ${model}`,
+      data: { agent: definition.name, model, inputs, tools: ctx.registry.names() },
+    });
+    return drive(ctx, startedAtMs, options, () => loop(ctx, options.onStateChange));
+  });
+}
+
+/**
+ * Resumes a paused run from its stored state with a decision for every
+ * waiting call. Approved calls run exactly once (guarded by `claim`), then
+ * the loop goes on with the real results until it finishes or pauses again.
+ */
+export async function resumeRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  const pending = stored.pendingTurn;
+  if (stored.status !== 'paused' || !pending)
+    throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
+  const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'defer');
+  if (deferred.length > 0)
+    throw new ConfigError(
+      `A resumed call needs a decision, not "defer" (${deferred.map(([id]) => id).join(', ')}).`,
+    );
+  const missing = pending.calls.filter((c, i) => pending.responses[i] === null && !decisions[c.id]);
+  if (missing.length > 0)
+    throw new ConfigError(
+      `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.id).join(', ')}.`,
+    );
+  return continueRun(
+    definition,
+    stored,
+    options,
+    { message: `Resuming ${definition.name}`, data: { decisions: Object.keys(decisions).length } },
+    async (ctx) => {
+      const stop = await settlePendingTurn(ctx, decisions);
+      // Persist right away: the side effects just ran and must not be asked for again.
+      options.onStateChange?.(ctx.state);
+      return stop ?? loop(ctx, options.onStateChange);
+    },
+  );
+}
+
+/**
+ * Takes over a run whose process stopped mid-flight, from its last stored
+ * state. A turn checkpointed before its side effects is answered again call
+ * by call: effects go through `claim`, which answers the ones that already
+ * ran (or may have) from their records, so nothing runs twice.
+ */
+export async function recoverRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  if (stored.status !== 'running')
+    throw new ConfigError(`Run ${stored.runId} was not running (${stored.status}).`);
+  return continueRun(
+    definition,
+    stored,
+    options,
+    { message: `Taking over ${definition.name}`, data: { recovered: true } },
+    async (ctx) => {
+      const pending = ctx.state.pendingTurn;
+      if (pending) {
+        delete ctx.state.pendingTurn;
+        const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+        const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
+        options.onStateChange?.(ctx.state);
+        if (stop) return stop;
+      }
+      return loop(ctx, options.onStateChange);
+    },
+  );
+}
+
+async function continueRun(
+  definition: AgentDefinition,
+  stored: Readonly<RunState>,
+  options: RunOptions,
+  resumed: { message: string; data: Record<string, unknown> },
+  body: (ctx: LoopContext) => Promise<Stop>,
+): Promise<RunOutcome> {
+  const state = structuredClone(stored) as RunState;
+  state.status = 'running';
+  const prepared = await prepareExecution({ ...options, runId: state.runId }, definition.name);
+  return closingServers(prepared, async () => {
+    const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
+    const { client } = pickModel(state.model, prepared.services);
+    const offered = await offeredTools(definition, prepared.services, options.signal);
+    const ctx = loopContext(definition, state, protocol, client, prepared, options, offered);
+    ctx.emit({ type: 'run_resumed', ...resumed });
+    // Wall clock counts from the run's start, waiting included.
+    const startedAtMs = performance.now() - (Date.now() - Date.parse(state.startedAt));
+    return drive(ctx, startedAtMs, options, () => body(ctx));
+  });
+}
+
+/** The root of a run tree stops the servers the tree started, however the run ends or pauses. */
+async function closingServers<T>(prepared: PreparedExecution, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } finally {
+    if (prepared.root) await prepared.services.mcp.close();
+  }
+}
+
+interface OfferedTools {
+  /** Pool tools, `task` and agents, by name. */
+  local: string[];
+  mcp: McpTools;
+}
+
+/** Splits a definition's grants and starts (or reuses) the MCP servers they need. */
+async function offeredTools(
+  definition: AgentDefinition,
+  services: SpawnServices,
+  signal: AbortSignal | undefined,
+): Promise<OfferedTools> {
+  const grants = splitGrants(definition, services.pool, services.mcp.projectServers());
+  const builtins = definitionTools(definition, grants.local);
+  const mcp = await definitionMcpTools(
+    definition,
+    grants.mcp,
+    services.mcp,
+    services.runtime.validator,
+    signal ?? new AbortController().signal,
+  );
+  return {
+    local: grants.local.filter((name) => !builtins.some((tool) => tool.name === name)),
+    mcp: { ...mcp, tools: [...builtins, ...mcp.tools] },
+  };
+}
+
+function loopContext(
+  definition: AgentDefinition,
+  state: RunState,
+  protocol: CompletionProtocol,
+  client: ModelClient,
+  prepared: PreparedExecution,
+  options: RunOptions,
+  offered: OfferedTools,
+): LoopContext {
+  const { runId, execution, emit, services } = prepared;
+  const allowNested = options.allowNested ?? true;
+  const { registry, withheld } = grantedTools(
+    offered.local,
+    services,
+    allowNested,
+    offered.mcp.tools,
+  );
+  for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
+  if (withheld.length > 0) {
+    emit({
+      type: 'warning',
+      message: `Nested subagents are not allowed here; withheld: ${withheld.join(', ')}`,
+      data: { withheld },
+    });
+  }
+  const declarations = [
+    ...registry.declarations(services.runtime.declarations),
+    ...completionDeclarations(protocol),
+  ];
+  const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
+  // A resumed run has only what it had not used before it paused.
+  const deadline = new Deadline(
+    Math.max(0, Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) - state.activeMs),
+  );
+  // Per run, never shared: listeners added to it must not pile up across runs.
+  const callerSignal = options.signal ?? new AbortController().signal;
+  let perParent: Semaphore | undefined;
+  const parent: SpawnParent = {
+    runId,
+    execution,
+    grantedNames: registry.names(),
+    ...(definition.toolConfig.patterns ? { toolPatterns: definition.toolConfig.patterns } : {}),
+    ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
+    remainingMs: () => deadline.remaining(),
+    perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
+    emit,
+    // Read by the cost limit and the result; kept in the state so a resume keeps the total.
+    childFinished: (result) => {
+      if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
+      (state.subagentCosts ??= []).push({
+        agent: result.agent,
+        execution_id: result.execution_id,
+        cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
+      });
+    },
+  };
+  return {
+    definition,
+    state,
+    protocol,
+    registry,
+    declarations,
+    offered: new Set(declarations.map((d) => d.name)),
+    client,
+    generation: generationConfig(definition),
+    validator: services.runtime.validator,
+    confirm: services.confirm,
+    emit,
+    deadline,
+    callerSignal,
+    cancellable: options.signal !== undefined,
+    toolContext: {
+      runId,
+      execution,
+      workspace: services.workspace,
+      emit,
+      // A child stops on cancellation, not on the parent's deadline: its own budget is the
+      // parent's remaining time, so it can still use its grace turn to report.
+      ...(allowNested
+        ? { spawn: (request) => spawnChild(services, parent, request, callerSignal) }
+        : {}),
+    },
+    maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
+    ...(definition.runConfig?.max_cost_usd !== undefined
+      ? { maxCostUsd: definition.runConfig.max_cost_usd }
+      : {}),
+    prices: services.prices,
+    ...(services.claim ? { claim: services.claim } : {}),
+    ...(services.settle ? { settle: services.settle } : {}),
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    ...(services.interceptors ? { interceptors: services.interceptors } : {}),
+    ...(services.policy ? { policy: services.policy } : {}),
+  };
+}
+
+/** Runs the body, then the grace turn if needed; ends with a result (one final_result) or a pause. */
+async function drive(
+  ctx: LoopContext,
+  startedAtMs: number,
+  options: RunOptions,
+  body: () => Promise<Stop>,
+): Promise<RunOutcome> {
+  const { state } = ctx;
+  const segmentStart = performance.now();
+  let stop: Stop = {
+    reason: 'ERROR',
+    error: { code: 'internal', message: 'The run did not finish.' },
+  };
+  try {
+    stop = await body();
+    if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
+      stop = await graceTurn(
+        ctx,
+        stop.reason,
+        options.graceMs ?? options.services?.graceMs ?? GRACE_MS,
+      );
+    }
+  } catch (error) {
+    stop = {
+      reason: 'ERROR',
+      error: { code: 'internal', message: `Unexpected failure: ${String(error)}` },
+    };
+  } finally {
+    state.activeMs += performance.now() - segmentStart;
+    ctx.deadline.dispose();
+  }
+  if (stop.reason === 'PAUSED') {
+    state.status = 'paused';
+    const pending = pendingCalls(ctx);
+    ctx.emit({
+      type: 'run_paused',
+      message: `Waiting for approval of ${pending.map((p) => p.preview).join('; ')}`,
+      data: { pending },
+    });
+    options.onStateChange?.(state);
+    return { status: 'paused', state, pending };
+  }
+  const result = finishRun(ctx, stop, startedAtMs);
+  ctx.emit({
+    type: 'final_result',
+    message: `${result.terminate_reason}${result.recovered_from ? ` (recovered from ${result.recovered_from})` : ''}`,
+    data: { result },
+  });
+  return { status: 'finished', result };
+}
+
+function pendingCalls(ctx: LoopContext): PendingCall[] {
+  const pending = ctx.state.pendingTurn;
+  if (!pending) return [];
+  return pending.calls.flatMap((call, i) => {
+    if (pending.responses[i] !== null) return [];
+    const tool = ctx.registry.get(call.name);
+    return [
+      {
+        callId: call.id,
+        tool: call.name,
+        args: call.args,
+        preview: tool ? previewOf(tool, call.args) : call.name,
+      },
+    ];
+  });
+}
+
+async function loop(
+  ctx: LoopContext,
+  onStateChange?: (state: Readonly<RunState>) => void,
+): Promise<Stop> {
+  const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+  for (;;) {
+    if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
+    if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
+    if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
+    if (ctx.maxCostUsd !== undefined && runCostUsd(ctx.state) >= ctx.maxCostUsd)
+      return { reason: 'MAX_COST' };
+    const stop = await takeTurn(ctx, ctx.declarations, signal);
+    onStateChange?.(ctx.state);
+    if (stop) return stop;
+  }
+}
+
+function generationConfig(definition: AgentDefinition): GenerationConfig {
+  const m = definition.modelConfig;
+  const config: GenerationConfig = {};
+  if (m?.temp !== undefined) config.temperature = m.temp;
+  if (m?.top_p !== undefined) config.topP = m.top_p;
+  if (m?.thinkingBudget !== undefined) config.thinkingBudget = m.thinkingBudget;
+  return config;
+}

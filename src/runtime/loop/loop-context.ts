@@ -1,0 +1,54 @@
+import type { EventSink } from '../../events/types.js';
+import type {
+  FunctionCallPart,
+  GenerationConfig,
+  ModelClient,
+  ToolDeclaration,
+} from '../../model/types.js';
+import type { PriceTable } from '../../cost/prices.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolContext } from '../../tools/types.js';
+import type { CompletionProtocol } from '../completion/completion.js';
+import type { ToolInterceptor } from '../../policy/interceptors.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
+import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { Deadline } from './deadline.js';
+import type { RunState } from '../../contracts/run-state.js';
+import type { SchemaValidator } from '../completion/schema-validator.js';
+
+/** Everything one execution's turns share. Lives for the run; `state` is the only part persisted. */
+export interface LoopContext {
+  definition: AgentDefinition;
+  state: RunState;
+  protocol: CompletionProtocol;
+  registry: ToolRegistry;
+  /** All declarations offered on a normal turn (granted tools + completion tools). */
+  declarations: ToolDeclaration[];
+  /** The names in `declarations`, built once per run. */
+  offered: ReadonlySet<string>;
+  client: ModelClient;
+  generation: GenerationConfig;
+  validator: SchemaValidator;
+  confirm: ConfirmationHandler;
+  emit: EventSink;
+  deadline: Deadline;
+  /** The caller's signal alone (the deadline is separate so TIMEOUT and ABORTED stay distinct). */
+  callerSignal: AbortSignal;
+  /** False when the caller gave no signal: nothing but the deadline can stop the run. */
+  cancellable: boolean;
+  toolContext: Omit<ToolContext, 'signal'>;
+  maxTurns: number;
+  /** `runConfig.max_cost_usd`: the run (subagents included) stops for its grace turn at this cost. */
+  maxCostUsd?: number;
+  /** Prices the model calls of this execution. */
+  prices: PriceTable;
+  /** Exactly-once guard for side effects (a store's compare-and-set). */
+  claim?: ClaimCall;
+  /** Persists the state before a turn's side effects run (durable runs); root executions only. */
+  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
+  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  interceptors?: readonly ToolInterceptor[];
+  policy?: GatePolicy;
+}

@@ -1,0 +1,80 @@
+import type { EventSink } from '../../events/types.js';
+import {
+  addUsage,
+  type FunctionCallPart,
+  type ModelClient,
+  type ModelRequest,
+  type Part,
+  type Usage,
+} from '../../model/types.js';
+
+export interface ModelTurn {
+  /** Every part the model produced, in order, text next to calls kept. */
+  parts: Part[];
+  calls: FunctionCallPart[];
+  text: string;
+  usage?: Usage;
+}
+
+/**
+ * Streams one model call, forwarding text and thoughts as they arrive and
+ * merging consecutive fragments into whole parts for the history.
+ */
+export async function runModelTurn(
+  client: ModelClient,
+  request: ModelRequest,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<ModelTurn> {
+  const parts: Part[] = [];
+  const calls: FunctionCallPart[] = [];
+  let text = '';
+  let usage: Usage | undefined;
+  for await (const chunk of client.generate(request, signal)) {
+    switch (chunk.type) {
+      case 'text': {
+        text += chunk.text;
+        appendText(parts, 'text', chunk.text, chunk.signature);
+        emit({ type: 'text_delta', message: chunk.text, data: { text: chunk.text } });
+        break;
+      }
+      case 'thought':
+        appendText(parts, 'thought', chunk.text, chunk.signature);
+        emit({ type: 'thought_delta', message: chunk.text, data: { text: chunk.text } });
+        break;
+      case 'function_call':
+        parts.push(chunk.call);
+        calls.push(chunk.call);
+        break;
+      case 'usage':
+        usage = usage ? addUsage(usage, chunk.usage) : chunk.usage;
+        break;
+      case 'retry':
+        emit({
+          type: 'model_retry',
+          message: `Model call failed (${chunk.reason}); retry ${chunk.attempt} in ${Math.round(chunk.delayMs)} ms`,
+          data: { attempt: chunk.attempt, delayMs: chunk.delayMs, reason: chunk.reason },
+        });
+        break;
+      default:
+        chunk satisfies never;
+    }
+  }
+  signal.throwIfAborted();
+  return { parts, calls, text, usage };
+}
+
+function appendText(
+  parts: Part[],
+  kind: 'text' | 'thought',
+  text: string,
+  signature?: string,
+): void {
+  const last = parts.at(-1);
+  if (last && last.kind === kind && !last.signature) {
+    last.text += text;
+    if (signature) last.signature = signature;
+  } else {
+    parts.push(signature ? { kind, text, signature } : { kind, text });
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { McpHub } from '../../mcp/client/mcp-hub.js';
+import { DEFAULT_PRICES } from '../../cost/prices.js';
+import { rootExecution } from '../../events/execution-context.js';
+import type { EventSink, ExecutionContext } from '../../events/types.js';
+import type { ModelClient } from '../../model/types.js';
+import { ToolRegistry } from '../../tools/tool-registry.js';
+import { refuseSideEffects } from '../calls/confirmation.js';
+import { RunEvents } from './run-events.js';
+import { FALLBACK_MODEL, type RunOptions } from './run-options.js';
+import { createRuntime } from './runtime.js';
+import { createSpawnServices, type SpawnServices } from '../subagents/spawn-services.js';
+
+export interface PreparedExecution {
+  runId: string;
+  execution: ExecutionContext;
+  emit: EventSink;
+  services: SpawnServices;
+  /** True when this execution created the services: it is the root and closes them. */
+  root: boolean;
+}
+
+/**
+ * Ids, event stamping and the services a run tree shares. A root run
+ * creates them from its options; a child receives its root's.
+ */
+export async function prepareExecution(
+  options: RunOptions,
+  agent: string,
+): Promise<PreparedExecution> {
+  const runId = options.runId ?? randomUUID();
+  const execution = options.execution ?? rootExecution(runId, agent);
+  const workspace = resolve(options.workspace ?? process.cwd());
+  const services =
+    options.services ??
+    createSpawnServices(
+      {
+        pool:
+          options.tools instanceof ToolRegistry
+            ? options.tools
+            : new ToolRegistry(options.tools ?? []),
+        ...(options.agents ? { agents: options.agents } : {}),
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
+        ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
+        confirm: options.confirm ?? refuseSideEffects,
+        runtime: options.runtime ?? (await createRuntime()),
+        events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
+        workspace,
+        prices: options.prices ?? DEFAULT_PRICES,
+        mcp: new McpHub({
+          ...(options.mcpServers ? { servers: options.mcpServers } : {}),
+          env: process.env,
+          cwd: workspace,
+        }),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+        ...(options.claim ? { claim: options.claim } : {}),
+        ...(options.settle ? { settle: options.settle } : {}),
+        ...(options.interceptors ? { interceptors: options.interceptors } : {}),
+        ...(options.policy ? { policy: options.policy } : {}),
+      },
+      options.limits,
+    );
+  return {
+    runId,
+    execution,
+    emit: services.events.sinkFor(execution),
+    services,
+    root: options.services === undefined,
+  };
+}
+
+/** The client for an agent's model: an explicit client wins, else the resolver. */
+export function pickModel(
+  requestedModel: string | undefined,
+  services: SpawnServices,
+): { client: ModelClient; model: string } {
+  const requested = requestedModel ?? services.defaultModel ?? FALLBACK_MODEL;
+  if (services.model) return { client: services.model, model: requested };
+  if (!services.resolveModel)
+    throw new TypeError('Running an agent needs `model` (a ModelClient) or `resolveModel`.');
+  return services.resolveModel(requested);
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
+import type { CadreEvent } from '../../events/types.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import type { ModelRequest } from '../../model/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { echoTool, sendTool } from '../../testing/test-tools.js';
+import { defineTool } from '../../tools/types.js';
+import { executeAgent } from './executor.js';
+import { SchemaValidator } from '../completion/schema-validator.js';
+
+const def = (
+  name: string,
+  tools: string[],
+  extra: Partial<AgentDefinition> = {},
+): AgentDefinition => ({
+  name,
+  description: name,
+  promptConfig: { systemPrompt: `ROLE:${name}` },
+  toolConfig: { tools },
+  ...extra,
+});
+const catalog = (...defs: AgentDefinition[]): AgentLookup => {
+  const map = new Map<string, AgentEntry>(
+    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
+  );
+  return { get: (n) => map.get(n), names: () => [...map.keys()] };
+};
+const role = (r: ModelRequest): string => /ROLE:(\S+)/.exec(r.systemInstruction ?? '')?.[1] ?? '?';
+const answered = (r: ModelRequest): boolean =>
+  (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
+
+describe('robustness (scripted model responses)', () => {
+  it('nested fan-out under a tight global limit finishes instead of deadlocking', async () => {
+    const leaf = def('leaf', []);
+    const mid = def('mid', ['leaf']);
+    const root = def('root', ['mid']);
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (role(r) === 'leaf') return { parts: [{ text: 'leaf done' }] };
+      if (answered(r)) return { parts: [{ text: `${role(r)} done` }] };
+      if (role(r) === 'mid')
+        return { parts: [{ functionCall: { name: 'leaf', args: { prompt: 'x' } } }] };
+      return {
+        parts: Array.from({ length: 8 }, () => ({
+          functionCall: { name: 'mid', args: { prompt: 'x' } },
+        })),
+      };
+    });
+    const result = await executeAgent(root, {
+      model,
+      agents: catalog(leaf, mid, root),
+      limits: { globalConcurrency: 2, perParentConcurrency: 8 },
+      inputs: { prompt: 'go' },
+    });
+    expect(result.final_message).toBe('root done');
+  });
+
+  it('cancelling mid-turn keeps the answers that came back and starts no further side effect', async () => {
+    const controller = new AbortController();
+    const sent: Array<Record<string, unknown>> = [];
+    const slow = defineTool<Record<string, never>>({
+      name: 'slow',
+      description: 'slow read',
+      inputSchema: { type: 'object' },
+      sideEffect: false,
+      execute: (_args, ctx) =>
+        new Promise((resolve, reject) => {
+          setTimeout(() => controller.abort(), 10);
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), {
+            once: true,
+          });
+          void resolve;
+        }),
+    });
+    const model = new ScriptedModel([
+      {
+        parts: [
+          { functionCall: { name: 'echo', args: { text: 'kept' } } },
+          { functionCall: { name: 'slow', args: {} } },
+          { functionCall: { name: 'send', args: { to: 'x' } } },
+        ],
+      },
+    ]);
+    const states: unknown[] = [];
+    const result = await executeAgent(def('a', ['echo', 'slow', 'send']), {
+      model,
+      tools: [echoTool(), slow, sendTool(sent)],
+      inputs: { prompt: 'go' },
+      signal: controller.signal,
+      confirm: () => Promise.resolve({ kind: 'approve' }),
+      onStateChange: (s) => states.push(structuredClone(s)),
+    });
+    expect(result.terminate_reason).toBe('ABORTED');
+    expect(sent).toEqual([]);
+    const last = (
+      states.at(-1) as { messages: Array<{ parts: Array<{ response?: unknown }> }> }
+    ).messages.at(-1);
+    expect(last?.parts.map((p) => p.response)).toEqual([
+      { output: { echoed: 'kept' } },
+      { error: 'Interrupted before it finished.' },
+      { error: 'Interrupted before it finished.' },
+    ]);
+  });
+
+  it('a grace turn that runs out of its own time reports the original limit, not a cancellation', async () => {
+    const model = new ScriptedModel((r): ScriptedTurn =>
+      r.tools.length === 0
+        ? { parts: [{ text: 'late' }], delayMs: 500 }
+        : { parts: [{ functionCall: { name: 'echo', args: { text: 'x' } } }] },
+    );
+    const result = await executeAgent(def('a', ['echo'], { runConfig: { max_turns: 1 } }), {
+      model,
+      tools: [echoTool()],
+      inputs: { prompt: 'go' },
+      graceMs: 30,
+    });
+    expect(result.terminate_reason).toBe('MAX_TURNS');
+  });
+
+  it('a subagent whose side effect would wait for a person is refused, and the parent still hears back', async () => {
+    const child = def('child', ['send']);
+    const parent = def('parent', ['child']);
+    const events: CadreEvent[] = [];
+    const sent: Array<Record<string, unknown>> = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (role(r) === 'child')
+        return answered(r)
+          ? { parts: [{ text: 'could not send' }] }
+          : { parts: [{ functionCall: { name: 'send', args: { to: 'x' } } }] };
+      return answered(r)
+        ? { parts: [{ text: 'parent done' }] }
+        : { parts: [{ functionCall: { name: 'child', args: { prompt: 'send' } } }] };
+    });
+    const result = await executeAgent(parent, {
+      model,
+      tools: [sendTool(sent)],
+      agents: catalog(child, parent),
+      inputs: { prompt: 'go' },
+      confirm: () => Promise.resolve({ kind: 'defer' }),
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.final_message).toBe('parent done');
+    expect(sent).toEqual([]);
+    expect(events.find((e) => e.type === 'subagent_finished')?.data.terminate_reason).toBe('GOAL');
+    const childAnswer = model.requests.find((r) => role(r) === 'child' && answered(r));
+    expect(JSON.stringify(childAnswer?.messages.at(-1))).toContain('cannot wait for');
+  });
+
+  it('compiles equal schemas once and accepts a schema with $id twice', async () => {
+    const validator = await SchemaValidator.create();
+    const a = validator.forJsonSchema({
+      $id: 'urn:x',
+      type: 'object',
+      properties: { n: { type: 'number' } },
+    });
+    const b = validator.forJsonSchema({
+      $id: 'urn:x',
+      type: 'object',
+      properties: { n: { type: 'number' } },
+    });
+    expect(a).toBe(b);
+    expect(b({ n: 'one' })).toMatchObject({ ok: false });
+  });
+});

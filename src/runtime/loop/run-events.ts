@@ -1,0 +1,58 @@
+import type { CadreEvent, EventSink, ExecutionContext } from '../../events/types.js';
+
+/**
+ * Stamps events of one run (and its subagents) with ids, time and one
+ * sequence, and hands them to the listener. Listener errors never break a run.
+ */
+/** The sink of a run nobody listens to; callers may skip building messages for it. */
+export const SILENT: EventSink = () => {};
+
+export class RunEvents {
+  private seq: number;
+
+  constructor(
+    readonly runId: string,
+    private readonly listener?: (event: CadreEvent) => void,
+    /** Where a resumed run's sequence continues from (the last stored seq). */
+    afterSeq = 0,
+  ) {
+    this.seq = afterSeq;
+  }
+
+  /**
+   * Re-stamps an event made elsewhere (a worker thread's own run) into this
+   * run's sequence, keeping where in the tree it happened.
+   */
+  forward(event: CadreEvent): void {
+    this.sinkFor({
+      executionId: event.executionId,
+      ...(event.parentExecutionId ? { parentId: event.parentExecutionId } : {}),
+      depth: event.depth,
+      path: event.path,
+    })({ type: event.type, message: event.message, data: event.data });
+  }
+
+  sinkFor(execution: ExecutionContext): EventSink {
+    const listener = this.listener;
+    if (!listener) return SILENT;
+    return (input) => {
+      const event: CadreEvent = {
+        type: input.type,
+        message: input.message,
+        timestamp: new Date().toISOString(),
+        data: input.data ?? {},
+        runId: this.runId,
+        executionId: execution.executionId,
+        ...(execution.parentId ? { parentExecutionId: execution.parentId } : {}),
+        depth: execution.depth,
+        path: execution.path,
+        seq: ++this.seq,
+      };
+      try {
+        listener(event);
+      } catch {
+        // A faulty observer must not change how the agent runs.
+      }
+    };
+  }
+}

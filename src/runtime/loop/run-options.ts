@@ -1,0 +1,95 @@
+import type { AgentLookup } from '../../contracts/agent.js';
+import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { PriceTable } from '../../cost/prices.js';
+import type { CadreEvent, ExecutionContext } from '../../events/types.js';
+import type { FunctionCallPart, Message, ModelClient } from '../../model/types.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { Tool } from '../../tools/types.js';
+import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { ToolInterceptor } from '../../policy/interceptors.js';
+import type { GatePolicy } from '../../policy/tool-gate.js';
+import type { RunEvents } from './run-events.js';
+import type { RunState } from '../../contracts/run-state.js';
+import type { Runtime } from './runtime.js';
+import type { SpawnLimits, SpawnServices } from '../subagents/spawn-services.js';
+import type { RouterOptions } from '../router/router-agent.js';
+
+/** Picks the client for a model string; the CLI and server pass the env-aware resolver. */
+export type ModelResolver = (model: string) => { client: ModelClient; model: string };
+
+export type { RouterOptions };
+
+export const FALLBACK_MODEL = 'gemini-2.5-flash';
+
+export interface RunOptions {
+  inputs?: Record<string, unknown>;
+  /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
+  history?: Message[];
+  /**
+   * Values earlier agents of a workflow stored with `output_key`, which ADK
+   * `{var}` placeholders read (inputs win on a name clash).
+   */
+  state?: Readonly<Record<string, unknown>>;
+  /** Extra context for the agent (agent-format `memory`), added to its instructions. */
+  memory?: string;
+  /** How a `kind: router` definition routes (agent-format config keys). */
+  router?: RouterOptions;
+  /** A client to use whatever the definition says (tests, replay). */
+  model?: ModelClient;
+  /** Resolves the definition's model string (or `defaultModel`) to a client. */
+  resolveModel?: ModelResolver;
+  /** Used when the definition names no model. */
+  defaultModel?: string;
+  /** Tools the definition may be granted from (default: none besides completion tools). */
+  tools?: ToolRegistry | readonly Tool[];
+  /** MCP servers of the project (`.cadre/mcp.json`); each starts when an agent first needs it. */
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** Model prices for cost (default: the built-in table; the CLI and server add `.cadre/prices.json`). */
+  prices?: PriceTable;
+  /** Agents a definition may call by name (as tools, or through `task`). */
+  agents?: AgentLookup;
+  /** Depth cap and concurrency limits for subagents. */
+  limits?: SpawnLimits;
+  /** false: this execution may not start subagents. */
+  allowNested?: boolean;
+  /** Caps the time budget below the definition's max_time_minutes (a child gets its parent's remaining time). */
+  timeBudgetMs?: number;
+  workspace?: string;
+  signal?: AbortSignal;
+  /** Decides side-effecting calls; the default refuses them (fail closed). */
+  confirm?: ConfirmationHandler;
+  onEvent?: (event: CadreEvent) => void;
+  /** A resumed run's events continue the stored sequence from here. */
+  afterEventSeq?: number;
+  runId?: string;
+  /** The caller's place in the agent tree (subagents); a root run gets its own. */
+  execution?: ExecutionContext;
+  /** Shared event stamping for a tree of executions. */
+  events?: RunEvents;
+  runtime?: Runtime;
+  /** Shared by a whole run tree; children receive their root's. */
+  services?: SpawnServices;
+  graceMs?: number;
+  /**
+   * Claims a side-effecting call just before it runs; false means it already
+   * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
+   */
+  claim?: ClaimCall;
+  /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
+  interceptors?: readonly ToolInterceptor[];
+  /**
+   * What the gate applies to every call, read-only ones included: rules,
+   * trust, the side-effect switch, grants. Default: side effects ask `confirm`.
+   */
+  policy?: GatePolicy;
+  /** Records how a claimed side effect ended. */
+  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /**
+   * Awaited before a turn's side-effecting calls run, with that turn pending:
+   * a store persists it so another process can take the run over mid-turn.
+   */
+  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
+  /** Called with the loop state after every turn: where a store persists it. */
+  onStateChange?: (state: Readonly<RunState>) => void;
+}

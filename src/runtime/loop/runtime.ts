@@ -1,0 +1,17 @@
+import type { ToolDeclaration } from '../../model/types.js';
+import type { Tool } from '../../tools/types.js';
+import { SchemaValidator } from '../completion/schema-validator.js';
+
+/**
+ * Caches shared by many runs (compiled schemas). Create one per process or
+ * server and pass it to every run; a run without one makes its own.
+ */
+export interface Runtime {
+  validator: SchemaValidator;
+  /** Tool declarations built once per tool, shared by every run's registry. */
+  declarations: WeakMap<Tool, ToolDeclaration>;
+}
+
+export async function createRuntime(): Promise<Runtime> {
+  return { validator: await SchemaValidator.create(), declarations: new WeakMap() };
+}

@@ -1,0 +1,58 @@
+import type { CadreEvent } from '../../events/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { executeAgent, type RunOptions } from './executor.js';
+
+/**
+ * The run as an async iterable of events, ending with `final_result`.
+ * Breaking out of the loop cancels the run. Errors raised before the run
+ * starts (invalid inputs, unknown model) are thrown from the iterator.
+ */
+export async function* streamAgent(
+  definition: AgentDefinition,
+  options: Omit<RunOptions, 'onEvent'> = {},
+): AsyncGenerator<CadreEvent, void, undefined> {
+  const queue: CadreEvent[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  let failure: { error: unknown } | undefined;
+  const controller = new AbortController();
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, controller.signal])
+    : controller.signal;
+
+  const run = executeAgent(definition, {
+    ...options,
+    signal,
+    onEvent: (event) => {
+      queue.push(event);
+      wake?.();
+    },
+  }).then(
+    () => {
+      done = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failure = { error };
+      done = true;
+      wake?.();
+    },
+  );
+
+  try {
+    for (;;) {
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      if (failure) throw failure.error;
+      if (done) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    if (!done) controller.abort();
+    await run;
+  }
+}

@@ -1,0 +1,226 @@
+import { CancelledError, isAbortError } from '../../errors/cadre-error.js';
+import { ModelError } from '../../errors/model-error.js';
+import { priceFor, priced } from '../../cost/prices.js';
+import {
+  addUsage,
+  type FunctionCallPart,
+  type FunctionResponsePart,
+  type ToolDeclaration,
+} from '../../model/types.js';
+import { missingOutputs } from '../completion/completion.js';
+import type { LoopContext } from './loop-context.js';
+import { withUniqueCallIds } from '../calls/call-ids.js';
+import { runModelTurn } from './model-turn.js';
+import type { Stop } from './stop.js';
+import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
+
+/**
+ * One model turn and the tool calls it asked for. Returns a Stop when the
+ * run should end, undefined to go on.
+ */
+export async function takeTurn(
+  ctx: LoopContext,
+  declarations: readonly ToolDeclaration[],
+  signal: AbortSignal,
+  isGrace = false,
+): Promise<Stop | undefined> {
+  const { state, emit } = ctx;
+  emit({
+    type: 'turn_started',
+    message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
+    data: { turn: state.turns + 1, grace: isGrace },
+  });
+  let turn;
+  try {
+    turn = await runModelTurn(
+      ctx.client,
+      {
+        model: state.model,
+        systemInstruction: state.systemInstruction,
+        messages: state.messages,
+        tools: declarations,
+        config: ctx.generation,
+      },
+      signal,
+      emit,
+    );
+  } catch (error) {
+    return interruption(ctx, error, signal);
+  } finally {
+    state.turns++;
+  }
+  if (turn.usage) {
+    const usage = priced(turn.usage, priceFor(state.model, ctx.prices));
+    state.usage = addUsage(state.usage, usage);
+    emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
+  }
+  if (turn.calls.length > 0) turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
+  if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });
+  if (turn.text) state.finalText = turn.text;
+
+  if (turn.calls.length === 0) return noCalls(ctx, turn.text, isGrace);
+
+  const offered =
+    declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
+  if (
+    ctx.checkpoint &&
+    turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)
+  ) {
+    // Stored before any effect runs: a process that takes this run over answers these
+    // calls from their action records instead of asking the model again.
+    await ctx.checkpoint({
+      ...state,
+      pendingTurn: { calls: turn.calls, responses: turn.calls.map(() => null) },
+    });
+  }
+  return answerCalls(ctx, turn.calls, offered, signal, isGrace);
+}
+
+/** Runs a turn's calls and records their answers; a deferred call parks the turn. */
+export async function answerCalls(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  offered: ReadonlySet<string>,
+  signal: AbortSignal,
+  isGrace: boolean,
+): Promise<Stop | undefined> {
+  const { state } = ctx;
+  let outcomes;
+  try {
+    outcomes = await runToolCalls(calls, callEnvironment(ctx, offered, signal));
+  } catch (error) {
+    return interruption(ctx, error, signal);
+  }
+  if (signal.aborted) {
+    // Every call is answered (some as interrupted); keep the real results, then stop.
+    state.messages.push({
+      role: 'user',
+      parts: outcomes.flatMap((o) => (o.kind === 'answered' ? [o.response] : [])),
+    });
+    return interruption(ctx, new CancelledError(), signal);
+  }
+  if (outcomes.some((o) => o.kind === 'deferred')) {
+    // Park the turn: answered calls keep their responses, deferred ones wait for a person.
+    state.pendingTurn = {
+      calls: [...calls],
+      responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
+    };
+    return { reason: 'PAUSED' };
+  }
+  return afterCalls(ctx, outcomes, isGrace);
+}
+
+/** Records the answers of a turn's calls and says whether the run ends. */
+export function afterCalls(
+  ctx: LoopContext,
+  outcomes: readonly CallOutcome[],
+  isGrace: boolean,
+): Stop | undefined {
+  const { state } = ctx;
+  const answers = outcomes.flatMap((o) => (o.kind === 'answered' ? [o] : []));
+  state.messages.push({ role: 'user', parts: answers.map((o) => o.response) });
+  const failure = answers.find((o) => o.failRun)?.failRun;
+  if (failure) return { reason: 'ERROR', error: failure };
+  if (state.completed) return { reason: 'GOAL' };
+  if (
+    isGrace &&
+    ctx.protocol.kind === 'emit_value' &&
+    missingOutputs(ctx.protocol, state.emittedVars).length === 0
+  ) {
+    return { reason: 'GOAL' };
+  }
+  return undefined;
+}
+
+function noCalls(ctx: LoopContext, text: string, isGrace: boolean): Stop | undefined {
+  const { protocol, state } = ctx;
+  switch (protocol.kind) {
+    case 'answer':
+      return text.trim() || !isGrace ? { reason: 'GOAL' } : { reason: 'NO_COMPLETION' };
+    case 'emit_value': {
+      const missing = missingOutputs(protocol, state.emittedVars);
+      if (missing.length === 0) return { reason: 'GOAL' };
+      if (state.nudged || isGrace) return { reason: 'NO_COMPLETION' };
+      state.nudged = true;
+      state.messages.push({
+        role: 'user',
+        parts: [
+          {
+            kind: 'text',
+            text: `You stopped calling tools but have not emitted: ${missing.join(', ')}. Call emit_value for each before you finish.`,
+          },
+        ],
+      });
+      return undefined;
+    }
+    case 'complete_task':
+      ctx.emit({
+        type: 'error',
+        message: 'The model stopped without calling complete_task',
+        data: { context: 'protocol_violation' },
+      });
+      return { reason: 'NO_COMPLETION' };
+    default:
+      return protocol satisfies never;
+  }
+}
+
+/** Maps a thrown error to why the run stops: the deadline, the caller, or a failure. */
+function interruption(ctx: LoopContext, error: unknown, signal: AbortSignal): Stop {
+  if (isAbortError(error) || signal.aborted) {
+    answerDanglingCalls(ctx, 'Interrupted before it finished.');
+    if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
+    // The run's deadline or a grace turn's own budget: either way, time ran out.
+    return { reason: 'TIMEOUT' };
+  }
+  const message =
+    error instanceof ModelError
+      ? error.message
+      : `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+  ctx.emit({
+    type: 'error',
+    message,
+    data: { code: error instanceof ModelError ? error.code : 'internal' },
+  });
+  return {
+    reason: 'ERROR',
+    error: { code: error instanceof ModelError ? error.code : 'internal', message },
+  };
+}
+
+/** Providers require an answer for every call; interrupted calls get an error answer. */
+export function answerDanglingCalls(ctx: LoopContext, reason: string): void {
+  const last = ctx.state.messages.at(-1);
+  if (!last || last.role !== 'model') return;
+  const responses: FunctionResponsePart[] = last.parts.flatMap((part) =>
+    part.kind === 'function_call'
+      ? [{ kind: 'function_response', id: part.id, name: part.name, response: { error: reason } }]
+      : [],
+  );
+  if (responses.length > 0) ctx.state.messages.push({ role: 'user', parts: responses });
+}
+
+/** The environment tool calls of this execution run in. */
+export function callEnvironment(
+  ctx: LoopContext,
+  offered: ReadonlySet<string>,
+  signal: AbortSignal,
+): CallEnvironment {
+  return {
+    state: ctx.state,
+    registry: ctx.registry,
+    offered,
+    protocol: ctx.protocol,
+    validator: ctx.validator,
+    confirm: ctx.confirm,
+    waitingForPerson: (waiting) => (waiting ? ctx.deadline.pause() : ctx.deadline.resume()),
+    toolContext: { ...ctx.toolContext, signal },
+    emit: ctx.emit,
+    onReject: ctx.definition.onReject ?? 'continue',
+    ...(ctx.claim ? { claim: ctx.claim } : {}),
+    ...(ctx.settle ? { settle: ctx.settle } : {}),
+    ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
+    ...(ctx.policy ? { policy: ctx.policy } : {}),
+    ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
+  };
+}
