@@ -53,7 +53,7 @@ export type { Agent, AgentContext, AgentEntry, AgentInput, AgentLookup } from '.
 export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
 export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
 export { childExecution, pathString, rootExecution } from './events/execution-context.js';
-export { runCodeAgent } from './runtime/loop/code-agent-runner.js';
+export { runCodeAgent } from './runtime/loop/executor.js';
 export {
   ToolSets,
   parseToolSet,
@@ -67,7 +67,7 @@ export {
   spawnFieldsFrom,
   type SubagentConfig,
 } from './runtime/subagents/subagent-config.js';
-export type { SpawnRequest } from './contracts/spawn-request.js';
+export type { SpawnRequest } from './contracts/agent.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
 export { remainingTime, withTimeoutAndCancellation } from './runtime/loop/time-budget.js';

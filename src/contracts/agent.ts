@@ -1,7 +1,7 @@
 import type { EventInput, EventSink, ExecutionContext } from '../events/types.js';
 import type { Message, ModelClient } from '../model/types.js';
 import type { RunResult } from './run-result.js';
-import type { SpawnRequest } from './spawn-request.js';
+import type { ToolSet } from './tool-set.js';
 import type { AgentDefinition } from '../definition/types.js';
 
 /** What a code agent is asked to do. */
@@ -54,4 +54,32 @@ export type AgentEntry =
 export interface AgentLookup {
   get(name: string): AgentEntry | undefined;
   names(): string[];
+}
+
+/** What a tool asks for when it starts a subagent. */
+export interface SpawnRequest {
+  /** A registered agent, or an inline definition (ephemeral agent). */
+  target: AgentEntry;
+  /** Ephemeral targets take their tools from the parent; named ones bring their own grant. */
+  ephemeral: boolean;
+  inputs: Record<string, unknown>;
+  /** An ephemeral agent's own tool choice, resolved against the parent's tools. */
+  tools?: ToolSet;
+  /** Tools chosen at call time (task `config.tools`): they only ever narrow what the child gets. */
+  narrowTo?: ToolSet;
+  /** false: the child may not start subagents of its own. */
+  allowNested?: boolean;
+  timeoutMs?: number;
+  /** Stops this child alone (e.g. a router's per-domain timeout); the parent's cancellation always applies. */
+  signal?: AbortSignal;
+  /** Model for the child, replacing its own (agent-format `model_overrides`). */
+  model?: string;
+  /** `thread`: run the child in a worker thread (agent-format `execution_mode: threads`). */
+  isolation?: 'thread';
+  /** Earlier conversation turns the child should see. */
+  history?: Message[];
+  /** Extra context for the child's instructions (what earlier agents of a workflow answered). */
+  memory?: string;
+  /** A workflow's shared state, for the child's `{var}` placeholders. */
+  state?: Readonly<Record<string, unknown>>;
 }

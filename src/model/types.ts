@@ -121,3 +121,6 @@ export interface ModelClient {
    */
   generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
 }
+
+/** Picks the client for a model string; the CLI and server pass the env-aware resolver. */
+export type ModelResolver = (model: string) => { client: ModelClient; model: string };

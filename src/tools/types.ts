@@ -1,7 +1,7 @@
 import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { JsonSchema } from '../model/types.js';
 import type { RunResult } from '../contracts/run-result.js';
-import type { SpawnRequest } from '../contracts/spawn-request.js';
+import type { SpawnRequest } from '../contracts/agent.js';
 
 /** What every tool call receives from the loop that runs it. */
 export interface ToolContext {

@@ -4,7 +4,7 @@ import { ReactAgent } from '../agents/builtin/react.js';
 import { firstUserText, researchRole, say } from '../agents/builtin/test-support.js';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { runCodeAgent } from '../runtime/loop/code-agent-runner.js';
+import { runCodeAgent } from '../runtime/loop/executor.js';
 import { echoTool } from '../testing/test-tools.js';
 import { DefaultTracker } from './default-tracker.js';
 import { ExecutionState } from './execution-state.js';

@@ -1,4 +1,7 @@
-import type { SubQueryOutcome } from './sub-queries.js';
+/** How one sub-query ended, as the synthesis prompt reports it. */
+export type SubQueryOutcome =
+  | { id: number; query: string; status: 'completed'; answer: string; recovered_from?: string }
+  | { id: number; query: string; status: 'failed'; error: string; timed_out: boolean };
 
 export function decompositionInstruction(maxSubQueries: number): string {
   return [

@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { runCodeAgent } from '../../runtime/loop/code-agent-runner.js';
+import { runCodeAgent } from '../../runtime/loop/executor.js';
 import { DeepResearchAgent } from './deep-research.js';
 import type { DeepResearchOptions } from './deep-research-config.js';
 import {

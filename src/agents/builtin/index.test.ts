@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../model/scripted-model.js';
-import { runCodeAgent } from '../../runtime/loop/code-agent-runner.js';
+import { runCodeAgent } from '../../runtime/loop/executor.js';
 import { builtinAgentEntries } from './index.js';
 
 describe('builtinAgentEntries', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import { runCodeAgent } from '../../runtime/loop/code-agent-runner.js';
+import { runCodeAgent } from '../../runtime/loop/executor.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { lsTool, readFileTool } from '../../tools/builtin/index.js';
 import type { Tool } from '../../tools/types.js';

@@ -5,12 +5,10 @@ import type { RunResult } from '../../contracts/run-result.js';
 import { Semaphore } from '../../util/semaphore.js';
 import { remainingTime } from '../../runtime/loop/time-budget.js';
 import type { AgentContext } from '../../contracts/agent.js';
-import { SUB_QUERY_INSTRUCTION } from './deep-research-prompts.js';
+import { SUB_QUERY_INSTRUCTION, type SubQueryOutcome } from './deep-research-prompts.js';
 import { messageOf } from './model-call.js';
 
-export type SubQueryOutcome =
-  | { id: number; query: string; status: 'completed'; answer: string; recovered_from?: string }
-  | { id: number; query: string; status: 'failed'; error: string; timed_out: boolean };
+export type { SubQueryOutcome };
 
 export interface SubQueryPlan {
   queries: readonly string[];

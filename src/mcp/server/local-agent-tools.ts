@@ -5,7 +5,7 @@ import { CadreError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import { runCodeAgent } from '../../runtime/loop/code-agent-runner.js';
+import { runCodeAgent } from '../../runtime/loop/executor.js';
 import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
 import { executeAgent } from '../../runtime/loop/executor.js';
 import { PROMPT_INPUT } from '../../runtime/prompt/inputs.js';

@@ -2,130 +2,133 @@ import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import { isAbortError, ToolExecutionError } from '../../errors/cadre-error.js';
 import { addUsage, emptyUsage, type Usage } from '../../model/types.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
-import { Deadline } from './deadline.js';
+import type {
+  RunResult,
+  SubagentCost,
+  TerminateReason,
+  ToolTrace,
+} from '../../contracts/run-result.js';
+import type { LaunchChild } from '../subagents/spawn-services.js';
+import { spawnChild } from '../subagents/spawn-child.js';
+import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 import { pickModel, prepareExecution } from './prepare-execution.js';
 import type { RunOptions } from './run-options.js';
-import type { RunResult, SubagentCost, TerminateReason, ToolTrace } from '../../contracts/run-result.js';
 import { runCostUsd } from './run-cost.js';
-import { Semaphore } from '../../util/semaphore.js';
-import { spawnChild } from '../subagents/spawn-child.js';
 
-type CodeAgentOptions = Omit<RunOptions, 'inputs' | 'onStateChange'> & {
-  model?: RunOptions['model'];
+export type CodeAgentOptions = Omit<RunOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
 };
 
+/** A code agent ready to run: what a router or workflow definition becomes. */
+export interface CodeAgentRun {
+  agent: Agent;
+  input: AgentInput;
+  options: CodeAgentOptions;
+}
+
 /**
- * Runs a code agent through the same machinery as a definition: the same
- * services, limits, events (exactly one final_result) and RunResult shape.
+ * Runs a code agent in the executor's frame: the same services, limits,
+ * deadline, events (exactly one final_result) and RunResult shape as a
+ * definition. The executor passes `launch`, how the tree starts children.
  */
-export async function runCodeAgent(
+export async function driveCodeAgent(
   agent: Agent,
   input: AgentInput,
-  options: CodeAgentOptions = {},
+  options: CodeAgentOptions,
+  launch: LaunchChild,
 ): Promise<RunResult> {
   const startedAtMs = performance.now();
-  const { runId, execution, emit, services, root } = await prepareExecution(options, agent.name);
-  const { client, model } = pickModel(options.modelName, services);
-  const deadline = new Deadline(
-    Math.min(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs ?? Infinity),
-  );
-  const callerSignal = options.signal ?? new AbortController().signal;
-  const signal = AbortSignal.any([callerSignal, deadline.signal]);
-  let perParent: Semaphore | undefined;
-  let usage: Usage = emptyUsage();
-  const children: SubagentCost[] = [];
-  let turns = 0;
-  const parent = {
-    runId,
-    execution,
-    grantedNames: [],
-    remainingMs: () => deadline.remaining(),
-    perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
-    emit,
-    childFinished: (result: RunResult) => {
+  const prepared = await prepareExecution(options, agent.name, launch);
+  return closingServers(prepared, async () => {
+    const { runId, execution, emit, services } = prepared;
+    const { client, model } = pickModel(options.modelName, services);
+    const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs);
+    const callerSignal = options.signal ?? new AbortController().signal;
+    const signal = AbortSignal.any([callerSignal, deadline.signal]);
+    let usage: Usage = emptyUsage();
+    const children: SubagentCost[] = [];
+    let turns = 0;
+    const parent = spawnParentOf(prepared, deadline, { grantedNames: [] }, (result) => {
       const cost = result.cost_usd ?? result.usage.costUsd;
       if (cost !== undefined)
         children.push({ agent: result.agent, execution_id: result.execution_id, cost_usd: cost });
-    },
-  };
-  const ctx: AgentContext = {
-    runId,
-    execution,
-    signal,
-    model: client,
-    modelName: model,
-    spawn: (request) => {
-      if (options.allowNested === false)
-        throw new ToolExecutionError(`${agent.name} may not start subagents.`);
-      return spawnChild(services, parent, request, callerSignal);
-    },
-    remainingMs: () => deadline.remaining(),
-    workspace: services.workspace,
-    emit,
-  };
+    });
+    const ctx: AgentContext = {
+      runId,
+      execution,
+      signal,
+      model: client,
+      modelName: model,
+      spawn: (request) => {
+        if (options.allowNested === false)
+          throw new ToolExecutionError(`${agent.name} may not start subagents.`);
+        return spawnChild(services, parent, request, callerSignal);
+      },
+      remainingMs: () => deadline.remaining(),
+      workspace: services.workspace,
+      emit,
+    };
 
-  emit({
-    type: 'run_started',
-    message: `Running ${agent.name} on ${model}`,
-    data: { agent: agent.name, model, input },
-  });
-  let final: Record<string, unknown> | undefined;
-  let reason: TerminateReason = 'ERROR';
-  let error: { code: string; message: string } | undefined;
-  try {
-    for await (const event of agent.execute(input, ctx)) {
-      if (event.type === 'final_result') {
-        final = event.data ?? {};
-        continue;
-      }
-      if (event.type === 'usage') usage = addUsage(usage, toUsage(event.data));
-      if (event.type === 'turn_started') turns++;
-      emit(event);
-    }
-    reason = final ? 'GOAL' : 'ERROR';
-    if (!final)
-      error = { code: 'no_completion', message: `${agent.name} ended without a final result.` };
-  } catch (cause) {
-    if (isAbortError(cause) || signal.aborted)
-      reason = callerSignal.aborted ? 'ABORTED' : 'TIMEOUT';
-    else
-      error = {
-        code: 'internal',
-        message: `${agent.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      };
-  } finally {
-    deadline.dispose();
-    // The root of a tree stops the MCP servers its subagents started.
-    if (root) await services.mcp.close();
-  }
-  const content =
-    typeof final?.content === 'string'
-      ? final.content
-      : (error?.message ?? `${agent.name}: ${reason}`);
-  const result: RunResult = {
-    run_id: runId,
-    execution_id: execution.executionId,
-    agent: agent.name,
-    terminate_reason: reason,
-    output: final ? (final.output ?? content) : null,
-    final_message: content,
-    emitted_vars: {},
-    content,
-    response_time_secs: (performance.now() - startedAtMs) / 1000,
-    traces: Array.isArray(final?.traces) ? (final.traces as ToolTrace[]) : [],
-    usage,
-    ...(usage.costUsd !== undefined || children.length > 0
-      ? {
-          cost_usd: runCostUsd({ usage, subagentCosts: children }),
-          ...(children.length > 0 ? { subagent_costs: children } : {}),
+    emit({
+      type: 'run_started',
+      message: `Running ${agent.name} on ${model}`,
+      data: { agent: agent.name, model, input },
+    });
+    let final: Record<string, unknown> | undefined;
+    let reason: TerminateReason = 'ERROR';
+    let error: { code: string; message: string } | undefined;
+    try {
+      for await (const event of agent.execute(input, ctx)) {
+        if (event.type === 'final_result') {
+          final = event.data ?? {};
+          continue;
         }
-      : {}),
-    turns,
-    ...(error ? { error } : {}),
-  };
-  emit({ type: 'final_result', message: reason, data: { result } });
-  return result;
+        if (event.type === 'usage') usage = addUsage(usage, toUsage(event.data));
+        if (event.type === 'turn_started') turns++;
+        emit(event);
+      }
+      reason = final ? 'GOAL' : 'ERROR';
+      if (!final)
+        error = { code: 'no_completion', message: `${agent.name} ended without a final result.` };
+    } catch (cause) {
+      if (isAbortError(cause) || signal.aborted)
+        reason = callerSignal.aborted ? 'ABORTED' : 'TIMEOUT';
+      else
+        error = {
+          code: 'internal',
+          message: `${agent.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        };
+    } finally {
+      deadline.dispose();
+    }
+    const content =
+      typeof final?.content === 'string'
+        ? final.content
+        : (error?.message ?? `${agent.name}: ${reason}`);
+    const result: RunResult = {
+      run_id: runId,
+      execution_id: execution.executionId,
+      agent: agent.name,
+      terminate_reason: reason,
+      output: final ? (final.output ?? content) : null,
+      final_message: content,
+      emitted_vars: {},
+      content,
+      response_time_secs: (performance.now() - startedAtMs) / 1000,
+      traces: Array.isArray(final?.traces) ? (final.traces as ToolTrace[]) : [],
+      usage,
+      ...(usage.costUsd !== undefined || children.length > 0
+        ? {
+            cost_usd: runCostUsd({ usage, subagentCosts: children }),
+            ...(children.length > 0 ? { subagent_costs: children } : {}),
+          }
+        : {}),
+      turns,
+      ...(error ? { error } : {}),
+    };
+    announceResult(emit, result);
+    return result;
+  });
 }
 
 function toUsage(data: Record<string, unknown> | undefined): Usage {

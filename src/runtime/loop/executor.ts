@@ -12,7 +12,6 @@ import {
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import { previewOf } from '../calls/approvals.js';
-import { Deadline } from './deadline.js';
 import { finishRun } from './finish.js';
 import { graceTurn, GRACE_MS } from './grace-turn.js';
 import { validateInputs } from '../prompt/inputs.js';
@@ -22,20 +21,26 @@ import { preparePrompt } from '../prompt/prompts.js';
 import type { RunOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { RunState } from '../../contracts/run-state.js';
-import { Semaphore } from '../../util/semaphore.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from '../subagents/granted-tools.js';
 import { definitionTools } from '../subagents/definition-tools.js';
-import { spawnChild, type SpawnParent } from '../subagents/spawn-child.js';
+import { spawnChild } from '../subagents/spawn-child.js';
 import { answerCalls, takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
-import { runRouter } from '../router/run-router.js';
-import { runWorkflow } from '../workflow/run-workflow.js';
+import { routerRun } from '../router/run-router.js';
+import { workflowRun } from '../workflow/run-workflow.js';
 import { runCostUsd } from './run-cost.js';
 import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
-import type { SpawnServices } from '../subagents/spawn-services.js';
+import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
+import type { Agent, AgentInput } from '../../contracts/agent.js';
+import {
+  driveCodeAgent,
+  type CodeAgentOptions,
+  type CodeAgentRun,
+} from './code-agent-runner.js';
+import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 
 export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
 
@@ -79,19 +84,15 @@ export async function startRun(
   options: RunOptions = {},
 ): Promise<RunOutcome> {
   if (definition.router) {
-    return {
-      status: 'finished',
-      result: await runRouter({ ...definition, router: definition.router }, options),
-    };
+    const run = routerRun({ ...definition, router: definition.router }, options);
+    return { status: 'finished', result: await runCode(run) };
   }
   if (definition.workflow) {
-    return {
-      status: 'finished',
-      result: await runWorkflow({ ...definition, workflow: definition.workflow }, options),
-    };
+    const run = workflowRun({ ...definition, workflow: definition.workflow }, options);
+    return { status: 'finished', result: await runCode(run) };
   }
   const startedAtMs = performance.now();
-  const prepared = await prepareExecution(options, definition.name);
+  const prepared = await prepareExecution(options, definition.name, launchChild);
   return closingServers(prepared, async () => {
     const { runId, emit, services } = prepared;
     const inputs = validateInputs(definition, options.inputs ?? {}, services.runtime.validator);
@@ -212,7 +213,11 @@ async function continueRun(
 ): Promise<RunOutcome> {
   const state = structuredClone(stored) as RunState;
   state.status = 'running';
-  const prepared = await prepareExecution({ ...options, runId: state.runId }, definition.name);
+  const prepared = await prepareExecution(
+    { ...options, runId: state.runId },
+    definition.name,
+    launchChild,
+  );
   return closingServers(prepared, async () => {
     const protocol = await completionProtocol(definition, prepared.services.runtime.validator);
     const { client } = pickModel(state.model, prepared.services);
@@ -225,14 +230,26 @@ async function continueRun(
   });
 }
 
-/** The root of a run tree stops the servers the tree started, however the run ends or pauses. */
-async function closingServers<T>(prepared: PreparedExecution, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } finally {
-    if (prepared.root) await prepared.services.mcp.close();
-  }
+/**
+ * Runs a code agent (built-in, registered, or what a router or workflow
+ * definition becomes) in the same frame as a definition, with the same result.
+ */
+export function runCodeAgent(
+  agent: Agent,
+  input: AgentInput,
+  options: CodeAgentOptions = {},
+): Promise<RunResult> {
+  return driveCodeAgent(agent, input, options, launchChild);
 }
+
+const runCode = (run: CodeAgentRun): Promise<RunResult> =>
+  driveCodeAgent(run.agent, run.input, run.options, launchChild);
+
+/** How every run tree starts its children: here, so subagent code never imports the executor. */
+const launchChild: LaunchChild = (child) =>
+  child.kind === 'code'
+    ? driveCodeAgent(child.agent, child.input, child.options, launchChild)
+    : executeAgent(child.definition, child.options);
 
 interface OfferedTools {
   /** Pool tools, `task` and agents, by name. */
@@ -292,31 +309,23 @@ function loopContext(
   ];
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   // A resumed run has only what it had not used before it paused.
-  const deadline = new Deadline(
-    Math.max(0, Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) - state.activeMs),
-  );
+  const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs);
   // Per run, never shared: listeners added to it must not pile up across runs.
   const callerSignal = options.signal ?? new AbortController().signal;
-  let perParent: Semaphore | undefined;
-  const parent: SpawnParent = {
-    runId,
-    execution,
+  const tools = {
     grantedNames: registry.names(),
     ...(definition.toolConfig.patterns ? { toolPatterns: definition.toolConfig.patterns } : {}),
     ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
-    remainingMs: () => deadline.remaining(),
-    perParent: () => (perParent ??= new Semaphore(services.perParentLimit)),
-    emit,
-    // Read by the cost limit and the result; kept in the state so a resume keeps the total.
-    childFinished: (result) => {
-      if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
-      (state.subagentCosts ??= []).push({
-        agent: result.agent,
-        execution_id: result.execution_id,
-        cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
-      });
-    },
   };
+  // Read by the cost limit and the result; kept in the state so a resume keeps the total.
+  const parent = spawnParentOf(prepared, deadline, tools, (result) => {
+    if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
+    (state.subagentCosts ??= []).push({
+      agent: result.agent,
+      execution_id: result.execution_id,
+      cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
+    });
+  });
   return {
     definition,
     state,
@@ -399,11 +408,7 @@ async function drive(
     return { status: 'paused', state, pending };
   }
   const result = finishRun(ctx, stop, startedAtMs);
-  ctx.emit({
-    type: 'final_result',
-    message: `${result.terminate_reason}${result.recovered_from ? ` (recovered from ${result.recovered_from})` : ''}`,
-    data: { result },
-  });
+  announceResult(ctx.emit, result);
   return { status: 'finished', result };
 }
 

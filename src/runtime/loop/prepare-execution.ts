@@ -10,7 +10,11 @@ import { refuseSideEffects } from '../calls/confirmation.js';
 import { RunEvents } from './run-events.js';
 import { FALLBACK_MODEL, type RunOptions } from './run-options.js';
 import { createRuntime } from './runtime.js';
-import { createSpawnServices, type SpawnServices } from '../subagents/spawn-services.js';
+import {
+  createSpawnServices,
+  type LaunchChild,
+  type SpawnServices,
+} from '../subagents/spawn-services.js';
 
 export interface PreparedExecution {
   runId: string;
@@ -28,6 +32,7 @@ export interface PreparedExecution {
 export async function prepareExecution(
   options: RunOptions,
   agent: string,
+  launch: LaunchChild,
 ): Promise<PreparedExecution> {
   const runId = options.runId ?? randomUUID();
   const execution = options.execution ?? rootExecution(runId, agent);
@@ -59,6 +64,7 @@ export async function prepareExecution(
         ...(options.settle ? { settle: options.settle } : {}),
         ...(options.interceptors ? { interceptors: options.interceptors } : {}),
         ...(options.policy ? { policy: options.policy } : {}),
+        launch,
       },
       options.limits,
     );

@@ -2,7 +2,7 @@ import type { AgentLookup } from '../../contracts/agent.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
-import type { FunctionCallPart, Message, ModelClient } from '../../model/types.js';
+import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { ConfirmationHandler } from '../calls/confirmation.js';
@@ -15,8 +15,7 @@ import type { Runtime } from './runtime.js';
 import type { SpawnLimits, SpawnServices } from '../subagents/spawn-services.js';
 import type { RouterOptions } from '../router/router-agent.js';
 
-/** Picks the client for a model string; the CLI and server pass the env-aware resolver. */
-export type ModelResolver = (model: string) => { client: ModelClient; model: string };
+export type { ModelResolver };
 
 export type { RouterOptions };
 

@@ -1,15 +1,14 @@
 import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
-import { runCodeAgent } from '../loop/code-agent-runner.js';
+import type { CodeAgentRun } from '../loop/code-agent-runner.js';
 import { PROMPT_INPUT } from '../prompt/inputs.js';
 import type { RunOptions } from '../loop/run-options.js';
-import type { RunResult } from '../../contracts/run-result.js';
 import { RouterAgent } from './router-agent.js';
 
-/** Runs a `kind: router` definition: the same services, events and result as any agent. */
-export function runRouter(
+/** A `kind: router` definition as the code agent the executor runs. */
+export function routerRun(
   definition: AgentDefinition & { router: RouterConfig },
   options: RunOptions,
-): Promise<RunResult> {
+): CodeAgentRun {
   const inputs = options.inputs ?? {};
   const prompt =
     typeof inputs[PROMPT_INPUT] === 'string' ? inputs[PROMPT_INPUT] : JSON.stringify(inputs);
@@ -18,19 +17,15 @@ export function runRouter(
     options.services?.agents ?? options.agents,
     options.router ?? {},
   );
-  return runCodeAgent(
+  const modelName = options.router?.models?.router ?? definition.modelConfig?.model;
+  return {
     agent,
-    {
+    input: {
       prompt,
       inputs,
       ...(options.history ? { history: options.history } : {}),
       ...(options.memory ? { memory: options.memory } : {}),
     },
-    {
-      ...options,
-      ...((options.router?.models?.router ?? definition.modelConfig?.model)
-        ? { modelName: options.router?.models?.router ?? definition.modelConfig?.model }
-        : {}),
-    },
-  );
+    options: { ...options, ...(modelName ? { modelName } : {}) },
+  };
 }

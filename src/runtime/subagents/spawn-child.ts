@@ -3,8 +3,6 @@ import { ToolExecutionError } from '../../errors/cadre-error.js';
 import { childExecution, pathString } from '../../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../../events/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import { runCodeAgent } from '../loop/code-agent-runner.js';
-import { executeAgent } from '../loop/executor.js';
 import { FALLBACK_MODEL } from '../loop/run-options.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import { runInThread } from './run-in-thread.js';
@@ -13,7 +11,7 @@ import type { Semaphore } from '../../util/semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
 import { splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
-import type { SpawnRequest } from '../../contracts/spawn-request.js';
+import type { SpawnRequest } from '../../contracts/agent.js';
 
 /** The calling execution, as a spawn needs to see it. */
 export interface SpawnParent {
@@ -130,9 +128,11 @@ function runTarget(
       ...(request.history ? { history: request.history } : {}),
       ...(request.memory ? { memory: request.memory } : {}),
     };
-    return runCodeAgent(target.create(), input, {
-      ...shared,
-      ...(request.model ? { modelName: request.model } : {}),
+    return services.launch({
+      kind: 'code',
+      agent: target.create(),
+      input,
+      options: { ...shared, ...(request.model ? { modelName: request.model } : {}) },
     });
   }
   let definition = withGrant(target.definition, childGrant(target.definition, parent, request));
@@ -168,7 +168,11 @@ function runTarget(
       data: { reason: blocker },
     });
   }
-  return executeAgent(definition, { ...shared, inputs: request.inputs });
+  return services.launch({
+    kind: 'definition',
+    definition,
+    options: { ...shared, inputs: request.inputs },
+  });
 }
 
 /**

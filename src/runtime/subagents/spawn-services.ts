@@ -1,7 +1,15 @@
-import type { AgentLookup } from '../../contracts/agent.js';
+import type { Agent, AgentInput, AgentLookup } from '../../contracts/agent.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import type { ExecutionContext } from '../../events/types.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { PriceTable } from '../../cost/prices.js';
-import type { FunctionCallPart, ModelClient } from '../../model/types.js';
+import type {
+  FunctionCallPart,
+  Message,
+  ModelClient,
+  ModelResolver,
+} from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
@@ -10,7 +18,6 @@ import type { ConfirmationHandler } from '../calls/confirmation.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
 import { Semaphore } from '../../util/semaphore.js';
-import type { ModelResolver } from '../loop/run-options.js';
 
 export const DEFAULT_MAX_DEPTH = 3;
 export const DEFAULT_GLOBAL_CONCURRENCY = 8;
@@ -44,7 +51,32 @@ export interface SpawnServices {
   mcp: McpHub;
   /** Model prices, for every execution's cost. */
   prices: PriceTable;
+  /** Starts a child execution: given by the executor, so subagent code never imports it. */
+  launch: LaunchChild;
 }
+
+/** What every child execution receives from the spawn that starts it. */
+export interface ChildOptions {
+  runId: string;
+  execution: ExecutionContext;
+  services: SpawnServices;
+  signal: AbortSignal;
+  allowNested: boolean;
+  timeBudgetMs: number;
+  history?: Message[];
+  memory?: string;
+  state?: Readonly<Record<string, unknown>>;
+}
+
+export type ChildRun =
+  | {
+      kind: 'definition';
+      definition: AgentDefinition;
+      options: ChildOptions & { inputs: Record<string, unknown> };
+    }
+  | { kind: 'code'; agent: Agent; input: AgentInput; options: ChildOptions & { modelName?: string } };
+
+export type LaunchChild = (child: ChildRun) => Promise<RunResult>;
 
 export interface SpawnLimits {
   maxDepth?: number;

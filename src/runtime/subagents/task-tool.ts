@@ -6,7 +6,7 @@ import { PROMPT_INPUT } from '../prompt/inputs.js';
 import { inputsFor } from './query-inputs.js';
 import { childReport } from './agent-result.js';
 import { parseToolSet } from './tool-set.js';
-import type { SpawnRequest } from '../../contracts/spawn-request.js';
+import type { SpawnRequest } from '../../contracts/agent.js';
 
 export const TASK_TOOL = 'task';
 

@@ -3,10 +3,13 @@ import {
   definitionFromSnapshot,
   snapshotDefinition,
 } from '../../trajectory/definition-snapshot.js';
-import type { DefinitionSnapshot } from '../../trajectory/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { Run } from '../../store/types.js';
-import { SERVER_DEFAULT_MAX_TURNS, type ServerContext } from './server-context.js';
+import {
+  SERVER_DEFAULT_MAX_TURNS,
+  type PickedAgent,
+  type ServerContext,
+} from './server-context.js';
 
 /** The agent a request names, or the server's default; the seed's 3-turn limit unless the agent sets its own. */
 export function agentFor(
@@ -44,12 +47,7 @@ export async function pinnedDefinition(ctx: ServerContext, run: Run): Promise<Ag
   return definitionFromSnapshot(snapshot as Parameters<typeof definitionFromSnapshot>[0]);
 }
 
-/** An agent ready to run: its definition, the snapshot stored with its runs, and that snapshot's hash. */
-export interface PickedAgent {
-  definition: AgentDefinition;
-  snapshot: DefinitionSnapshot;
-  hash: string;
-}
+export type { PickedAgent };
 
 /**
  * Picks agents by name (the server's default without one) and prepares each

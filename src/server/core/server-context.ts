@@ -8,7 +8,7 @@ import type { Tool } from '../../tools/types.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PriceTable } from '../../cost/prices.js';
-import type { PickedAgent } from './pick-definition.js';
+import type { DefinitionSnapshot } from '../../trajectory/types.js';
 
 /** What every request of the server core shares: built once at start. */
 export interface ServerContext {
@@ -39,3 +39,10 @@ export interface ServerContext {
 export const SERVER_DEFAULT_MAX_TURNS = 3;
 /** How much of a thread's history goes to the model. */
 export const HISTORY_MESSAGES = 20;
+
+/** An agent ready to run: its definition, the snapshot stored with its runs, and that snapshot's hash. */
+export interface PickedAgent {
+  definition: AgentDefinition;
+  snapshot: DefinitionSnapshot;
+  hash: string;
+}

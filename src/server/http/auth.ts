@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthError } from '../../errors/cadre-error.js';
-import type { Store } from '../../store/types.js';
 import type { AuthFailures } from './auth-failures.js';
 import { clientKey } from './client-key.js';
 import { HttpProblem } from './http-problem.js';
 import type { RequestSignals } from './request-signals.js';
-import type { TokenCache } from './token-cache.js';
+import type { TokenCache, TokenLookup } from './token-cache.js';
 
-/** All auth needs of the store. */
-export type TokenLookup = Pick<Store, 'findUserByToken'>;
+export type { TokenLookup };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,7 @@
-import type { User } from '../../store/types.js';
-import type { TokenLookup } from './auth.js';
+import type { Store, User } from '../../store/types.js';
+
+/** All auth needs of the store. */
+export type TokenLookup = Pick<Store, 'findUserByToken'>;
 
 export interface TokenCacheOptions {
   /** How long a token found valid is trusted without asking the store: a revoked token works at most this long. */

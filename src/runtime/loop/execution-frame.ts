@@ -1,0 +1,62 @@
+import type { RunResult } from '../../contracts/run-result.js';
+import type { EventSink } from '../../events/types.js';
+import { Semaphore } from '../../util/semaphore.js';
+import type { SpawnParent } from '../subagents/spawn-child.js';
+import { Deadline } from './deadline.js';
+import type { PreparedExecution } from './prepare-execution.js';
+
+/**
+ * What every execution, declarative or code, shares: its time budget, how its
+ * children see it, how it ends (one final_result) and, at the root, closing
+ * the tree's servers.
+ */
+
+/** The agent's own budget, capped by what its caller has left, less the time it already used. */
+export function frameDeadline(
+  ownBudgetMs: number,
+  callerBudgetMs: number | undefined,
+  usedMs = 0,
+): Deadline {
+  return new Deadline(Math.max(0, Math.min(ownBudgetMs, callerBudgetMs ?? Infinity) - usedMs));
+}
+
+/** The execution as its subagents see it; the per-parent limit is created on the first spawn. */
+export function spawnParentOf(
+  prepared: PreparedExecution,
+  deadline: Deadline,
+  tools: Pick<SpawnParent, 'grantedNames' | 'toolPatterns' | 'mcpServers'>,
+  childFinished: (result: RunResult) => void,
+): SpawnParent {
+  let perParent: Semaphore | undefined;
+  return {
+    runId: prepared.runId,
+    execution: prepared.execution,
+    ...tools,
+    remainingMs: () => deadline.remaining(),
+    perParent: () => (perParent ??= new Semaphore(prepared.services.perParentLimit)),
+    emit: prepared.emit,
+    childFinished,
+  };
+}
+
+/** Every execution that starts ends with exactly one final_result event carrying its result. */
+export function announceResult(emit: EventSink, result: RunResult): void {
+  const recovered = result.recovered_from ? ` (recovered from ${result.recovered_from})` : '';
+  emit({
+    type: 'final_result',
+    message: `${result.terminate_reason}${recovered}`,
+    data: { result },
+  });
+}
+
+/** The root of a run tree stops the servers the tree started, however the run ends or pauses. */
+export async function closingServers<T>(
+  prepared: PreparedExecution,
+  body: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await body();
+  } finally {
+    if (prepared.root) await prepared.services.mcp.close();
+  }
+}
