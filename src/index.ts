@@ -16,25 +16,28 @@ export { ScriptedModel, type Script, type ScriptedTurn } from './model/scripted-
 export { resolveModelClient } from './model/resolve-model.js';
 export type * from './definition/types.js';
 export { defineAgent } from './definition/define-agent.js';
-export { loadDefinition, loadDefinitionsFromDir, validateDefinition } from './definition/lazy-load.js';
+export {
+  loadDefinition,
+  loadDefinitionsFromDir,
+  validateDefinition,
+} from './definition/lazy-load.js';
 export type { LoadOptions, LoadResult, ValidateOptions } from './definition/load-definition.js';
 export { SchemaRegistry } from './definition/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
 export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
-export {
-  executeAgent,
-  startRun,
-  resumeRun,
-  type ModelResolver,
-  type PendingCall,
-  type RunOptions,
-  type RunOutcome,
+// Running an agent: one family of verbs over one options type.
+export { run, start, resume, stream, type Runnable } from './runtime/run-verbs.js';
+export type {
+  ModelResolver,
+  PendingCall,
+  RunOptions,
+  RunOutcome,
 } from './runtime/loop/executor.js';
-export { streamAgent } from './runtime/loop/stream-agent.js';
 export { createRuntime, type Runtime } from './runtime/loop/runtime.js';
 export type {
   RunResult,
+  SubagentCost,
   TerminateReason,
   RecoverableReason,
   ToolTrace,
@@ -48,12 +51,39 @@ export {
   type ConfirmationRequest,
 } from './runtime/calls/confirmation.js';
 
+// What every tool call passes: interceptors and the gate's policy.
+export type {
+  BeforeVerdict,
+  InterceptedCall,
+  ToolCallOutcome,
+  ToolInterceptor,
+} from './policy/interceptors.js';
+export type { GatePolicy } from './policy/tool-gate.js';
+export type {
+  ArgMatcher,
+  Grant,
+  PolicyDecision,
+  PolicyMode,
+  PolicyRule,
+  Principal,
+  TrustLevel,
+} from './policy/types.js';
+
+// Durable runs: the store the server uses (the database drivers are optional packages).
+export type { Store } from './store/types.js';
+
 // Composition: agents calling agents.
-export type { Agent, AgentContext, AgentEntry, AgentInput, AgentLookup } from './contracts/agent.js';
+export type {
+  Agent,
+  AgentContext,
+  AgentEntry,
+  AgentInput,
+  AgentLookup,
+  SpawnRequest,
+} from './contracts/agent.js';
 export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
 export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
 export { childExecution, pathString, rootExecution } from './events/execution-context.js';
-export { runCodeAgent } from './runtime/loop/executor.js';
 export {
   ToolSets,
   parseToolSet,
@@ -67,7 +97,6 @@ export {
   spawnFieldsFrom,
   type SubagentConfig,
 } from './runtime/subagents/subagent-config.js';
-export type { SpawnRequest } from './contracts/agent.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
 export { remainingTime, withTimeoutAndCancellation } from './runtime/loop/time-budget.js';

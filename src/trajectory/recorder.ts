@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { GenerationConfig } from '../model/types.js';
 import { refuseSideEffects } from '../runtime/calls/confirmation.js';
-import type { ModelResolver, RunOptions } from '../runtime/loop/executor.js';
+import type { ModelResolver, ExecutionOptions } from '../runtime/loop/executor.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { jsonClone } from './canonical-json.js';
@@ -17,7 +17,7 @@ export const RECORDER = 'cadre/0.1';
 /** A run being recorded: run it with `options`, then `finish` with its result. */
 export interface Recording {
   /** The caller's options with model, tools, confirm and onEvent decorated. */
-  readonly options: RunOptions;
+  readonly options: ExecutionOptions;
   finish(result: RunResult): Trajectory;
 }
 
@@ -28,7 +28,7 @@ export interface Recording {
  */
 export async function startRecording(
   definition: AgentDefinition,
-  options: RunOptions = {},
+  options: ExecutionOptions = {},
 ): Promise<Recording> {
   if (options.services || options.events || options.execution)
     throw new ConfigError(
@@ -49,7 +49,7 @@ export async function startRecording(
         return { ...resolved, client: new RecordingModel(resolved.client, log) };
       }
     : undefined;
-  const decorated: RunOptions = {
+  const decorated: ExecutionOptions = {
     ...options,
     tools: tools.map((tool) => recordingTool(tool, log)),
     onEvent: (event) => {

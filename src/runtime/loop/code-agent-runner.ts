@@ -12,10 +12,10 @@ import type { LaunchChild } from '../subagents/spawn-services.js';
 import { spawnChild } from '../subagents/spawn-child.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 import { pickModel, prepareExecution } from './prepare-execution.js';
-import type { RunOptions } from './run-options.js';
+import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd } from './run-cost.js';
 
-export type CodeAgentOptions = Omit<RunOptions, 'inputs' | 'onStateChange'> & {
+export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
 };
 

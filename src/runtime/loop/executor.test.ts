@@ -7,7 +7,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
 import { approveTools } from '../calls/confirmation.js';
-import { executeAgent, type RunOptions } from './executor.js';
+import { executeAgent, type ExecutionOptions } from './executor.js';
 import type { RunState } from '../../contracts/run-state.js';
 
 const chat: AgentDefinition = {
@@ -45,7 +45,11 @@ const call = (name: string, args: Record<string, unknown>, say?: string): Script
   parts: [...(say ? [{ text: say }] : []), { functionCall: { name, args } }],
 });
 
-async function run(definition: AgentDefinition, script: ScriptedTurn[], options: RunOptions = {}) {
+async function run(
+  definition: AgentDefinition,
+  script: ScriptedTurn[],
+  options: ExecutionOptions = {},
+) {
   const model = new ScriptedModel(script);
   const events: CadreEvent[] = [];
   const echoed: Array<Record<string, unknown>> = [];

@@ -18,7 +18,7 @@ import { validateInputs } from '../prompt/inputs.js';
 import type { LoopContext } from './loop-context.js';
 import { pickModel, prepareExecution, type PreparedExecution } from './prepare-execution.js';
 import { preparePrompt } from '../prompt/prompts.js';
-import type { RunOptions } from './run-options.js';
+import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { RunState } from '../../contracts/run-state.js';
 import { isRecoverable, type Stop } from './stop.js';
@@ -35,14 +35,15 @@ import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
 import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
 import type { Agent, AgentInput } from '../../contracts/agent.js';
-import {
-  driveCodeAgent,
-  type CodeAgentOptions,
-  type CodeAgentRun,
-} from './code-agent-runner.js';
+import { driveCodeAgent, type CodeAgentOptions, type CodeAgentRun } from './code-agent-runner.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 
-export { FALLBACK_MODEL, type ModelResolver, type RunOptions } from './run-options.js';
+export {
+  FALLBACK_MODEL,
+  type ExecutionOptions,
+  type ModelResolver,
+  type RunOptions,
+} from './run-options.js';
 
 /** A run either finished, or paused with side-effecting calls waiting for a person. */
 export type RunOutcome =
@@ -63,7 +64,7 @@ export interface PendingCall {
  */
 export async function executeAgent(
   definition: AgentDefinition,
-  options: RunOptions = {},
+  options: ExecutionOptions = {},
 ): Promise<RunResult> {
   const outcome = await startRun(definition, options);
   if (outcome.status === 'paused') {
@@ -81,7 +82,7 @@ export async function executeAgent(
  */
 export async function startRun(
   definition: AgentDefinition,
-  options: RunOptions = {},
+  options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
   if (definition.router) {
     const run = routerRun({ ...definition, router: definition.router }, options);
@@ -143,7 +144,7 @@ export async function resumeRun(
   definition: AgentDefinition,
   stored: Readonly<RunState>,
   decisions: Readonly<Record<string, ConfirmationDecision>>,
-  options: RunOptions = {},
+  options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
   const pending = stored.pendingTurn;
   if (stored.status !== 'paused' || !pending)
@@ -181,7 +182,7 @@ export async function resumeRun(
 export async function recoverRun(
   definition: AgentDefinition,
   stored: Readonly<RunState>,
-  options: RunOptions = {},
+  options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
   if (stored.status !== 'running')
     throw new ConfigError(`Run ${stored.runId} was not running (${stored.status}).`);
@@ -207,7 +208,7 @@ export async function recoverRun(
 async function continueRun(
   definition: AgentDefinition,
   stored: Readonly<RunState>,
-  options: RunOptions,
+  options: ExecutionOptions,
   resumed: { message: string; data: Record<string, unknown> },
   body: (ctx: LoopContext) => Promise<Stop>,
 ): Promise<RunOutcome> {
@@ -284,7 +285,7 @@ function loopContext(
   protocol: CompletionProtocol,
   client: ModelClient,
   prepared: PreparedExecution,
-  options: RunOptions,
+  options: ExecutionOptions,
   offered: OfferedTools,
 ): LoopContext {
   const { runId, execution, emit, services } = prepared;
@@ -369,7 +370,7 @@ function loopContext(
 async function drive(
   ctx: LoopContext,
   startedAtMs: number,
-  options: RunOptions,
+  options: ExecutionOptions,
   body: () => Promise<Stop>,
 ): Promise<RunOutcome> {
   const { state } = ctx;

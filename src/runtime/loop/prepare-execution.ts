@@ -8,7 +8,7 @@ import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { refuseSideEffects } from '../calls/confirmation.js';
 import { RunEvents } from './run-events.js';
-import { FALLBACK_MODEL, type RunOptions } from './run-options.js';
+import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
 import { createRuntime } from './runtime.js';
 import {
   createSpawnServices,
@@ -30,7 +30,7 @@ export interface PreparedExecution {
  * creates them from its options; a child receives its root's.
  */
 export async function prepareExecution(
-  options: RunOptions,
+  options: ExecutionOptions,
   agent: string,
   launch: LaunchChild,
 ): Promise<PreparedExecution> {

@@ -21,6 +21,7 @@ export type { RouterOptions };
 
 export const FALLBACK_MODEL = 'gemini-2.5-flash';
 
+/** What a caller chooses for a run: the public options of `run`, `start`, `resume` and `stream`. */
 export interface RunOptions {
   inputs?: Record<string, unknown>;
   /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
@@ -52,21 +53,35 @@ export interface RunOptions {
   limits?: SpawnLimits;
   /** false: this execution may not start subagents. */
   allowNested?: boolean;
-  /** Caps the time budget below the definition's max_time_minutes (a child gets its parent's remaining time). */
-  timeBudgetMs?: number;
   workspace?: string;
   signal?: AbortSignal;
   /** Decides side-effecting calls; the default refuses them (fail closed). */
   confirm?: ConfirmationHandler;
   onEvent?: (event: CadreEvent) => void;
+  runId?: string;
+  runtime?: Runtime;
+  /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
+  interceptors?: readonly ToolInterceptor[];
+  /**
+   * What the gate applies to every call, read-only ones included: rules,
+   * trust, the side-effect switch, grants. Default: side effects ask `confirm`.
+   */
+  policy?: GatePolicy;
+}
+
+/**
+ * How a run joins a run tree or a store: set by the executor for subagents
+ * and by the run service for durable runs; not part of the public API.
+ */
+export interface ExecutionOptions extends RunOptions {
+  /** Caps the time budget below the definition's max_time_minutes (a child gets its parent's remaining time). */
+  timeBudgetMs?: number;
   /** A resumed run's events continue the stored sequence from here. */
   afterEventSeq?: number;
-  runId?: string;
   /** The caller's place in the agent tree (subagents); a root run gets its own. */
   execution?: ExecutionContext;
   /** Shared event stamping for a tree of executions. */
   events?: RunEvents;
-  runtime?: Runtime;
   /** Shared by a whole run tree; children receive their root's. */
   services?: SpawnServices;
   graceMs?: number;
@@ -75,13 +90,6 @@ export interface RunOptions {
    * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
    */
   claim?: ClaimCall;
-  /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */
-  interceptors?: readonly ToolInterceptor[];
-  /**
-   * What the gate applies to every call, read-only ones included: rules,
-   * trust, the side-effect switch, grants. Default: side effects ask `confirm`.
-   */
-  policy?: GatePolicy;
   /** Records how a claimed side effect ended. */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /**

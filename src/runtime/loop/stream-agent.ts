@@ -7,9 +7,19 @@ import { executeAgent, type RunOptions } from './executor.js';
  * Breaking out of the loop cancels the run. Errors raised before the run
  * starts (invalid inputs, unknown model) are thrown from the iterator.
  */
-export async function* streamAgent(
+export function streamAgent(
   definition: AgentDefinition,
   options: Omit<RunOptions, 'onEvent'> = {},
+): AsyncGenerator<CadreEvent, void, undefined> {
+  return streamEvents((listening) => executeAgent(definition, listening), options);
+}
+
+/** Streams the events of any run started by `begin` with the options it is given. */
+export async function* streamEvents<O extends { signal?: AbortSignal }>(
+  begin: (
+    options: O & { signal: AbortSignal; onEvent: (event: CadreEvent) => void },
+  ) => Promise<unknown>,
+  options: O,
 ): AsyncGenerator<CadreEvent, void, undefined> {
   const queue: CadreEvent[] = [];
   let wake: (() => void) | undefined;
@@ -20,7 +30,7 @@ export async function* streamAgent(
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
 
-  const run = executeAgent(definition, {
+  const run = begin({
     ...options,
     signal,
     onEvent: (event) => {

@@ -1,13 +1,13 @@
 import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
 import type { CodeAgentRun } from '../loop/code-agent-runner.js';
 import { PROMPT_INPUT } from '../prompt/inputs.js';
-import type { RunOptions } from '../loop/run-options.js';
+import type { ExecutionOptions } from '../loop/run-options.js';
 import { RouterAgent } from './router-agent.js';
 
 /** A `kind: router` definition as the code agent the executor runs. */
 export function routerRun(
   definition: AgentDefinition & { router: RouterConfig },
-  options: RunOptions,
+  options: ExecutionOptions,
 ): CodeAgentRun {
   const inputs = options.inputs ?? {};
   const prompt =

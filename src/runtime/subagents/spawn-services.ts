@@ -4,12 +4,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { ExecutionContext } from '../../events/types.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { PriceTable } from '../../cost/prices.js';
-import type {
-  FunctionCallPart,
-  Message,
-  ModelClient,
-  ModelResolver,
-} from '../../model/types.js';
+import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
@@ -74,7 +69,12 @@ export type ChildRun =
       definition: AgentDefinition;
       options: ChildOptions & { inputs: Record<string, unknown> };
     }
-  | { kind: 'code'; agent: Agent; input: AgentInput; options: ChildOptions & { modelName?: string } };
+  | {
+      kind: 'code';
+      agent: Agent;
+      input: AgentInput;
+      options: ChildOptions & { modelName?: string };
+    };
 
 export type LaunchChild = (child: ChildRun) => Promise<RunResult>;
 

@@ -2,13 +2,13 @@ import type { AgentDefinition, WorkflowConfig } from '../../definition/types.js'
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import type { CodeAgentRun } from '../loop/code-agent-runner.js';
 import { PROMPT_INPUT } from '../prompt/inputs.js';
-import type { RunOptions } from '../loop/run-options.js';
+import type { ExecutionOptions } from '../loop/run-options.js';
 import { WorkflowAgent } from './workflow-agent.js';
 
 /** A workflow definition as the code agent the executor runs. */
 export function workflowRun(
   definition: AgentDefinition & { workflow: WorkflowConfig },
-  options: RunOptions,
+  options: ExecutionOptions,
 ): CodeAgentRun {
   const inputs = options.inputs ?? {};
   const prompt =

@@ -4,7 +4,7 @@ import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
 import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/loop/executor.js';
-import type { RunOptions } from '../../runtime/loop/run-options.js';
+import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
@@ -96,7 +96,7 @@ async function driveStep(
   };
   const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
-  const options: RunOptions = {
+  const options: ExecutionOptions = {
     runId: run.id,
     tools: ctx.tools,
     mcpServers: ctx.mcpServers,

@@ -1,0 +1,75 @@
+import type { Agent, AgentInput } from '../contracts/agent.js';
+import type { RunResult } from '../contracts/run-result.js';
+import type { RunState } from '../contracts/run-state.js';
+import type { AgentDefinition } from '../definition/types.js';
+import type { CadreEvent } from '../events/types.js';
+import type { ConfirmationDecision } from './calls/confirmation.js';
+import {
+  executeAgent,
+  resumeRun,
+  runCodeAgent,
+  startRun,
+  type RunOutcome,
+} from './loop/executor.js';
+import type { RunOptions } from './loop/run-options.js';
+import { streamEvents } from './loop/stream-agent.js';
+
+/**
+ * The public way to run an agent: one family of verbs over one options type.
+ * `run` runs to the end, `start` may pause for a person, `resume` goes on
+ * from a stored pause, and `stream` yields the events as they happen.
+ */
+
+/** A declarative definition, or an agent written in code. */
+export type Runnable = AgentDefinition | Agent;
+
+const isCodeAgent = (agent: Runnable): agent is Agent =>
+  typeof (agent as Partial<Agent>).execute === 'function';
+
+/** A code agent reads the prompt from the `prompt` (or `query`) input, as a subagent does. */
+function codeInput(options: RunOptions): AgentInput {
+  const inputs = options.inputs ?? {};
+  const prompt = inputs.prompt ?? inputs.query;
+  return {
+    prompt: typeof prompt === 'string' ? prompt : JSON.stringify(inputs),
+    inputs,
+    ...(options.history ? { history: options.history } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
+  };
+}
+
+/**
+ * Runs an agent to the end. Bad inputs throw before any model call; once
+ * started, every outcome (failures included) is a RunResult.
+ */
+export function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
+  return isCodeAgent(agent)
+    ? runCodeAgent(agent, codeInput(options), options)
+    : executeAgent(agent, options);
+}
+
+/**
+ * Starts a run that may wait for a person: it finishes, or pauses when the
+ * confirmation handler defers, with plain-data state to store for `resume`.
+ */
+export function start(agent: AgentDefinition, options: RunOptions = {}): Promise<RunOutcome> {
+  return startRun(agent, options);
+}
+
+/** Goes on from a paused run's stored state, with a decision for every waiting call. */
+export function resume(
+  agent: AgentDefinition,
+  state: Readonly<RunState>,
+  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  return resumeRun(agent, state, decisions, options);
+}
+
+/** The run as an async iterable of events, ending with `final_result`; breaking out cancels it. */
+export function stream(
+  agent: Runnable,
+  options: Omit<RunOptions, 'onEvent'> = {},
+): AsyncGenerator<CadreEvent, void, undefined> {
+  return streamEvents((listening) => run(agent, listening), options);
+}
