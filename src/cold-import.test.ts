@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -31,13 +32,20 @@ const LAZY = [
   '@opentelemetry/sdk-trace-base',
   '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/resources',
+  '@opentelemetry/semantic-conventions',
+  '@fastify/static',
+  '@fastify/rate-limit',
 ];
 /** Tracing loads only when OTEL_EXPORTER_OTLP_ENDPOINT switches it on. */
 const OTEL = LAZY.filter((name) => name.startsWith('@opentelemetry/'));
 
 test.each([
   ['the package entry', 'index.ts', LAZY],
-  ['the definition entry (yaml, Ajv, jiti on first use)', 'definition/index.ts', ['yaml', 'ajv', 'jiti']],
+  [
+    'the definition entry (yaml, Ajv, jiti on first use)',
+    'definition/index.ts',
+    ['yaml', 'ajv', 'jiti'],
+  ],
   [
     'the store entry (no database code until openStore)',
     'store/index.ts',
@@ -49,5 +57,45 @@ test.each([
 ])('%s loads heavy dependencies lazily', (_name, entry, lazy) => {
   const { visited, offenders } = eagerImportsOf(path.join(HERE, entry), lazy);
   expect(visited).toBeGreaterThan(3);
+  expect(offenders).toEqual([]);
+});
+
+interface Manifest {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+const manifest = JSON.parse(
+  readFileSync(path.join(HERE, '..', 'package.json'), 'utf8'),
+) as Manifest;
+/** Left out of `npm install cadre`: the server, the store, the SDKs, mail, calendar, tracing. */
+const OPTIONAL = Object.keys(manifest.peerDependencies ?? {});
+
+test('the heavy stacks are optional peers, installed in a checkout only', () => {
+  expect(OPTIONAL).toEqual(
+    expect.arrayContaining(['fastify', 'kysely', '@google/genai', 'openai']),
+  );
+  for (const name of OPTIONAL) {
+    expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+    expect(manifest.dependencies?.[name], name).toBeUndefined();
+    expect(manifest.devDependencies?.[name], name).toBe(manifest.peerDependencies?.[name]);
+  }
+});
+
+test.each([
+  'index.ts',
+  'definition/index.ts',
+  'cli/main.ts',
+  'cli/commands/run.ts',
+  'cli/commands/chat.ts',
+  'cli/commands/validate.ts',
+  'cli/commands/agents.ts',
+  'cli/commands/eval.ts',
+  'cli/commands/replay.ts',
+  'cli/commands/schema.ts',
+])('%s imports no optional peer up front, so it works in a plain install', (entry) => {
+  const { visited, offenders } = eagerImportsOf(path.join(HERE, entry), OPTIONAL);
+  expect(visited).toBeGreaterThan(1);
   expect(offenders).toEqual([]);
 });

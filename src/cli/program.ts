@@ -1,6 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
+import { AUDIT, loadCommand, MCP, SERVE, TOKEN, WORKER } from './command-packages.js';
+import { CadreError } from '../errors/cadre-error.js';
+import { missingPackage } from '../util/optional-import.js';
+import { reportError } from './report-error.js';
+import { createStyle } from './style.js';
 import type { EvalCommandOptions } from './commands/eval.js';
 import type { McpCommandOptions } from './commands/mcp.js';
 import type { RunCommandOptions } from './commands/run.js';
@@ -182,7 +187,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     )
     .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .action(async (options: McpCommandOptions) => {
-      const { mcpCommand } = await import('./commands/mcp.js');
+      const { mcpCommand } = await loadCommand(() => import('./commands/mcp.js'), MCP);
       exitCode = await mcpCommand(options, io);
     });
 
@@ -207,7 +212,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .addOption(logLevelOption())
     .addOption(logFormatOption())
     .action(async (options: ServeCommandOptions) => {
-      const { serveCommand } = await import('./commands/serve.js');
+      const { serveCommand } = await loadCommand(() => import('./commands/serve.js'), SERVE);
       exitCode = await serveCommand(options, io);
     });
 
@@ -231,7 +236,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .addOption(logLevelOption())
     .addOption(logFormatOption())
     .action(async (options: WorkerCommandOptions) => {
-      const { workerCommand } = await import('./commands/serve.js');
+      const { workerCommand } = await loadCommand(() => import('./commands/serve.js'), WORKER);
       exitCode = await workerCommand(options, io);
     });
 
@@ -246,7 +251,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .requiredOption('--user <name>', 'the user the token acts as')
     .option(...tokenDb)
     .action(async (options: { user: string; db?: string }) => {
-      const { tokenCreateCommand } = await import('./commands/token.js');
+      const { tokenCreateCommand } = await loadCommand(() => import('./commands/token.js'), TOKEN);
       exitCode = await tokenCreateCommand(options, io);
     });
   token
@@ -256,7 +261,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option('--json', 'print the tokens as JSON')
     .option(...tokenDb)
     .action(async (options: { user?: string; json?: boolean; db?: string }) => {
-      const { tokenListCommand } = await import('./commands/token.js');
+      const { tokenListCommand } = await loadCommand(() => import('./commands/token.js'), TOKEN);
       exitCode = await tokenListCommand(options, io);
     });
   token
@@ -265,7 +270,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .argument('<id-or-prefix>', 'the token to revoke')
     .option(...tokenDb)
     .action(async (idOrPrefix: string, options: { db?: string }) => {
-      const { tokenRevokeCommand } = await import('./commands/token.js');
+      const { tokenRevokeCommand } = await loadCommand(() => import('./commands/token.js'), TOKEN);
       exitCode = await tokenRevokeCommand(idOrPrefix, options, io);
     });
 
@@ -287,7 +292,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       'an earlier `cadre audit export`: its head must still be in the chain',
     )
     .action(async (options: { db?: string; anchor?: string }) => {
-      const { auditVerifyCommand } = await import('./commands/audit.js');
+      const { auditVerifyCommand } = await loadCommand(() => import('./commands/audit.js'), AUDIT);
       exitCode = await auditVerifyCommand(options, io);
     });
   audit
@@ -296,7 +301,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option(...auditDb)
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (options: { db?: string; out?: string }) => {
-      const { auditExportCommand } = await import('./commands/audit.js');
+      const { auditExportCommand } = await loadCommand(() => import('./commands/audit.js'), AUDIT);
       exitCode = await auditExportCommand(options, io);
     });
   audit
@@ -304,7 +309,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .description('Key a chain written before the audit key existed, from its next entry on')
     .option(...auditDb)
     .action(async (options: { db?: string }) => {
-      const { auditSealCommand } = await import('./commands/audit.js');
+      const { auditSealCommand } = await loadCommand(() => import('./commands/audit.js'), AUDIT);
       exitCode = await auditSealCommand(options, io);
     });
 
@@ -314,6 +319,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.failed;
     }
+    // A command that could not load (a package left out of the install): its message, exit 2.
+    if (error instanceof CadreError || missingPackage(error) !== undefined)
+      return reportError(error, io.stderr, createStyle(io.isTTY && !io.env.NO_COLOR));
     throw error;
   }
   return exitCode;

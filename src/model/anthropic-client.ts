@@ -9,6 +9,7 @@ import { anthropicFailure } from './anthropic-failure.js';
 import { DEFAULT_MAX_TOKENS, toAnthropicParams } from './anthropic-mapping.js';
 import { AnthropicStreamReader } from './anthropic-stream.js';
 import { createCallIdSource } from './call-id.js';
+import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -20,6 +21,9 @@ export interface AnthropicClientOptions {
   maxTokens?: number;
   retry?: RetryPolicy;
 }
+
+/** An optional peer: `npm install cadre` leaves it out. */
+const ANTHROPIC_SDK = { needs: 'Claude models need', packages: ['@anthropic-ai/sdk'] };
 
 export class AnthropicClient implements ModelClient {
   readonly provider = 'anthropic';
@@ -54,7 +58,7 @@ export class AnthropicClient implements ModelClient {
   }
 
   #client(): Promise<Anthropic> {
-    this.#sdk ??= import('@anthropic-ai/sdk').then(
+    this.#sdk ??= optionalImport(() => import('@anthropic-ai/sdk'), ANTHROPIC_SDK).then(
       ({ default: Sdk }) =>
         new Sdk({
           apiKey: this.#options.apiKey,

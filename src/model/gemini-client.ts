@@ -8,6 +8,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { chunksOf, toGeminiParams, usageOf } from './gemini-mapping.js';
 import { FailedResponseError } from './provider-failure.js';
+import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -17,6 +18,9 @@ export interface GeminiClientOptions {
   baseUrl?: string;
   retry?: RetryPolicy;
 }
+
+/** An optional peer: `npm install cadre` leaves it out. */
+const GEMINI_SDK = { needs: 'Gemini models need', packages: ['@google/genai'] };
 
 export class GeminiClient implements ModelClient {
   readonly provider = 'gemini';
@@ -66,7 +70,7 @@ export class GeminiClient implements ModelClient {
   }
 
   #client(): Promise<GoogleGenAI> {
-    this.#sdk ??= import('@google/genai').then(
+    this.#sdk ??= optionalImport(() => import('@google/genai'), GEMINI_SDK).then(
       ({ GoogleGenAI: Sdk }) =>
         new Sdk({
           apiKey: this.#options.apiKey,

@@ -13,6 +13,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { toOpenAIMessages, toOpenAITools, usageOf } from './openai-mapping.js';
 import { ToolCallAssembler } from './openai-tool-calls.js';
+import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -32,6 +33,9 @@ type Delta = ChatCompletionChunk.Choice.Delta & {
   reasoning_content?: string | null;
   reasoning?: string | null;
 };
+
+/** An optional peer: `npm install cadre` leaves it out. */
+const OPENAI_SDK = { needs: 'OpenAI and Ollama models need', packages: ['openai'] };
 
 export class OpenAIClient implements ModelClient {
   readonly provider: string;
@@ -90,7 +94,7 @@ export class OpenAIClient implements ModelClient {
   }
 
   #client(): Promise<OpenAI> {
-    this.#sdk ??= import('openai').then(
+    this.#sdk ??= optionalImport(() => import('openai'), OPENAI_SDK).then(
       ({ default: Sdk }) =>
         new Sdk({
           apiKey: this.#options.apiKey,

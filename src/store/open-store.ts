@@ -5,6 +5,7 @@ import { withStatementCache } from './statement-cache.js';
 import type { Dialect } from 'kysely';
 import type { Pool } from 'pg';
 import { ConfigError } from '../errors/cadre-error.js';
+import { optionalImport } from '../util/optional-import.js';
 import { assertAuditKey } from './audit-chain.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { QueryCounter } from './query-counter.js';
@@ -31,6 +32,10 @@ export interface OpenStoreOptions {
   queryCounter?: QueryCounter;
 }
 
+/** Optional peers: `npm install cadre` leaves them out. */
+const SQLITE = { needs: 'A SQLite store needs', packages: ['kysely', 'libsql'] };
+const POSTGRES = { needs: 'A PostgreSQL store needs', packages: ['kysely', 'pg'] };
+
 export const DEFAULT_SQLITE_PATH = path.join('.cadre', 'cadre.db');
 /** How long a SQLite writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -46,11 +51,11 @@ export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<K
   // Checked before any connection opens, so a bad key leaks no pool.
   if (options.auditKey) assertAuditKey(options.auditKey);
   // Drivers and Kysely load here, on first use, never when the package is imported.
-  const [{ Kysely }, { KyselyStore }, { migrateToLatest }] = await Promise.all([
-    import('kysely'),
-    import('./kysely-store.js'),
-    import('./schema/migrate.js'),
-  ]);
+  const [{ Kysely }, { KyselyStore }, { migrateToLatest }] = await optionalImport(
+    () =>
+      Promise.all([import('kysely'), import('./kysely-store.js'), import('./schema/migrate.js')]),
+    target.kind === 'postgres' ? POSTGRES : SQLITE,
+  );
   const { dialect, pool } =
     target.kind === 'postgres'
       ? await postgresDialect(target.url, options.maxConnections ?? 10, options.queryCounter)
@@ -84,10 +89,10 @@ export function parseStoreUrl(url: string | undefined): StoreTarget {
 }
 
 async function sqliteDialect(file: string, counter?: QueryCounter): Promise<Dialect> {
-  const [{ SqliteDialect }, { default: Database }] = await Promise.all([
-    import('kysely'),
-    import('libsql'),
-  ]);
+  const [{ SqliteDialect }, { default: Database }] = await optionalImport(
+    () => Promise.all([import('kysely'), import('libsql')]),
+    SQLITE,
+  );
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   if (file !== ':memory:') {
@@ -109,10 +114,10 @@ async function postgresDialect(
   max: number,
   counter?: QueryCounter,
 ): Promise<{ dialect: Dialect; pool: Pool }> {
-  const [{ PostgresDialect }, { default: pg }] = await Promise.all([
-    import('kysely'),
-    import('pg'),
-  ]);
+  const [{ PostgresDialect }, { default: pg }] = await optionalImport(
+    () => Promise.all([import('kysely'), import('pg')]),
+    POSTGRES,
+  );
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its server emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);

@@ -1,5 +1,18 @@
+import { optionalImport } from '../util/optional-import.js';
 import { telemetryConfig, type TelemetryEnv } from './telemetry-config.js';
 import type { Telemetry } from './telemetry.js';
+
+/** Optional peers: `npm install cadre` leaves them out. */
+const OPENTELEMETRY = {
+  needs: 'Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) needs',
+  packages: [
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+    '@opentelemetry/semantic-conventions',
+  ],
+};
 
 /**
  * Tracing as the environment asks: undefined (and no OpenTelemetry code
@@ -10,6 +23,9 @@ import type { Telemetry } from './telemetry.js';
 export async function telemetryFromEnv(env: TelemetryEnv): Promise<Telemetry | undefined> {
   const config = telemetryConfig(env);
   if (!config) return undefined;
-  const { otlpTelemetry } = await import('./otlp-telemetry.js');
+  const { otlpTelemetry } = await optionalImport(
+    () => import('./otlp-telemetry.js'),
+    OPENTELEMETRY,
+  );
   return otlpTelemetry(config);
 }

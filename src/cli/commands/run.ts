@@ -93,6 +93,7 @@ export async function runCommand(
     if (options.record) io.stderr(`Recorded trajectory: ${options.record}\n`);
     io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
+    if (result.error?.code === 'setup') return EXIT.setup;
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
   } catch (error) {
     return reportError(error, io.stderr, style);

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { optionalImport } from '../../util/optional-import.js';
 import { expandVariables, missingVariables, type McpServerConfig } from '../mcp-server-config.js';
 
 /** How long starting a server and listing its tools may take. */
@@ -11,6 +12,10 @@ export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 const MAX_PAGES = 50;
 /** Kept from a stdio server's stderr, to say why it failed. */
 const STDERR_TAIL = 2_000;
+
+/** An optional peer: `npm install cadre` leaves it out. */
+const MCP_SDK = { needs: 'MCP servers need', packages: ['@modelcontextprotocol/sdk'] };
+const sdk = <T>(load: () => Promise<T>): Promise<T> => optionalImport(load, MCP_SDK);
 
 /** A started server: its client and the tools it listed. */
 export interface McpConnection {
@@ -39,7 +44,7 @@ export async function connectServer(
 ): Promise<McpConnection> {
   const missing = missingVariables(config, options.env);
   if (missing.length > 0) throw new Error(`needs ${missing.join(', ')} set in the environment`);
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { Client } = await sdk(() => import('@modelcontextprotocol/sdk/client/index.js'));
   const { transport, stderrTail } = await openTransport(config, options);
   const client = new Client({ name: 'cadre', version: '0.1.0' }, { capabilities: {} });
   const timeout = config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -76,7 +81,9 @@ async function openTransport(
   const expand = (value: string) => expandVariables(value, options.env);
   switch (config.transport) {
     case 'stdio': {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport } = await sdk(
+        () => import('@modelcontextprotocol/sdk/client/stdio.js'),
+      );
       const transport = new StdioClientTransport({
         command: expand(config.command),
         args: config.args.map(expand),
@@ -98,14 +105,17 @@ async function openTransport(
         Object.entries(config.headers).map(([k, v]) => [k, expand(v)]),
       );
       if (config.transport === 'sse') {
-        const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+        const { SSEClientTransport } = await sdk(
+          () => import('@modelcontextprotocol/sdk/client/sse.js'),
+        );
         return {
           transport: new SSEClientTransport(url, { requestInit: { headers } }),
           stderrTail: () => '',
         };
       }
-      const { StreamableHTTPClientTransport } =
-        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = await sdk(
+        () => import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      );
       return {
         transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
         stderrTail: () => '',

@@ -1,4 +1,4 @@
-import { CancelledError, isAbortError } from '../../errors/cadre-error.js';
+import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
 import { priceFor, priced } from '../../cost/prices.js';
 import {
@@ -173,19 +173,15 @@ function interruption(ctx: LoopContext, error: unknown, signal: AbortSignal): St
     // The run's deadline or a grace turn's own budget: either way, time ran out.
     return { reason: 'TIMEOUT' };
   }
+  // A model SDK that is not installed is a setup problem, named as such.
+  const code =
+    error instanceof ModelError ? error.code : error instanceof ConfigError ? 'setup' : 'internal';
   const message =
-    error instanceof ModelError
+    code !== 'internal' && error instanceof Error
       ? error.message
       : `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
-  ctx.emit({
-    type: 'error',
-    message,
-    data: { code: error instanceof ModelError ? error.code : 'internal' },
-  });
-  return {
-    reason: 'ERROR',
-    error: { code: error instanceof ModelError ? error.code : 'internal', message },
-  };
+  ctx.emit({ type: 'error', message, data: { code } });
+  return { reason: 'ERROR', error: { code, message } };
 }
 
 /** Providers require an answer for every call; interrupted calls get an error answer. */

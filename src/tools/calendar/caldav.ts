@@ -1,5 +1,6 @@
 import type { DAVCalendar } from 'tsdav';
 import { AuthError, CadreError, CancelledError, ToolExecutionError } from '../../errors/index.js';
+import { optionalImport } from '../../util/optional-import.js';
 import type { CalDavSettings } from './calendar-config.js';
 
 export interface CalDavResult {
@@ -7,6 +8,9 @@ export interface CalDavResult {
   /** The event's URL on the server. */
   url: string;
 }
+
+/** An optional peer: `npm install cadre` leaves it out. */
+const TSDAV = { needs: 'Calendar events on a CalDAV server need', packages: ['tsdav'] };
 
 const nameOf = (calendar: DAVCalendar): string | undefined =>
   typeof calendar.displayName === 'string' ? calendar.displayName : undefined;
@@ -27,7 +31,7 @@ export async function createOnCalDav(
 ): Promise<CalDavResult> {
   try {
     // tsdav (and its XML parser) load only when a CalDAV server is configured.
-    const { createDAVClient } = await import('tsdav');
+    const { createDAVClient } = await optionalImport(() => import('tsdav'), TSDAV);
     const client = await createDAVClient({
       serverUrl: settings.url,
       credentials: { username: settings.username, password: settings.password },

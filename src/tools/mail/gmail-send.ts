@@ -1,5 +1,6 @@
 import type { Address, SendMailOptions, SMTPTransportOptions } from 'nodemailer';
 import { ValidationError } from '../../errors/index.js';
+import { optionalImport } from '../../util/optional-import.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import { defineTool, type Tool } from '../types.js';
 import { quoted } from './email-address.js';
@@ -31,9 +32,11 @@ export interface GmailSendResult {
   rejected: string[];
 }
 
-// nodemailer loads on first send, so registering the tool costs nothing.
+// nodemailer loads on first send, so registering the tool costs nothing; it is an
+// optional peer, which `npm install cadre` leaves out.
+const NODEMAILER = { needs: 'The gmail_send tool needs', packages: ['nodemailer'] };
 const nodemailerTransport: TransportFactory = async (options) =>
-  (await import('nodemailer')).createTransport(options);
+  (await optionalImport(() => import('nodemailer'), NODEMAILER)).createTransport(options);
 
 const addressOf = (entry: string | Address): string =>
   typeof entry === 'string' ? entry : (entry.address ?? '');

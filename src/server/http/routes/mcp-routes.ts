@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as HttpSessions from '../../../mcp/server/http-session.js';
 import type { HttpMcpSession } from '../../../mcp/server/http-session.js';
+import { optionalImport } from '../../../util/optional-import.js';
 import type { RouteContext } from './route-context.js';
 
 export interface McpRouteOptions {
@@ -25,9 +26,15 @@ interface Session {
 const DEFAULT_IDLE_MS = 30 * 60_000;
 const DEFAULT_MAX_SESSIONS = 16;
 
-/** The MCP SDK costs ~100 ms to load: only the first `/mcp` request pays it (imports are cached). */
+/**
+ * The MCP SDK costs ~100 ms to load: only the first `/mcp` request pays it (imports are cached).
+ * It is an optional peer, which `npm install cadre` leaves out.
+ */
 const loadSessions = (): Promise<typeof HttpSessions> =>
-  import('../../../mcp/server/http-session.js');
+  optionalImport(() => import('../../../mcp/server/http-session.js'), {
+    needs: 'The /mcp endpoint needs',
+    packages: ['@modelcontextprotocol/sdk'],
+  });
 
 /**
  * `/mcp`: the server's agents as an MCP server over streamable HTTP, behind
