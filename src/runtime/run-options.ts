@@ -27,6 +27,11 @@ export interface RunOptions {
   /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
   history?: Message[];
   /**
+   * The whole opening conversation, used as it is instead of history + query
+   * (a fork: recorded turns kept, then the model goes on from there).
+   */
+  conversation?: Message[];
+  /**
    * Values earlier agents of a workflow stored with `output_key`, which ADK
    * `{var}` placeholders read (inputs win on a name clash).
    */
