@@ -12,7 +12,13 @@ export type {
 } from './events/types.js';
 export type * from './model/types.js';
 export { addUsage, emptyUsage } from './model/types.js';
-export { ScriptedModel, type Script, type ScriptedTurn } from './model/scripted-model.js';
+export {
+  ScriptedModel,
+  type Script,
+  type ScriptedBranch,
+  type ScriptCondition,
+  type ScriptedTurn,
+} from './model/scripted-model.js';
 export { resolveModelClient } from './model/resolve-model.js';
 export type * from './definition/types.js';
 export { defineAgent } from './definition/define-agent.js';

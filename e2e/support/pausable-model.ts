@@ -8,6 +8,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/type
 export class PausableModel implements ModelClient {
   readonly provider = 'scripted';
   private gate: Promise<void> | undefined;
+  private before: Promise<void> | undefined;
 
   constructor(private readonly inner: ModelClient) {}
 
@@ -21,7 +22,18 @@ export class PausableModel implements ModelClient {
     };
   }
 
+  /** Until the returned function is called, every answer waits before its first chunk. */
+  holdAnswers(): () => void {
+    let release = () => {};
+    this.before = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.before = undefined;
+      release();
+    };
+  }
+
   async *generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+    if (this.before) await untilAborted(this.before, signal);
     let texts = 0;
     for await (const chunk of this.inner.generate(request, signal)) {
       if (chunk.type === 'text' && texts++ === 1 && this.gate)

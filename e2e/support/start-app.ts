@@ -21,13 +21,20 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  /** More agent files for the picker, by file name (`summarizer.yaml`). */
+  agents?: Record<string, string>;
+}
+
 /**
  * The real server in-process: SQLite in a temp folder, a real SMTP server,
  * the HTTP API and the built page; only the model is scripted.
  */
-export async function startApp(): Promise<RunningApp> {
+export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
   const dir = await mkdtemp(join(tmpdir(), 'cadre-e2e-'));
   await writeAgents(join(dir, 'agents'));
+  for (const [file, text] of Object.entries(options.agents ?? {}))
+    await writeFile(join(dir, 'agents', file), text);
   const smtp = await startSmtpServer();
   // Keyed, as `cadre serve` opens it: the page shows the chain as verified.
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });

@@ -66,12 +66,12 @@ describe('cadre eval (scripted model behaviour)', () => {
     expect(pass.stdout).toContain('Every scorer reached 0.6.');
   });
 
-  it('grades with the shipped judge agent and a scripted judge model', async () => {
+  it('grades with the shipped judge agent and a scripted judge model: the wrong answer fails', async () => {
     const run = await runCliCaptured(
       [
         ...demo,
         '--scorer',
-        'llm_judge',
+        'llm_judge,contains',
         '--judge-model',
         'scripted:examples/evals/judge-turns.json',
         '--json',
@@ -80,7 +80,19 @@ describe('cadre eval (scripted model behaviour)', () => {
     );
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as JsonReport;
-    expect(report.summary.scorers.llm_judge).toMatchObject({ mean: 1, passed: 4, errors: 0 });
+    expect(report.summary.scorers.llm_judge).toMatchObject({ mean: 0.75, passed: 3, errors: 0 });
+    // The judge agrees with `contains`: the edit-file row gets the sandbox report, a wrong answer.
+    const verdicts = report.results.map((r) => [
+      r.row_id,
+      r.scores.llm_judge?.label,
+      r.scores.contains?.label,
+    ]);
+    expect(verdicts).toEqual([
+      ['sandbox', 'pass', 'pass'],
+      ['symlinks', 'pass', 'pass'],
+      ['escape-tests', 'pass', 'pass'],
+      ['edit-file', 'fail', 'fail'],
+    ]);
   });
 
   it('reports judge failures as errors, not zeros', async () => {

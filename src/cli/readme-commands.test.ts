@@ -57,7 +57,9 @@ describe('the README commands', () => {
 
   it.each(commands)('line $line names files that exist in the repository', ({ words }) => {
     const paths = words.filter((word) => /^(examples|src|spec|agents|\.cadre)\//.test(word));
-    const missing = paths.filter((path) => !existsSync(`${root}/${path}`) && !createdByTheReader.has(path));
+    const missing = paths.filter(
+      (path) => !existsSync(`${root}/${path}`) && !createdByTheReader.has(path),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -36,10 +36,11 @@ describe('a server killed with SIGKILL (scripted model, real SMTP, real process)
     const store = await openStore({ url: db });
     const { token } = await store.createToken((await store.ensureUser('ann')).id);
     await store.close();
-    const before = join(cwd, 'before.json');
-    const after = join(cwd, 'after.json');
+    // One script for both processes, as a restarted `cadre serve --model` has: the run
+    // resumed by the second goes on at turn 2 (its thread has used turn 1).
+    const turns = join(cwd, 'turns.json');
     await writeFile(
-      before,
+      turns,
       JSON.stringify([
         {
           parts: [
@@ -51,12 +52,12 @@ describe('a server killed with SIGKILL (scripted model, real SMTP, real process)
             },
           ],
         },
+        { parts: [{ text: 'Sent it.' }] },
       ]),
     );
-    await writeFile(after, JSON.stringify([{ parts: [{ text: 'Sent it.' }] }]));
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-    const first = await serve(cwd, before, db);
+    const first = await serve(cwd, turns, db);
     const paused = (await (
       await fetch(`${first.url}/api/agent/run`, {
         method: 'POST',
@@ -71,7 +72,7 @@ describe('a server killed with SIGKILL (scripted model, real SMTP, real process)
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
 
-    const second = await serve(cwd, after, db);
+    const second = await serve(cwd, turns, db);
     const pending = (await (
       await fetch(`${second.url}/api/agent/approvals/pending`, { headers })
     ).json()) as { approvals: Array<{ approvalId: string }> };

@@ -11,6 +11,7 @@ import type {
   Thread,
   ThreadMessage,
 } from '../store/types.js';
+import type { ForkRequest, TrajectoryView } from './trajectory-view-types.js';
 
 /**
  * What the HTTP layer asks of the server core. The core owns the store,
@@ -53,6 +54,20 @@ export interface RunService {
     signal?: AbortSignal,
   ): Promise<RunEvent[] | undefined>;
   listAgents(): Promise<AgentView[]>;
+  /**
+   * GET /api/runs/:id/trajectory: a recorded run, step by step; undefined when the
+   * run is not the user's, NotFoundError when it was not recorded.
+   */
+  trajectory(
+    userId: string,
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<TrajectoryView | undefined>;
+  /**
+   * POST /api/runs/:id/fork(/stream): a new run (new thread) going on from a recorded
+   * run's model step with its prompt edited; undefined when the run is not the user's.
+   */
+  forkRun(request: ForkRequest, hooks?: RunHooks): Promise<RunResponse | undefined>;
   audit(userId: string, runId?: string, signal?: AbortSignal): Promise<AuditEntry[]>;
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
   /**
@@ -72,6 +87,8 @@ export interface RunRequest {
   agent?: string;
   /** Keep a trajectory of this run (stored with the run). */
   record?: boolean;
+  /** Structured inputs (the agent's inputConfig), checked before the run is queued; absent: the prompt is the input. */
+  inputs?: Record<string, unknown>;
 }
 
 export interface ResolveRequest {
@@ -131,6 +148,31 @@ export interface ThreadView {
   thread: Thread;
   messages: ThreadMessage[];
   pendingApprovals: ApprovalView[];
+  /** What each run of the listed messages did, so a reloaded page shows its steps and decisions. */
+  runs?: ThreadRunView[];
+}
+
+/** One run of a thread: its tool steps as stored events, and the decisions taken on its approvals. */
+export interface ThreadRunView {
+  runId: string;
+  /** Tool calls and results, approvals asked and resolved, subagents; in order, text left out. */
+  steps: CadreEvent[];
+  /** Decided approvals, oldest first (pending ones are in `pendingApprovals`). */
+  decisions: DecisionView[];
+}
+
+/** Who decided an approval, how and when. */
+export interface DecisionView {
+  approvalId: string;
+  callId: string;
+  tool: string;
+  /** When the approval was asked; the thread message asking for it has the same time. */
+  askedAt: string;
+  decision: ApprovalDecision;
+  /** The name of the person who decided (approvals are decided by the run's owner). */
+  decidedBy: string;
+  decidedAt: string;
+  feedback?: string;
 }
 
 export interface RunView {
@@ -144,4 +186,20 @@ export interface AgentView {
   name: string;
   description: string;
   origin: string;
+  /** The agent a run gets when it names none (listed first). */
+  default?: true;
+  displayName?: string;
+  /** Example requests, for a page to offer as first prompts. */
+  examples?: string[];
+  /** Structured inputs (the agent's inputConfig), in order; absent: the agent takes a prompt. */
+  inputs?: AgentInputView[];
+}
+
+/** One input of an agent's inputConfig, enough to build a form field. */
+export interface AgentInputView {
+  name: string;
+  /** 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'number[]' | 'array' | 'object'… */
+  type: string;
+  required: boolean;
+  description?: string;
 }

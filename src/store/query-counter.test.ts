@@ -17,6 +17,15 @@ describe('query counter', () => {
     expect(counter.counts).toEqual({ statements: 6, commits: 3 });
   });
 
+  it('does not count a transaction that only read (a queue poll syncs nothing)', () => {
+    const counter = createQueryCounter();
+    const a = {};
+    counter.observe(a, 'begin immediate');
+    counter.observe(a, 'select "id" from "runs" where "status" = ?');
+    counter.observe(a, 'commit');
+    expect(counter.counts).toEqual({ statements: 3, commits: 0 });
+  });
+
   it('sees every statement a SQLite store sends to the driver', async () => {
     const counter = createQueryCounter();
     const store = await openKyselyStore({ url: ':memory:', queryCounter: counter });

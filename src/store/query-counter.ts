@@ -1,7 +1,11 @@
 /** Statements and commits that reached the database driver (the server benchmark's figures). */
 export interface QueryCounts {
   statements: number;
-  /** Explicit COMMITs plus writes that ran outside a transaction (each commits on its own). */
+  /**
+   * Commits that wrote: COMMITs of transactions with a write, plus writes that
+   * ran outside a transaction (each commits on its own). A read-only
+   * transaction (a queue poll) writes nothing to disk, so it is not counted.
+   */
   commits: number;
 }
 
@@ -15,18 +19,23 @@ const WRITE = /\b(insert|update|delete)\b/i;
 
 export function createQueryCounter(): QueryCounter {
   const counts: QueryCounts = { statements: 0, commits: 0 };
-  const inTransaction = new WeakSet<object>();
+  // Open transactions, and whether each has written yet.
+  const inTransaction = new WeakMap<object, { wrote: boolean }>();
   return {
     counts,
     observe(connection, sql) {
       counts.statements++;
       const head = sql.trimStart().slice(0, 8).toLowerCase();
-      if (head.startsWith('begin')) inTransaction.add(connection);
+      const open = inTransaction.get(connection);
+      if (head.startsWith('begin')) inTransaction.set(connection, { wrote: false });
       else if (head.startsWith('commit')) {
         inTransaction.delete(connection);
-        counts.commits++;
+        if (open?.wrote !== false) counts.commits++;
       } else if (head.startsWith('rollback')) inTransaction.delete(connection);
-      else if (!inTransaction.has(connection) && WRITE.test(sql)) counts.commits++;
+      else if (WRITE.test(sql)) {
+        if (open) open.wrote = true;
+        else counts.commits++;
+      }
     },
   };
 }

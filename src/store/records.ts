@@ -1,5 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
-import type { Usage } from '../model/types.js';
+import type { Message, Usage } from '../model/types.js';
 import type { RunState } from '../contracts/run-state.js';
 
 /** The records the server persists (DESIGN §4). Times are ISO 8601 strings (UTC). */
@@ -99,15 +99,23 @@ export interface Run {
 
 /** A run's next step, stored with it so any process can take it. */
 export type RunJob =
-  | {
+  | ({
       kind: 'start';
       prompt: string;
       /** The prompt's message seq: history is what the thread held before it. */
       messageSeq: number;
       record?: boolean;
-    }
+    } & StartExtras)
   /** Approvals decided: per call id, what the person said (rejections carry feedback). */
   | { kind: 'resume'; decisions: Record<string, ResumeDecision> };
+
+/** What a start job may carry besides its prompt. */
+export interface StartExtras {
+  /** Structured inputs (the agent's inputConfig); absent: the prompt is the only input. */
+  inputs?: Record<string, unknown>;
+  /** A fork's opening conversation (recorded turns, the edited prompt), used instead of history + prompt. */
+  conversation?: Message[];
+}
 
 export type ResumeDecision = { kind: 'approve' } | { kind: 'reject'; feedback?: string };
 

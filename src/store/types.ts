@@ -18,6 +18,7 @@ import type {
   RunEvent,
   RunJob,
   RunStatus,
+  StartExtras,
   Thread,
   ThreadMessage,
   User,
@@ -101,7 +102,7 @@ export interface Resolution {
   grants?: ReadonlyArray<{ tool: string; recipient: string }>;
 }
 
-export interface EnqueueRun {
+export interface EnqueueRun extends StartExtras {
   userId: string;
   /** The user's thread to continue; a new thread titled `title` when absent. */
   threadId?: string;
@@ -137,7 +138,7 @@ export interface RunEnding {
  * events so far, in one transaction, either still owned by that process or
  * already finished.
  */
-export interface RecordRun {
+export interface RecordRun extends StartExtras {
   runId: string;
   userId: string;
   thread: { id: string; title: string; existing: boolean };

@@ -209,7 +209,7 @@ describe('traces of a run (scripted model responses)', () => {
     expect(root.status.message).toMatch(/no turn 2/);
     expect(root.attributes).toMatchObject({
       'cadre.terminate_reason': 'ERROR',
-      'error.type': 'internal',
+      'error.type': 'model_error',
     });
     const tool = tree.one('execute_tool broken');
     expect(tool.status.code).toBe(SpanStatusCode.ERROR);
@@ -217,7 +217,7 @@ describe('traces of a run (scripted model responses)', () => {
     expect(tool.attributes['error.type']).toBe('tool_error');
     const failedChat = tree.named('chat gemini-2.5-flash').at(-1);
     expect(failedChat?.status.code).toBe(SpanStatusCode.ERROR);
-    expect(failedChat?.attributes['error.type']).toBe('internal');
+    expect(failedChat?.attributes['error.type']).toBe('model_error');
     await telemetry.shutdown();
   });
 

@@ -45,7 +45,11 @@ export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSourc
   const { service, userId } = options;
   const list = async (): Promise<AgentTool[]> =>
     (await service.listAgents())
-      .filter((agent) => agent.origin !== 'builtin' && agent.origin !== 'code')
+      // The server's own default agent (origin `default`) is in no agent folder: not a tool.
+      .filter(
+        (agent) =>
+          agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default',
+      )
       .map((agent) => ({
         name: agent.name,
         description: agent.description,

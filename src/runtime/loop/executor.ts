@@ -113,7 +113,7 @@ export async function startRun(
       agent: definition.name,
       model,
       systemInstruction: prompt.systemInstruction,
-      messages: prompt.messages,
+      messages: options.conversation ? structuredClone(options.conversation) : prompt.messages,
       turns: 0,
       activeMs: 0,
       startedAt: new Date().toISOString(),

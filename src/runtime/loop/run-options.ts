@@ -74,6 +74,11 @@ export interface RunOptions {
  * and by the run service for durable runs; not part of the public API.
  */
 export interface ExecutionOptions extends RunOptions {
+  /**
+   * The whole opening conversation, used as it is instead of history + query
+   * (a fork: recorded turns kept, then the model goes on from there).
+   */
+  conversation?: Message[];
   /** Caps the time budget below the definition's max_time_minutes (a child gets its parent's remaining time). */
   timeBudgetMs?: number;
   /** A resumed run's events continue the stored sequence from here. */

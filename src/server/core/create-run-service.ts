@@ -2,8 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { builtinAgentEntries } from '../../agents/builtin/index.js';
 import { discoverAgents } from '../../agents/discover-agents.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
-import { cachedResolver } from '../../model/cached-resolver.js';
-import { resolveModelClient } from '../../model/resolve-model.js';
+import { conversationResolver } from '../../model/conversation-resolver.js';
 import type { ModelClient } from '../../model/types.js';
 import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
@@ -21,6 +20,9 @@ import { SERVER_ASSISTANT } from './default-assistant.js';
 import { readViews } from './read-views.js';
 import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
+import { forkRun } from './fork-run.js';
+import { runTrajectory } from './run-trajectory.js';
+import { trajectoryView } from './trajectory-view.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import { agentPicker } from './pick-definition.js';
 import { runResponse } from './views.js';
@@ -97,7 +99,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     env,
     cwd,
   });
-  const resolveOnce = cachedResolver((model: string) => resolveModelClient(model, env, { cwd }));
+  const resolveModel = conversationResolver(env, cwd);
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
@@ -108,10 +110,10 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     tools,
     mcpServers,
     prices,
-    resolveModel: (name) =>
+    resolveModel: (name, thread) =>
       options.modelClient
         ? { client: options.modelClient, model: name }
-        : resolveOnce(options.model ?? name),
+        : resolveModel(options.model ?? name, thread),
     ...(defaultModel ? { defaultModel } : {}),
     runtime: await createRuntime(),
     defaultAgent,
@@ -175,6 +177,11 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     ...reads,
+    async trajectory(userId, runId, signal) {
+      const found = await runTrajectory(ctx, userId, runId, signal);
+      return found && trajectoryView(found.trajectory);
+    },
+    forkRun: (request, hooks) => forkRun(ctx, attach, request, hooks),
     drain,
     close: async () => {
       await drain(0);

@@ -7,7 +7,7 @@ import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
-import type { Claim, Run, RunJob, ThreadMessage } from '../../store/types.js';
+import type { Claim, Run, RunJob, StartExtras, ThreadMessage } from '../../store/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
 import { audit } from './audit-log.js';
@@ -103,7 +103,7 @@ async function driveStep(
     prices: ctx.prices,
     agents: ctx.agents,
     resolveModel: (name) => {
-      const resolved = ctx.resolveModel(name);
+      const resolved = ctx.resolveModel(name, run.threadId);
       model = resolved.model;
       return resolved;
     },
@@ -153,17 +153,27 @@ async function driveStep(
   let recording: Awaited<ReturnType<typeof startRecording>> | undefined;
   const step: Step =
     start.kind === 'new'
-      ? { kind: 'start', prompt: startPrompt(run), record: start.record, history: start.history }
+      ? {
+          kind: 'start',
+          prompt: startPrompt(run),
+          record: start.record,
+          history: start.history,
+          ...startExtras(run.job),
+        }
       : await nextStep(ctx, run);
-  if (step.kind === 'start' && step.record) recording = await startRecording(definition, options);
   switch (step.kind) {
-    case 'start':
-      outcome = await startRun(definition, {
-        ...(recording?.options ?? options),
-        inputs: { prompt: step.prompt },
+    case 'start': {
+      const started: ExecutionOptions = {
+        ...options,
+        inputs: step.inputs ?? { prompt: step.prompt },
         history: step.history,
-      });
+        ...(step.conversation ? { conversation: step.conversation } : {}),
+      };
+      // The recording keeps the inputs, so the trajectory replays (and forks) as it ran.
+      if (step.record) recording = await startRecording(definition, started);
+      outcome = await startRun(definition, recording?.options ?? started);
       break;
+    }
     case 'resume':
       outcome = await resumeRun(definition, step.state, step.job.decisions, options);
       break;
@@ -187,7 +197,7 @@ async function driveStep(
 }
 
 type Step =
-  | { kind: 'start'; prompt: string; record: boolean; history: Message[] }
+  | ({ kind: 'start'; prompt: string; record: boolean; history: Message[] } & StartExtras)
   | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
   | { kind: 'recover'; state: RunState };
 
@@ -205,6 +215,7 @@ async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
       prompt: job.prompt,
       record: job.record === true,
       history: toHistory(earlier.filter((m) => m.seq < job.messageSeq).slice(-HISTORY_MESSAGES)),
+      ...startExtras(job),
     };
   }
   throw new Error(
@@ -274,6 +285,15 @@ async function record(
             : (result.error?.code ?? result.terminate_reason.toLowerCase()),
         }),
   });
+}
+
+/** A start job's inputs and fork conversation, when it has them. */
+function startExtras(job: RunJob | undefined): StartExtras {
+  if (job?.kind !== 'start') return {};
+  return {
+    ...(job.inputs ? { inputs: job.inputs } : {}),
+    ...(job.conversation ? { conversation: job.conversation } : {}),
+  };
 }
 
 /** The prompt of a run that has not stored its start job yet. */

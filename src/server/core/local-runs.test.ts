@@ -51,8 +51,9 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     const counter = createQueryCounter();
     const { service, store, userId } = await open(
       new ScriptedModel(() => ({ parts: [{ text: 'Hello Ann.' }] })),
-      // "At once" is measured against storeAfterMs: a loaded machine must not turn it into two commits.
-      { storeAfterMs: 60_000 },
+      // "At once" is measured against storeAfterMs, and the queue poll waits: a loaded machine
+      // must turn neither the run nor a poll landing inside it into a second commit.
+      { storeAfterMs: 60_000, pollMs: 60_000 },
       counter,
     );
     await service.run({ userId, prompt: 'Warm up' }); // the definition is stored once, here

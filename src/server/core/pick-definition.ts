@@ -11,14 +11,18 @@ import {
   type ServerContext,
 } from './server-context.js';
 
-/** The agent a request names, or the server's default; the seed's 3-turn limit unless the agent sets its own. */
+/**
+ * The agent a request names, or the server's default (also by its own name,
+ * unless an agent folder has one of that name); the seed's 3-turn limit
+ * unless the agent sets its own.
+ */
 export function agentFor(
   ctx: Pick<ServerContext, 'agents' | 'defaultAgent'>,
   name: string | undefined,
 ): AgentDefinition {
   let definition = ctx.defaultAgent;
-  if (name) {
-    const entry = ctx.agents.get(name);
+  const entry = name ? ctx.agents.get(name) : undefined;
+  if (name && (entry || name !== ctx.defaultAgent.name)) {
     if (entry?.kind !== 'definition') throw new NotFoundError(`No agent named '${name}'.`);
     definition = entry.definition;
   }

@@ -1,7 +1,9 @@
 import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { RunService } from '../run-service-types.js';
+import { agentViews } from './agent-views.js';
 import type { ServerContext } from './server-context.js';
+import { threadRuns } from './thread-runs.js';
 import { approvalView } from './views.js';
 
 type Reads = Pick<
@@ -32,15 +34,16 @@ export function readViews(ctx: ServerContext): Reads {
     async getThread(userId, threadId, signal) {
       const thread = await store.getThread(userId, threadId, signal);
       if (!thread) return undefined;
-      const [messages, pending] = await Promise.all([
+      const [messages, approvals] = await Promise.all([
         store.listMessages(threadId, { limit: 200 }, signal),
-        store.listApprovals(userId, { threadId, status: 'pending' }, signal),
+        store.listApprovals(userId, { threadId }, signal),
       ]);
-      return {
-        thread,
-        messages,
-        pendingApprovals: await Promise.all(pending.map((a) => approvalView(ctx, a, threadId))),
-      };
+      const pending = approvals.filter((a) => a.status === 'pending');
+      const [pendingApprovals, runs] = await Promise.all([
+        Promise.all(pending.map((a) => approvalView(ctx, a, threadId))),
+        threadRuns(store, userId, messages, approvals, signal),
+      ]);
+      return { thread, messages, pendingApprovals, runs };
     },
     async getRun(userId, runId, signal) {
       const run = await store.getRun(userId, runId, signal);
@@ -57,15 +60,7 @@ export function readViews(ctx: ServerContext): Reads {
       if (!(await store.getRun(userId, runId, signal))) return undefined;
       return store.readEvents(runId, { after }, signal);
     },
-    listAgents: () =>
-      Promise.resolve(
-        ctx.agents.list().map((a) => ({
-          name: a.entry.kind === 'definition' ? a.entry.definition.name : a.entry.name,
-          description:
-            a.entry.kind === 'definition' ? a.entry.definition.description : a.entry.description,
-          origin: a.origin,
-        })),
-      ),
+    listAgents: () => Promise.resolve(agentViews(ctx)),
     async audit(userId, runId, signal) {
       // The log spans every user: it is shown one run at a time, to the run's owner.
       if (!runId) throw new ValidationError([{ path: 'runId', message: 'is required' }]);

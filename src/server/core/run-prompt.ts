@@ -3,7 +3,8 @@ import { ValidationError } from '../../errors/validation-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { emptyUsage, type Message } from '../../model/types.js';
 import { startJob } from '../../store/operations/run-start.js';
-import type { Run } from '../../store/types.js';
+import type { Run, StartExtras } from '../../store/types.js';
+import { validateInputs } from '../../runtime/prompt/inputs.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import { followLocal } from './follow-local.js';
@@ -25,12 +26,15 @@ import { runResponse } from './views.js';
 export async function runPrompt(
   ctx: ServerContext,
   attach: Attacher,
-  request: RunRequest,
+  request: RunRequest & Pick<StartExtras, 'conversation'>,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
   const agent = await ctx.pickAgent(request.agent);
+  // Bad inputs are the caller's mistake: refused now, not as a run that fails later.
+  if (request.inputs) validateInputs(agent.definition, request.inputs, ctx.runtime.validator);
+  const extras = startExtrasOf(request);
   // Asked first, so a full worker costs no history read before the run is queued instead.
   const here = attach.worker?.hasRoom()
     ? await startHere(ctx, attach, request, prompt, agent, hooks)
@@ -43,6 +47,7 @@ export async function runPrompt(
       title: prompt.slice(0, 80),
       prompt,
       ...(request.record ? { record: true } : {}),
+      ...extras,
       agent: agent.definition.name,
       definitionSnapshot: agent.snapshot,
       definitionHash: agent.hash,
@@ -64,6 +69,11 @@ export async function runPrompt(
 const modelOf = (ctx: ServerContext, agent: PickedAgent): string =>
   agent.definition.modelConfig?.model ?? ctx.defaultModel ?? '';
 
+const startExtrasOf = (request: RunRequest & StartExtras): StartExtras => ({
+  ...(request.inputs ? { inputs: request.inputs } : {}),
+  ...(request.conversation ? { conversation: request.conversation } : {}),
+});
+
 /**
  * Starts the run on this process's worker and follows it in memory: no
  * queue, no reads of what this process already knows. Undefined when the
@@ -72,7 +82,7 @@ const modelOf = (ctx: ServerContext, agent: PickedAgent): string =>
 async function startHere(
   ctx: ServerContext,
   attach: Attacher,
-  request: RunRequest,
+  request: RunRequest & StartExtras,
   prompt: string,
   agent: PickedAgent,
   hooks: RunHooks,
@@ -105,7 +115,7 @@ async function startHere(
     updatedAt: time,
     eventSeq: 0,
     // Its thread message number is known only once it is stored.
-    job: startJob(prompt, 0, request.record),
+    job: startJob(prompt, 0, request.record, startExtrasOf(request)),
     cancelRequested: false,
   };
   // A streaming request hears of the run (its ids) before any of its events.
@@ -124,6 +134,7 @@ async function startHere(
       thread: { id: run.threadId, title: prompt.slice(0, 80), existing: !!request.threadId },
       prompt,
       ...(request.record ? { record: true } : {}),
+      ...startExtrasOf(request),
       agent: run.agent,
       definitionSnapshot: agent.snapshot,
       definitionHash: agent.hash,

@@ -1,5 +1,5 @@
 import type { AgentRegistry } from '../../agents/agent-registry.js';
-import type { ModelResolver } from '../../runtime/loop/run-options.js';
+import type { ConversationResolver } from '../../model/conversation-resolver.js';
 import type { Runtime } from '../../runtime/loop/runtime.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -20,7 +20,8 @@ export interface ServerContext {
   mcpServers: Readonly<Record<string, McpServerConfig>>;
   /** Model prices for runs' costs. */
   prices: PriceTable;
-  resolveModel: ModelResolver;
+  /** A client for a model string in a run's thread: a scripted model plays its script once per thread. */
+  resolveModel: ConversationResolver;
   /** The model when the agent names none (`cadre serve --model`, CADRE_MODEL). */
   defaultModel?: string;
   runtime: Runtime;

@@ -21,6 +21,7 @@ import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
+import { trajectoryRoutes } from './routes/trajectory-routes.js';
 import { timeoutOptions, type ServerTimeouts } from './server-timeouts.js';
 import { DEFAULT_TOKEN_CACHE, tokenCache, type TokenCacheOptions } from './token-cache.js';
 
@@ -96,6 +97,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     approvalRoutes(scope, ctx);
     threadRoutes(scope, ctx);
     runReadRoutes(scope, ctx);
+    trajectoryRoutes(scope, ctx);
     agentRoutes(scope, ctx);
     mcpRoutes(scope, ctx);
     openAiCompatRoutes(scope, ctx);

@@ -9,13 +9,33 @@ const nonBlank = (max: number) =>
 /** Ids and names are opaque; the bound only keeps absurd input away from the store. */
 const id = nonBlank(200);
 
-/** `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?` and `record?`; nothing else. */
-export const runBody = z.strictObject({
+/** Structured inputs by name; the agent's inputConfig checks their values. */
+const runInputs = z
+  .record(z.string().min(1).max(200), z.json())
+  .refine((value) => Object.keys(value).length <= 100, 'must have at most 100 fields');
+
+/**
+ * `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?`, `record?` and
+ * `inputs?` (an agent with an inputConfig); a prompt or inputs, nothing else.
+ */
+export const runBody = z
+  .strictObject({
+    prompt: nonBlank(100_000).optional(),
+    threadId: id.optional(),
+    agent: id.optional(),
+    /** Keep a trajectory of this run in the server's `.cadre/runs/`. */
+    record: z.boolean().optional(),
+    inputs: runInputs.optional(),
+  })
+  .refine((body) => body.prompt !== undefined || body.inputs !== undefined, {
+    path: ['prompt'],
+    message: 'is required (or inputs)',
+  });
+
+/** `POST /api/runs/:id/fork(/stream)`: go on from model step `step` (0-based) with the prompt edited. */
+export const forkBody = z.strictObject({
+  step: z.int().min(0).max(100_000),
   prompt: nonBlank(100_000),
-  threadId: id.optional(),
-  agent: id.optional(),
-  /** Keep a trajectory of this run in the server's `.cadre/runs/`. */
-  record: z.boolean().optional(),
 });
 
 /** `POST /api/agent/approvals/resolve(/stream)`. */

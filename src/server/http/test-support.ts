@@ -65,6 +65,8 @@ export function fakeService(overrides: Partial<RunService> = {}): FakeRunService
     listAgents: () => Promise.resolve([]),
     audit: () => Promise.resolve([]),
     verifyAudit: () => Promise.resolve({ ok: true, count: 0 }),
+    trajectory: () => Promise.resolve(undefined),
+    forkRun: () => Promise.resolve(undefined),
     close: () => Promise.resolve(),
   };
   const merged = { ...base, ...overrides };

@@ -77,7 +77,7 @@ export function recordRun(
             finished_at: null,
             owner: outcome.owner,
             lease_until: later(outcome.leaseMs),
-            job: JSON.stringify(startJob(input.prompt, promptSeq, input.record)),
+            job: JSON.stringify(startJob(input.prompt, promptSeq, input.record, input)),
           }
         : {
             status: outcome.status,

@@ -89,7 +89,7 @@ export function enqueueRun(
         finished_at: null,
         owner: null,
         lease_until: null,
-        job: JSON.stringify(startJob(input.prompt, message.seq, input.record)),
+        job: JSON.stringify(startJob(input.prompt, message.seq, input.record, input)),
         cancel_requested: 0,
       };
       await db.insertInto('runs').values(run).execute();

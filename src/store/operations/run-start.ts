@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { RunJob } from '../records.js';
+import type { RunJob, StartExtras } from '../records.js';
 import type { Database, ThreadRow } from '../schema/database.js';
 
 /**
@@ -34,9 +34,16 @@ export async function openThread(
 }
 
 /** What a worker does first with a new run: answer this prompt (message `messageSeq` of its thread). */
-export const startJob = (prompt: string, messageSeq: number, record?: boolean): RunJob => ({
+export const startJob = (
+  prompt: string,
+  messageSeq: number,
+  record?: boolean,
+  extras: StartExtras = {},
+): RunJob => ({
   kind: 'start',
   prompt,
   messageSeq,
   ...(record ? { record: true } : {}),
+  ...(extras.inputs ? { inputs: extras.inputs } : {}),
+  ...(extras.conversation ? { conversation: extras.conversation } : {}),
 });

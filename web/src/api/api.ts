@@ -11,10 +11,18 @@ import type {
   ThreadView,
 } from './wire-types.js';
 
-export interface RunBody {
+export interface RunBody extends RunOptions {
   prompt: string;
   threadId?: string;
   agent?: string;
+}
+
+/** What a run may carry besides its message. */
+export interface RunOptions {
+  /** Structured inputs, for an agent with an inputConfig. */
+  inputs?: Record<string, unknown>;
+  /** Keep a trajectory of the run, to step through and fork later. */
+  record?: boolean;
 }
 
 export interface ResolveBody {

@@ -28,6 +28,7 @@ describe('toStreamLine: the server NDJSON lines', () => {
       type: 'tool_call',
       tool: 'gmail_send',
       callId: 'c1',
+      args: { to: 'a@b.c' },
       summary: 'gmail_send(to: "a@b.c")',
       depth: 1,
     });

@@ -1,14 +1,22 @@
+import type { StreamLine as WireLine } from '../../../src/server/http/stream-lines.js';
 import type { CadreEvent, RunResponse, WireError } from './wire-types.js';
 
-/** One line of the run stream (DESIGN §3); lines of unknown types are skipped. */
+type Wire<T extends WireLine['type']> = Omit<Extract<WireLine, { type: T }>, 'seq'>;
+
+/**
+ * One line of the run stream (DESIGN §3), as the page keeps it: the server's
+ * own line types (imported, so a change there breaks this build), read
+ * leniently; lines of unknown types are skipped.
+ */
 export type StreamLine =
-  | { type: 'status'; status: string; runId?: string; threadId?: string }
-  | { type: 'delta'; delta: string }
-  | { type: 'thought_delta'; delta: string }
-  | { type: 'tool_call'; callId?: string; tool: string; summary: string; depth: number }
-  | { type: 'approval_required'; callId?: string; tool: string; preview?: string }
-  | { type: 'event'; event: CadreEvent }
-  | { type: 'result'; result: RunResponse }
+  | (Omit<Wire<'status'>, 'status' | 'threadId'> & { status: string; threadId?: string })
+  | Wire<'delta'>
+  | Wire<'thought_delta'>
+  | (Wire<'tool_call'> & { summary: string })
+  | (Omit<Wire<'approval_required'>, 'preview'> & { preview?: string })
+  | Wire<'event'>
+  | Wire<'result'>
+  // The server sends `{error: message, code}`; the page keeps both as one object.
   | { type: 'error'; error: WireError };
 
 type Loose = Record<string, unknown>;
@@ -54,8 +62,9 @@ export function toStreamLine(value: unknown): StreamLine | undefined {
   if (!isObject(value)) return undefined;
   const data = fields(value);
   const tool = text(data.tool) ?? text(data.name) ?? text(data.toolName) ?? 'tool';
-  const callId = text(data.callId) ?? text(data.id);
-  switch (value.type) {
+  const callId = text(data.callId) ?? text(data.id) ?? '';
+  const lineType = value.type as WireLine['type'];
+  switch (lineType) {
     case 'status':
       return {
         type: 'status',
@@ -65,12 +74,13 @@ export function toStreamLine(value: unknown): StreamLine | undefined {
       };
     case 'delta':
     case 'thought_delta':
-      return { type: value.type, delta: deltaOf(value) };
+      return { type: lineType, delta: deltaOf(value) };
     case 'tool_call':
       return {
         type: 'tool_call',
         tool,
-        ...(callId ? { callId } : {}),
+        callId,
+        args: data.args ?? {},
         summary: text(data.message) ?? describeCall(tool, data.args),
         depth: typeof data.depth === 'number' ? data.depth : 0,
       };
@@ -78,7 +88,7 @@ export function toStreamLine(value: unknown): StreamLine | undefined {
       return {
         type: 'approval_required',
         tool,
-        ...(callId ? { callId } : {}),
+        callId,
         ...(text(data.preview) ? { preview: text(data.preview) } : {}),
       };
     case 'event':
@@ -92,6 +102,8 @@ export function toStreamLine(value: unknown): StreamLine | undefined {
     case 'error':
       return { type: 'error', error: errorOf(value.error, value.code) };
     default:
+      // Every line type the server sends is handled above; anything else is skipped.
+      lineType satisfies never;
       return undefined;
   }
 }

@@ -23,6 +23,9 @@ export type {
   RunResponse,
   RunView,
   AgentView,
+  AgentInputView,
+  ThreadRunView,
+  DecisionView,
 } from '../../../src/server/run-service-types.js';
 import type { RunView } from '../../../src/server/run-service-types.js';
 

@@ -1,4 +1,5 @@
 import type { AgentView } from '../api/wire-types.js';
+import { agentLabel, chosenAgent, defaultAgent } from '../state/agent-choice.js';
 
 interface Props {
   agents: AgentView[];
@@ -6,9 +7,10 @@ interface Props {
   onChange(name: string): void;
 }
 
-/** Empty means "the server's default agent"; the choice is sent as `agent` with the prompt. */
+/** Empty means "the server's default agent", named as the server lists it; the choice is sent as `agent`. */
 export function AgentPicker({ agents, value, onChange }: Props) {
-  const chosen = agents.find((a) => a.name === value);
+  const fallback = defaultAgent(agents);
+  const chosen = chosenAgent(agents, value);
   return (
     <div className="agent-picker">
       <label htmlFor="agent">Agent</label>
@@ -18,12 +20,14 @@ export function AgentPicker({ agents, value, onChange }: Props) {
         onChange={(e) => onChange(e.target.value)}
         aria-describedby="agent-description"
       >
-        <option value="">Default agent</option>
-        {agents.map((agent) => (
-          <option key={agent.name} value={agent.name}>
-            {agent.name}
-          </option>
-        ))}
+        <option value="">{fallback ? `${agentLabel(fallback)} (default)` : 'Default agent'}</option>
+        {agents
+          .filter((agent) => !agent.default)
+          .map((agent) => (
+            <option key={agent.name} value={agent.name}>
+              {agentLabel(agent)}
+            </option>
+          ))}
       </select>
       <span id="agent-description" className="muted agent-description">
         {chosen?.description ?? 'The server picks its configured agent.'}

@@ -3,10 +3,12 @@ import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
 
 interface Props {
   approval: ApprovalView;
-  /** This card's decision is being sent. */
+  /** This card's decision is on its way, until the server has stored it. */
   busy: boolean;
   /** Another run is streaming: decide after it. */
   disabled: boolean;
+  /** The decision did not reach the server; the card stays, feedback included, to try again. */
+  error?: string;
   onDecide(decision: ApprovalDecision, feedback: string): void;
 }
 
@@ -14,7 +16,7 @@ interface Props {
  * What will be done (the tool's preview), why it waits (the policy's reason),
  * and the three answers; feedback goes to the model with a rejection.
  */
-export function ApprovalCard({ approval, busy, disabled, onDecide }: Props) {
+export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Props) {
   const [feedback, setFeedback] = useState('');
   const id = useId();
   const offers = (d: ApprovalDecision) => approval.decisions.includes(d);
@@ -73,6 +75,11 @@ export function ApprovalCard({ approval, busy, disabled, onDecide }: Props) {
       {busy && (
         <p className="muted" role="status">
           Sending your decision…
+        </p>
+      )}
+      {error && !busy && (
+        <p className="notice notice-error" role="alert">
+          {error}
         </p>
       )}
     </article>

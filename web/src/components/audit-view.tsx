@@ -49,14 +49,14 @@ export function AuditView({ entries, verification }: Props) {
               {entries.map((entry) => (
                 <tr key={entry.id}>
                   <td>{entry.seq}</td>
-                  <td>{formatTime(entry.createdAt)}</td>
+                  <td className="nowrap">{formatTime(entry.createdAt)}</td>
                   <td>{entry.toolName ?? '–'}</td>
                   <td>{entry.policyDecision ?? '–'}</td>
                   <td>
                     {entry.executionStatus ?? '–'}
                     {entry.errorCode ? ` (${entry.errorCode})` : ''}
                   </td>
-                  <td>{entry.message}</td>
+                  <td className="audit-message">{entry.message}</td>
                   <td>
                     <code title={entry.hash}>{entry.hash.slice(0, 10)}</code>
                   </td>

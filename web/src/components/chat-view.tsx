@@ -1,9 +1,16 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { AgentView, ThreadMessage } from '../api/wire-types.js';
+import { decisionsByMessage } from '../state/stored-trace.js';
 import { useChat } from '../state/use-chat.js';
+import { useDraft } from '../state/use-draft.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
+import { chosenAgent } from '../state/agent-choice.js';
+import { inputsText, takesInputs } from '../state/input-values.js';
 import { AgentPicker } from './agent-picker.js';
+import { ExamplePrompts } from './example-prompts.js';
+import { InputForm } from './input-form.js';
+import { RecordToggle } from './record-toggle.js';
 import { ApprovalCard } from './approval-card.js';
 import { LiveRunView } from './live-run-view.js';
 import { MessageItem } from './message-item.js';
@@ -37,13 +44,24 @@ export function ChatView(props: Props) {
     onThreadCreated,
     onThreadsChanged,
   });
+  const draft = useDraft(threadId);
+  const [record, setRecord] = useState(false);
+  const recording = record ? { record: true } : {};
+  const sendDraft = () => {
+    const text = draft.text.trim();
+    if (text) chat.send(text, draft.clearer(), recording);
+  };
+  const chosen = chosenAgent(agents, agent);
   const live = chat.live;
   // The live view already shows the prompt of the run it streams.
   const messages = (chat.thread?.messages ?? []).filter(
     (m) => !(live?.prompt && m.role === 'user' && m.runId && m.runId === live.trace.runId),
   );
   const withTrace = lastOfRun(messages);
-  const pending = chat.thread?.pendingApprovals ?? [];
+  // The live view draws the steps of the run it streams; its older message does not repeat them.
+  const streaming = live && !live.done ? live.trace.runId : undefined;
+  const decisions = decisionsByMessage(messages, chat.thread?.runs);
+  const pending = chat.pendingApprovals;
   // Keep the newest text, step or card in view as the run goes on.
   const end = useRef<HTMLDivElement>(null);
   const liveText = chat.live?.trace.text;
@@ -58,16 +76,23 @@ export function ChatView(props: Props) {
       <div className="chat-head">
         <h1 id="chat-title">{title}</h1>
         <AgentPicker agents={agents} value={agent} onChange={onAgentChange} />
+        <RecordToggle checked={record} onChange={setRecord} />
       </div>
-      {chat.notice && <NoticeBanner notice={chat.notice} onDismiss={chat.dismissNotice} />}
+      {!threadId && messages.length === 0 && !chat.live && (
+        <ExamplePrompts {...(chosen ? { agent: chosen } : {})} onPick={draft.setText} />
+      )}
       <ol className="messages" aria-label="Messages">
         {messages.map((message) => (
           <MessageItem
             key={message.id}
             message={message}
-            {...(message.runId && withTrace.has(message.id) && chat.traces[message.runId]
+            {...(message.runId &&
+            message.runId !== streaming &&
+            withTrace.has(message.id) &&
+            chat.traces[message.runId]
               ? { trace: chat.traces[message.runId] }
               : {})}
+            {...(decisions.has(message.id) ? { decisions: decisions.get(message.id) } : {})}
             showRunLink={withTrace.has(message.id)}
             navigate={navigate}
           />
@@ -80,14 +105,54 @@ export function ChatView(props: Props) {
             <ApprovalCard
               key={approval.approvalId}
               approval={approval}
-              busy={chat.busy && chat.live?.approvalId === approval.approvalId}
+              busy={chat.deciding === approval.approvalId}
               disabled={chat.busy}
+              {...(chat.decisionError?.approvalId === approval.approvalId
+                ? { error: chat.decisionError.text }
+                : {})}
               onDecide={(decision, feedback) => chat.decide(approval, decision, feedback)}
             />
           ))}
         </div>
       )}
-      <PromptForm busy={chat.busy} onSend={chat.send} />
+      {takesInputs(chosen) ? (
+        <div className="composer composer-form">
+          {chat.notice && (
+            <NoticeBanner
+              // The form keeps its values: sending again is pressing Run again.
+              notice={{
+                kind: chat.notice.kind,
+                text: chat.notice.text,
+                ...(chat.notice.retry === 'reload' ? { retry: 'reload' as const } : {}),
+              }}
+              onRetry={chat.reload}
+              onDismiss={chat.dismissNotice}
+            />
+          )}
+          <InputForm
+            agent={chosen}
+            busy={chat.busy || chat.sending}
+            onSubmit={(inputs) => chat.send(inputsText(inputs), () => {}, { inputs, ...recording })}
+          />
+        </div>
+      ) : (
+        <PromptForm
+          value={draft.text}
+          onChange={draft.setText}
+          busy={chat.busy}
+          sending={chat.sending}
+          onSend={sendDraft}
+          notice={
+            chat.notice && (
+              <NoticeBanner
+                notice={chat.notice}
+                onRetry={chat.notice.retry === 'send' ? sendDraft : chat.reload}
+                onDismiss={chat.dismissNotice}
+              />
+            )
+          }
+        />
+      )}
       <div ref={end} />
     </section>
   );

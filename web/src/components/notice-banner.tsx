@@ -2,19 +2,32 @@ import type { ChatNotice } from '../state/use-chat.js';
 
 interface Props {
   notice: ChatNotice;
+  onRetry(): void;
   onDismiss(): void;
 }
 
-export function NoticeBanner({ notice, onDismiss }: Props) {
+const RETRY_LABEL: Record<NonNullable<ChatNotice['retry']>, string> = {
+  send: 'Retry sending',
+  reload: 'Retry',
+};
+
+export function NoticeBanner({ notice, onRetry, onDismiss }: Props) {
   return (
     <div
       className={`notice notice-${notice.kind}`}
       role={notice.kind === 'error' ? 'alert' : 'status'}
     >
-      <span>{notice.text}</span>
-      <button type="button" className="ghost" onClick={onDismiss} aria-label="Dismiss message">
-        ✕
-      </button>
+      <span className="notice-text">{notice.text}</span>
+      <span className="notice-actions">
+        {notice.retry && (
+          <button type="button" onClick={onRetry}>
+            {RETRY_LABEL[notice.retry]}
+          </button>
+        )}
+        <button type="button" className="ghost" onClick={onDismiss} aria-label="Dismiss message">
+          ✕
+        </button>
+      </span>
     </div>
   );
 }

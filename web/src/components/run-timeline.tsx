@@ -5,6 +5,7 @@ import { threadPath, type Navigate } from '../state/use-route.js';
 import { useRunDetails } from '../state/use-run-details.js';
 import { AuditView } from './audit-view.js';
 import { ExecutionNodeView } from './execution-node-view.js';
+import { TrajectoryLink } from './trajectory-link.js';
 
 interface Props {
   api: Api;
@@ -17,9 +18,12 @@ export function RunTimeline({ api, runId, navigate }: Props) {
   const details = useRunDetails(api, runId);
   if (details.error)
     return (
-      <p role="alert" className="notice notice-error">
-        {details.error}
-      </p>
+      <div role="alert" className="notice notice-error">
+        <span className="notice-text">{details.error}</span>
+        <button type="button" onClick={details.reload}>
+          Retry
+        </button>
+      </div>
     );
   if (!details.run) return <p role="status">Loading run…</p>;
   const { run, events } = details.run;
@@ -38,6 +42,7 @@ export function RunTimeline({ api, runId, navigate }: Props) {
         ← Back to the thread
       </a>
       <h1 id="run-title">Run timeline</h1>
+      <TrajectoryLink runId={run.id} navigate={navigate} />
       <dl className="run-summary">
         <dt>Status</dt>
         <dd>

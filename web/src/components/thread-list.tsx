@@ -3,6 +3,7 @@ import type { Thread } from '../api/wire-types.js';
 interface Props {
   threads: Thread[];
   activeId?: string;
+  /** The list could not be loaded: said quietly, never as an alert here. */
   error?: string;
   onOpen(threadId: string): void;
   onNew(): void;
@@ -17,12 +18,10 @@ export function ThreadList({ threads, activeId, error, onOpen, onNew }: Props) {
       <h2 className="sidebar-title" id="threads-title">
         Threads
       </h2>
-      {error && (
-        <p role="alert" className="notice notice-error">
-          {error}
-        </p>
+      {threads.length === 0 && (
+        // A failed refresh keeps the list shown; what went wrong is told in the chat, where the person acts.
+        <p className="muted">{error ? 'Threads are not loaded yet.' : 'No threads yet.'}</p>
       )}
-      {threads.length === 0 && !error && <p className="muted">No threads yet.</p>}
       <ul className="thread-list" aria-labelledby="threads-title">
         {threads.map((thread) => (
           <li key={thread.id}>

@@ -1,3 +1,4 @@
+import { decisionDetail } from '../state/decision-text.js';
 import { formatDuration } from '../state/format.js';
 import type { StepState, ToolStep } from '../state/run-trace.js';
 
@@ -14,13 +15,19 @@ export function ToolStepItem({ step }: { step: ToolStep }) {
   return (
     <li
       className={`step step-${step.state}`}
-      style={{ marginInlineStart: `${step.depth * 1.25}rem` }}
+      style={{ marginInlineStart: `${Math.min(step.depth, 4) * 1.25}rem` }}
     >
       <span className="step-dot" aria-hidden="true" />
       <span className="step-summary">{step.summary}</span>
       <span className={`badge badge-${step.state}`}>{LABEL[step.state]}</span>
       {step.durationMs !== undefined && step.state !== 'rejected' && (
         <span className="muted step-duration">{formatDuration(step.durationMs)}</span>
+      )}
+      {step.preview && step.preview !== step.summary && (
+        <span className="step-preview">{step.preview}</span>
+      )}
+      {step.decision && (
+        <span className="step-decision">{decisionDetail(step.decision, step.state)}</span>
       )}
       {step.error && step.state === 'failed' && <span className="step-error">{step.error}</span>}
     </li>

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { createApi } from '../api/api.js';
+import { createTrajectoryApi } from '../api/trajectory-api.js';
 import { useAgents } from '../state/use-agents.js';
 import { threadPath, useRoute } from '../state/use-route.js';
 import { useThreads } from '../state/use-threads.js';
@@ -8,6 +9,7 @@ import { AppHeader } from './app-header.js';
 import { ChatView } from './chat-view.js';
 import { RunTimeline } from './run-timeline.js';
 import { ThreadList } from './thread-list.js';
+import { TrajectoryView } from './trajectory-view.js';
 
 interface Props {
   token: string;
@@ -20,6 +22,11 @@ interface Props {
 export function Workspace({ token, theme, onToggleTheme, onSignOut }: Props) {
   const api = useMemo(
     () => createApi(token, () => onSignOut('Your token was not accepted; sign in again.')),
+    [token, onSignOut],
+  );
+  const recordings = useMemo(
+    () =>
+      createTrajectoryApi(token, () => onSignOut('Your token was not accepted; sign in again.')),
     [token, onSignOut],
   );
   const [route, navigate] = useRoute();
@@ -41,7 +48,9 @@ export function Workspace({ token, theme, onToggleTheme, onSignOut }: Props) {
           onNew={() => navigate('/')}
         />
         <main id="main" className="main" tabIndex={-1}>
-          {route.view === 'run' ? (
+          {route.view === 'trajectory' ? (
+            <TrajectoryView api={recordings} runId={route.runId} navigate={navigate} />
+          ) : route.view === 'run' ? (
             <RunTimeline api={api} runId={route.runId} navigate={navigate} />
           ) : (
             <ChatView

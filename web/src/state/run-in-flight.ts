@@ -1,7 +1,7 @@
 import type { ThreadView } from '../api/wire-types.js';
 
 /** What the server writes when a run parks for approval (`drive-run.ts`). */
-const APPROVAL_ASK = 'I need your approval';
+export const APPROVAL_ASK = 'I need your approval';
 
 /**
  * The thread's run that may still be going on without a page watching it:

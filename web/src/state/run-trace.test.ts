@@ -24,6 +24,7 @@ const call: StreamLine = {
   type: 'tool_call',
   tool: 'gmail_send',
   callId: 'c1',
+  args: {},
   summary: 'gmail_send(…)',
   depth: 0,
 };

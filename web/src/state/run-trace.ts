@@ -1,5 +1,5 @@
 import { describeCall, type StreamLine } from '../api/stream-line.js';
-import type { CadreEvent, RunResponse, WireError } from '../api/wire-types.js';
+import type { CadreEvent, DecisionView, RunResponse, WireError } from '../api/wire-types.js';
 
 export type StepState =
   'running' | 'awaiting_approval' | 'approved' | 'done' | 'failed' | 'rejected';
@@ -13,6 +13,10 @@ export interface ToolStep {
   depth: number;
   durationMs?: number;
   error?: string;
+  /** The tool's own words for a call that waits for approval ("Send "Hi" to bob@…"). */
+  preview?: string;
+  /** Who approved or rejected the call, and when (known from the stored thread). */
+  decision?: DecisionView;
 }
 
 /** What a streamed run has shown so far. */
@@ -32,7 +36,14 @@ const settled = (s: ToolStep) =>
 /** A step for a call known only from its approval card (the page was reloaded since the run paused). */
 export function seedStep(trace: RunTrace, key: string, tool: string, summary: string): RunTrace {
   if (trace.steps.some((s) => s.tool === tool && !settled(s))) return trace;
-  const step: ToolStep = { key, tool, summary, state: 'awaiting_approval', depth: 0 };
+  const step: ToolStep = {
+    key,
+    tool,
+    summary,
+    state: 'awaiting_approval',
+    depth: 0,
+    preview: summary,
+  };
   return { ...trace, steps: [...trace.steps, step] };
 }
 
@@ -71,11 +82,16 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
       const step = { key, tool, summary: describeCall(tool, data.args), depth: event.depth };
       return { ...trace, steps: upsert(trace.steps, step, true) };
     }
-    case 'approval_required':
-      return {
-        ...trace,
-        steps: upsert(trace.steps, { key, tool, state: 'awaiting_approval' }, false),
+    case 'approval_required': {
+      const preview = str(data.preview);
+      const patch = {
+        key,
+        tool,
+        state: 'awaiting_approval' as const,
+        ...(preview ? { preview } : {}),
       };
+      return { ...trace, steps: upsert(trace.steps, patch, false) };
+    }
     case 'approval_resolved': {
       const state: StepState = data.decision === 'reject' ? 'rejected' : 'approved';
       return { ...trace, steps: upsert(trace.steps, { key, tool, state }, false) };
@@ -130,7 +146,12 @@ export function applyLine(trace: RunTrace, line: StreamLine): RunTrace {
     }
     case 'approval_required': {
       const key = line.callId ?? line.tool;
-      const patch = { key, tool: line.tool, state: 'awaiting_approval' as const };
+      const patch = {
+        key,
+        tool: line.tool,
+        state: 'awaiting_approval' as const,
+        ...(line.preview ? { preview: line.preview } : {}),
+      };
       return { ...trace, steps: upsert(trace.steps, patch, false) };
     }
     case 'event':

@@ -1,14 +1,19 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { isConflict } from '../api/api-error.js';
-import type { Api } from '../api/api.js';
+import type { Api, RunOptions } from '../api/api.js';
 import type { StreamLine } from '../api/stream-line.js';
 import type { ApprovalDecision, ApprovalView, ThreadView } from '../api/wire-types.js';
+import { failureText } from './failure-text.js';
 import { runInFlight } from './run-in-flight.js';
 import { applyLine, emptyTrace, seedStep, type RunTrace } from './run-trace.js';
+import { markDecided, mergeTraces } from './stored-trace.js';
 
+/** Shown next to the composer; `retry` names what its button does. */
 export interface ChatNotice {
   kind: 'error' | 'info';
   text: string;
+  /** `send`: the kept message goes again; `reload`: the thread is loaded (and followed) again. */
+  retry?: 'send' | 'reload';
 }
 
 /** The run being streamed right now; `prompt` is shown at once, before the server echoes it. */
@@ -23,12 +28,24 @@ export interface LiveRun {
 
 export interface Chat {
   thread?: ThreadView;
+  /** Each run's steps (stored, so they survive a reload) and the thoughts seen streaming. */
   traces: Record<string, RunTrace>;
   live?: LiveRun;
   notice?: ChatNotice;
+  /** Approvals still waiting; one whose decision the server has stored is gone at once. */
+  pendingApprovals: ApprovalView[];
+  /** The approval whose decision is on its way, until the server has stored it. */
+  deciding?: string;
+  /** A decision that did not reach the server, shown on its card. */
+  decisionError?: { approvalId: string; text: string };
+  /** A message is on its way and the server has not taken it yet. */
+  sending: boolean;
   busy: boolean;
-  send(prompt: string): void;
+  /** `onAccepted` runs once the server has stored the message: the draft may go then. */
+  send(prompt: string, onAccepted: () => void, options?: RunOptions): void;
   decide(approval: ApprovalView, decision: ApprovalDecision, feedback: string): void;
+  /** Loads the thread again and follows a run still going on. */
+  reload(): void;
   dismissNotice(): void;
 }
 
@@ -43,8 +60,16 @@ interface ChatOptions {
   onThreadsChanged(): void;
 }
 
-const errorText = (error: unknown): string =>
-  error instanceof Error ? error.message : 'Something went wrong.';
+/** How a stream ended: `accepted` once any line came, which the server writes only after storing the request. */
+interface Outcome {
+  trace: RunTrace;
+  accepted: boolean;
+  /** The request or the stream broke (not a failure the run itself reported). */
+  failure?: unknown;
+  /** This page stopped listening (unmounted). */
+  aborted?: boolean;
+}
+
 const isAbort = (error: unknown): boolean =>
   error instanceof DOMException && error.name === 'AbortError';
 
@@ -52,9 +77,13 @@ const isAbort = (error: unknown): boolean =>
 export function useChat(options: ChatOptions): Chat {
   const { api, threadId, agent, onThreadCreated, onThreadsChanged } = options;
   const [thread, setThread] = useState<ThreadView>();
-  const [traces, setTraces] = useState<Record<string, RunTrace>>({});
+  const [streamed, setStreamed] = useState<Record<string, RunTrace>>({});
   const [live, setLive] = useState<LiveRun>();
   const [notice, setNotice] = useState<ChatNotice>();
+  const [sending, setSending] = useState(false);
+  const [deciding, setDeciding] = useState<string>();
+  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
+  const [decisionError, setDecisionError] = useState<Chat['decisionError']>();
   const [reloadKey, setReloadKey] = useState(0);
   // The run this page is following already, so a reload of the thread does not attach twice.
   const attached = useRef<string | undefined>(undefined);
@@ -70,15 +99,89 @@ export function useChat(options: ChatOptions): Chat {
     return () => controller.abort();
   }, []);
 
+  const reload = useCallback(() => setReloadKey((k) => k + 1), []);
+  /** The stream broke after the server took the request: the run goes on there. */
+  const detached = useCallback((failure: unknown) => {
+    attached.current = undefined;
+    setNotice({ kind: 'error', text: failureText(failure, 'follow').text, retry: 'reload' });
+  }, []);
+
+  const stream = useCallback(
+    async (
+      lines: AsyncGenerator<StreamLine>,
+      start: LiveRun,
+      /** Runs at the first line; may redraw the trace for what the server has now stored. */
+      onAccepted?: (trace: RunTrace) => RunTrace,
+    ): Promise<Outcome> => {
+      const mine = generation.current;
+      const show = (update: LiveRun) => {
+        if (mine === generation.current) setLive(update);
+      };
+      let trace = start.trace;
+      let accepted = false;
+      let failure: unknown;
+      show(start);
+      try {
+        for await (const line of lines) {
+          if (!accepted) {
+            accepted = true;
+            if (onAccepted) trace = onAccepted(trace);
+          }
+          trace = applyLine(trace, line);
+          show({ ...start, trace });
+        }
+      } catch (error) {
+        if (isAbort(error)) return { trace, accepted, aborted: true };
+        failure = error;
+      }
+      show({ ...start, trace, done: true });
+      if (mine === generation.current && trace.error) {
+        // The run itself failed, as the server reported it.
+        const conflict = trace.error.code === 'conflict';
+        setNotice({
+          kind: conflict ? 'info' : 'error',
+          text: conflict ? CONFLICT_TEXT : trace.error.message,
+        });
+      }
+      return { trace, accepted, ...(failure === undefined ? {} : { failure }) };
+    },
+    [],
+  );
+
+  const keep = useCallback((runId: string | undefined, trace: RunTrace, before?: RunTrace) => {
+    if (!runId) return;
+    const thoughts = [before?.thoughts, trace.thoughts].filter(Boolean).join('\n');
+    setStreamed((all) => ({ ...all, [runId]: { ...trace, thoughts } }));
+  }, []);
+
+  const follow = useCallback(
+    async (runId: string) => {
+      const mine = generation.current;
+      const lines = api.followStream(runId, 0, streams.current?.signal);
+      const outcome = await stream(lines, {
+        trace: emptyTrace(runId),
+        done: false,
+        reattached: true,
+      });
+      if (outcome.aborted || mine !== generation.current) return;
+      if (outcome.failure !== undefined) return detached(outcome.failure);
+      keep(runId, outcome.trace);
+      reload();
+    },
+    [api, stream, keep, reload, detached],
+  );
+
   useEffect(() => {
     if (threadId !== shownThread.current) {
       shownThread.current = threadId;
       if (threadId === undefined || threadId !== adoptedThread.current) {
         generation.current += 1;
         setThread(undefined);
-        setTraces({});
+        setStreamed({});
         setLive(undefined);
         setNotice(undefined);
+        setDecided(new Set());
+        setDecisionError(undefined);
       }
     }
     if (!threadId) return;
@@ -87,6 +190,8 @@ export function useChat(options: ChatOptions): Chat {
       try {
         const view = await api.getThread(threadId, controller.signal);
         setThread(view);
+        // A notice about loading is answered by the load that worked.
+        setNotice((current) => (current?.retry === 'reload' ? undefined : current));
         // The streamed text is now a stored message: stop drawing the live copy.
         setLive((current) => (current?.done ? undefined : current));
         const running = runInFlight(view);
@@ -96,72 +201,29 @@ export function useChat(options: ChatOptions): Chat {
           void follow(running);
         }
       } catch (error) {
-        if (!isAbort(error)) setNotice({ kind: 'error', text: errorText(error) });
+        if (isAbort(error)) return;
+        const failure = failureText(error, 'load');
+        setNotice({
+          kind: 'error',
+          text: failure.text,
+          ...(failure.retry ? { retry: 'reload' as const } : {}),
+        });
       }
     };
     void load();
     return () => controller.abort();
-  }, [api, threadId, reloadKey]);
-
-  const stream = useCallback(
-    async (lines: AsyncGenerator<StreamLine>, start: LiveRun): Promise<RunTrace> => {
-      const mine = generation.current;
-      const show = (update: LiveRun) => {
-        if (mine === generation.current) setLive(update);
-      };
-      let trace = start.trace;
-      show(start);
-      try {
-        for await (const line of lines) {
-          trace = applyLine(trace, line);
-          show({ ...start, trace });
-        }
-      } catch (error) {
-        if (isAbort(error)) return trace;
-        if (isConflict(error))
-          trace = { ...trace, error: { code: 'conflict', message: CONFLICT_TEXT } };
-        else trace = { ...trace, error: { code: 'error', message: errorText(error) } };
-      }
-      show({ ...start, trace, done: true });
-      if (mine !== generation.current) return trace;
-      if (trace.error) {
-        const conflict = trace.error.code === 'conflict';
-        setNotice({
-          kind: conflict ? 'info' : 'error',
-          text: conflict ? CONFLICT_TEXT : trace.error.message,
-        });
-      }
-      return trace;
-    },
-    [],
-  );
-
-  const follow = useCallback(
-    async (runId: string) => {
-      const mine = generation.current;
-      const lines = api.followStream(runId, 0, streams.current?.signal);
-      const trace = await stream(lines, {
-        trace: emptyTrace(runId),
-        done: false,
-        reattached: true,
-      });
-      if (mine !== generation.current) return;
-      keep(runId, trace);
-      setReloadKey((k) => k + 1);
-    },
-    [api, stream],
-  );
-
-  const keep = useCallback((runId: string | undefined, trace: RunTrace, before?: RunTrace) => {
-    if (!runId) return;
-    const thoughts = [before?.thoughts, trace.thoughts].filter(Boolean).join('\n');
-    setTraces((all) => ({ ...all, [runId]: { ...trace, thoughts } }));
-  }, []);
+  }, [api, threadId, reloadKey, follow]);
 
   const send = useCallback(
-    (prompt: string) => {
+    (prompt: string, onAccepted: () => void, options: RunOptions = {}) => {
       setNotice(undefined);
-      const body = { prompt, ...(threadId ? { threadId } : {}), ...(agent ? { agent } : {}) };
+      setSending(true);
+      const body = {
+        prompt,
+        ...(threadId ? { threadId } : {}),
+        ...(agent ? { agent } : {}),
+        ...options,
+      };
       const run = async () => {
         const mine = generation.current;
         const lines = announced(api.runStream(body, streams.current?.signal), (ids) => {
@@ -173,25 +235,47 @@ export function useChat(options: ChatOptions): Chat {
             onThreadCreated(ids.threadId);
           }
         });
-        const trace = await stream(lines, { prompt, trace: emptyTrace(), done: false });
-        const result = trace.result;
+        const outcome = await stream(lines, { prompt, trace: emptyTrace(), done: false }, (t) => {
+          setSending(false);
+          onAccepted();
+          return t;
+        });
+        setSending(false);
+        if (outcome.aborted) return;
+        if (!outcome.accepted) {
+          if (mine !== generation.current) return;
+          // Not taken: the message lives on in the composer only, with a way to send it again.
+          setLive(undefined);
+          const failure = failureText(outcome.failure, 'send');
+          setNotice({ kind: 'error', text: failure.text, retry: 'send' });
+          return;
+        }
         onThreadsChanged();
         // The person moved to another thread meanwhile: do not pull them back.
         if (mine !== generation.current) return;
+        if (outcome.failure !== undefined) return detached(outcome.failure);
+        const { trace } = outcome;
+        const result = trace.result;
         keep(trace.runId, trace);
         if (result && !threadId && adoptedThread.current !== result.threadId) {
           adoptedThread.current = result.threadId;
           onThreadCreated(result.threadId);
-        } else setReloadKey((k) => k + 1);
+        } else reload();
       };
       void run();
     },
-    [api, threadId, agent, stream, keep, onThreadCreated, onThreadsChanged],
+    [api, threadId, agent, stream, keep, reload, detached, onThreadCreated, onThreadsChanged],
   );
+
+  const traces = useMemo(() => mergeTraces(thread?.runs, streamed), [thread, streamed]);
 
   const decide = useCallback(
     (approval: ApprovalView, decision: ApprovalDecision, feedback: string) => {
       setNotice(undefined);
+      setDecisionError(undefined);
+      setDeciding(approval.approvalId);
+      // This page follows the resumed run itself.
+      attached.current = approval.runId;
       const before = traces[approval.runId];
       // Steps carry over so the waiting call turns into "done" in place; text starts afresh.
       const { result: _result, error: _error, ...kept } = before ?? emptyTrace(approval.runId);
@@ -205,29 +289,58 @@ export function useChat(options: ChatOptions): Chat {
       const run = async () => {
         const mine = generation.current;
         const lines = api.resolveStream(body, streams.current?.signal);
-        const trace = await stream(lines, {
-          approvalId: approval.approvalId,
-          trace: start,
-          done: false,
+        const live = { approvalId: approval.approvalId, trace: start, done: false };
+        const outcome = await stream(lines, live, (trace) => {
+          // Stored: the card closes now, and the thread shows who decided; the run streams on.
+          setDeciding(undefined);
+          setDecided((ids) => new Set(ids).add(approval.approvalId));
+          reload();
+          return markDecided(trace, approval, decision);
         });
+        setDeciding((current) => (current === approval.approvalId ? undefined : current));
+        if (outcome.aborted) return;
         onThreadsChanged();
         if (mine !== generation.current) return;
-        if (!trace.error) keep(approval.runId, trace, before);
-        setReloadKey((k) => k + 1);
+        if (!outcome.accepted) {
+          setLive(undefined);
+          attached.current = undefined;
+          if (isConflict(outcome.failure)) {
+            setNotice({ kind: 'info', text: CONFLICT_TEXT });
+            reload();
+          } else {
+            const text = failureText(outcome.failure, 'decide').text;
+            setDecisionError({ approvalId: approval.approvalId, text });
+          }
+          return;
+        }
+        if (outcome.failure !== undefined) return detached(outcome.failure);
+        if (!outcome.trace.error) keep(approval.runId, outcome.trace, before);
+        reload();
       };
       void run();
     },
-    [api, traces, stream, keep, onThreadsChanged],
+    [api, traces, stream, keep, reload, detached, onThreadsChanged],
   );
 
+  const pendingApprovals = (thread?.pendingApprovals ?? []).filter(
+    (a) => !decided.has(a.approvalId),
+  );
   return {
     ...(thread ? { thread } : {}),
     traces,
     ...(live ? { live } : {}),
     ...(notice ? { notice } : {}),
+    pendingApprovals,
+    ...(deciding ? { deciding } : {}),
+    ...(decisionError ? { decisionError } : {}),
+    sending,
     busy: live !== undefined && !live.done,
     send,
     decide,
+    reload: () => {
+      setNotice(undefined);
+      reload();
+    },
     dismissNotice: () => setNotice(undefined),
   };
 }

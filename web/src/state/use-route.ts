@@ -1,18 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /** The page's client routes; the server answers index.html for each of them. */
-export type Route = { view: 'chat'; threadId?: string } | { view: 'run'; runId: string };
+export type Route =
+  | { view: 'chat'; threadId?: string }
+  | { view: 'run'; runId: string }
+  | { view: 'trajectory'; runId: string };
 
 export function parseRoute(pathname: string): Route {
   const thread = /^\/threads\/([^/]+)\/?$/.exec(pathname);
   if (thread?.[1]) return { view: 'chat', threadId: decodeURIComponent(thread[1]) };
   const run = /^\/runs\/([^/]+)\/?$/.exec(pathname);
   if (run?.[1]) return { view: 'run', runId: decodeURIComponent(run[1]) };
+  const recorded = /^\/runs\/([^/]+)\/trajectory\/?$/.exec(pathname);
+  if (recorded?.[1]) return { view: 'trajectory', runId: decodeURIComponent(recorded[1]) };
   return { view: 'chat' };
 }
 
 export const threadPath = (id: string): string => `/threads/${encodeURIComponent(id)}`;
 export const runPath = (id: string): string => `/runs/${encodeURIComponent(id)}`;
+export const trajectoryPath = (id: string): string => `${runPath(id)}/trajectory`;
 
 export type Navigate = (path: string, options?: { replace?: boolean }) => void;
 

@@ -1,17 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { AuditEntry, AuditVerification, RunView } from '../api/wire-types.js';
+import { failureText } from './failure-text.js';
 
 export interface RunDetails {
   run?: RunView;
   audit?: AuditEntry[];
   verification?: AuditVerification;
   error?: string;
+  /** Loads everything again (after a failure). */
+  reload(): void;
 }
 
 /** A run's events, its audit entries and the audit chain's status, loaded together. */
 export function useRunDetails(api: Api, runId: string): RunDetails {
-  const [details, setDetails] = useState<RunDetails>({});
+  const [details, setDetails] = useState<Omit<RunDetails, 'reload'>>({});
+  const [key, setKey] = useState(0);
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
@@ -25,12 +29,12 @@ export function useRunDetails(api: Api, runId: string): RunDetails {
         ]);
         setDetails({ run, audit, verification });
       } catch (e) {
-        if (!signal.aborted)
-          setDetails({ error: e instanceof Error ? e.message : 'Failed to load.' });
+        if (!signal.aborted) setDetails({ error: failureText(e, 'load').text });
       }
     };
     void load();
     return () => controller.abort();
-  }, [api, runId]);
-  return details;
+  }, [api, runId, key]);
+  const reload = useCallback(() => setKey((k) => k + 1), []);
+  return { ...details, reload };
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { Thread } from '../api/wire-types.js';
+import { failureText } from './failure-text.js';
 
 export interface Threads {
   threads: Thread[];
@@ -21,8 +22,8 @@ export function useThreads(api: Api): Threads {
         setThreads([...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)));
         setError(undefined);
       } catch (e) {
-        if (!controller.signal.aborted)
-          setError(e instanceof Error ? e.message : 'Failed to load.');
+        // The last list stays; the chat tells the person what failed where they act.
+        if (!controller.signal.aborted) setError(failureText(e, 'load').text);
       }
     };
     void load();

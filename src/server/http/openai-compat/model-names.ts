@@ -8,10 +8,13 @@ export type ModelTarget = { kind: 'default' } | { kind: 'agent'; name: string };
 
 /**
  * Agents a run may name: definitions. Built-in code agents are listed by the
- * service but it runs definitions only (as for `/mcp`).
+ * service but it runs definitions only (as for `/mcp`); the server's own
+ * default (origin `default`) is `cadre` here.
  */
 export function runnableAgents(agents: readonly AgentView[]): AgentView[] {
-  return agents.filter((agent) => agent.origin !== 'builtin' && agent.origin !== 'code');
+  return agents.filter(
+    (agent) => agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default',
+  );
 }
 
 /** An agent of that name wins over the default's aliases; undefined when nothing matches. */

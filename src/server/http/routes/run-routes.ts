@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput, runBody } from '../request-schemas.js';
+import { runRequest } from '../run-request.js';
 import { streamRun } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
@@ -8,7 +9,7 @@ export function runRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   app.post('/api/agent/run', async (request, reply) => {
     const body = parseInput(runBody, request.body, 'body');
     const signal = requestSignal(reply);
-    return service.run({ ...body, userId: request.userId }, { signal });
+    return service.run(runRequest(body, request.userId), { signal });
   });
 
   app.post('/api/agent/run/stream', async (request, reply) => {
@@ -17,7 +18,7 @@ export function runRoutes(app: FastifyInstance, { service, requestSignal }: Rout
     await streamRun({
       reply,
       signal,
-      start: (hooks) => service.run({ ...body, userId: request.userId }, hooks),
+      start: (hooks) => service.run(runRequest(body, request.userId), hooks),
     });
   });
 }

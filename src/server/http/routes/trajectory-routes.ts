@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../../errors/cadre-error.js';
+import { forkBody, idParams, parseInput } from '../request-schemas.js';
+import { streamRun } from '../stream-run.js';
+import type { RouteContext } from './route-context.js';
+
+/** A recorded run step by step, and forks of it: only the run's owner sees or forks it. */
+export function trajectoryRoutes(
+  app: FastifyInstance,
+  { service, requestSignal }: RouteContext,
+): void {
+  app.get('/api/runs/:id/trajectory', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const trajectory = await service.trajectory(request.userId, id, requestSignal(reply));
+    if (!trajectory) throw new NotFoundError('No such run.');
+    return { ok: true, trajectory };
+  });
+
+  // Like `POST /api/agent/run`: one JSON response when the new run settles or waits for approval.
+  app.post('/api/runs/:id/fork', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const { step, prompt } = parseInput(forkBody, request.body, 'body');
+    const result = await service.forkRun(
+      { userId: request.userId, runId: id, step, prompt },
+      { signal: requestSignal(reply) },
+    );
+    if (!result) throw new NotFoundError('No such run.');
+    return result;
+  });
+
+  app.post('/api/runs/:id/fork/stream', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const { step, prompt } = parseInput(forkBody, request.body, 'body');
+    await streamRun({
+      reply,
+      signal: requestSignal(reply),
+      start: async (hooks) => {
+        const result = await service.forkRun(
+          { userId: request.userId, runId: id, step, prompt },
+          hooks,
+        );
+        if (!result) throw new NotFoundError('No such run.');
+        return result;
+      },
+    });
+  });
+}

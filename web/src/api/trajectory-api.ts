@@ -1,0 +1,73 @@
+import type { TrajectoryView } from '../../../src/server/trajectory-view-types.js';
+import { ApiError, apiErrorOf } from './api-error.js';
+import { readNdjson } from './read-ndjson.js';
+import { toStreamLine } from './stream-line.js';
+
+export type {
+  TrajectoryView,
+  TrajectoryStepView,
+  TrajectoryCallView,
+  TrajectoryCallResult,
+} from '../../../src/server/trajectory-view-types.js';
+
+export interface ForkBody {
+  /** 0-based model step. */
+  step: number;
+  prompt: string;
+}
+
+/** A recorded run, and forks of it; the bearer token attached as for every other call. */
+export interface TrajectoryApi {
+  trajectory(runId: string, signal?: AbortSignal): Promise<TrajectoryView>;
+  /** Starts the fork and resolves with its ids as soon as the server names them; the run goes on. */
+  fork(
+    runId: string,
+    body: ForkBody,
+    signal?: AbortSignal,
+  ): Promise<{ runId: string; threadId: string }>;
+}
+
+export function createTrajectoryApi(token: string, onUnauthorized: () => void): TrajectoryApi {
+  async function send(path: string, init: RequestInit): Promise<Response> {
+    const response = await fetch(path, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
+    });
+    if (response.ok) return response;
+    const error = await apiErrorOf(response);
+    if (response.status === 401) onUnauthorized();
+    throw error;
+  }
+  const path = (runId: string, rest: string) => `/api/runs/${encodeURIComponent(runId)}/${rest}`;
+  return {
+    async trajectory(runId, signal) {
+      const response = await send(path(runId, 'trajectory'), signal ? { signal } : {});
+      const body = (await response.json()) as { trajectory?: TrajectoryView };
+      if (!body.trajectory)
+        throw new ApiError(response.status, 'empty', 'The server sent no trajectory.');
+      return body.trajectory;
+    },
+    async fork(runId, body, signal) {
+      const response = await send(path(runId, 'fork/stream'), {
+        method: 'POST',
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      });
+      if (!response.body) throw new ApiError(response.status, 'empty', 'The server sent no body.');
+      // Leaving the loop cancels the body: the page detaches, the fork runs on in its thread.
+      for await (const value of readNdjson(response.body)) {
+        const line = toStreamLine(value);
+        if (line?.type === 'status' && line.runId && line.threadId)
+          return { runId: line.runId, threadId: line.threadId };
+        if (line?.type === 'result')
+          return { runId: line.result.runId, threadId: line.result.threadId };
+        if (line?.type === 'error')
+          throw new ApiError(response.status, line.error.code, line.error.message);
+      }
+      throw new ApiError(response.status, 'empty', 'The fork ended before it started.');
+    },
+  };
+}
