@@ -1,4 +1,5 @@
-import { ApiError, apiErrorOf } from './api-error.js';
+import { ApiError } from './api-error.js';
+import { authorizedFetch } from './authorized-fetch.js';
 import { readNdjson } from './read-ndjson.js';
 import { toStreamLine, type StreamLine } from './stream-line.js';
 import type {
@@ -56,19 +57,7 @@ function listOf<T>(body: unknown, key: string): T[] {
 }
 
 export function createApi(token: string, onUnauthorized: () => void): Api {
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(path, {
-      ...init,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(init.body ? { 'content-type': 'application/json' } : {}),
-      },
-    });
-    if (response.ok) return response;
-    const error = await apiErrorOf(response);
-    if (response.status === 401) onUnauthorized();
-    throw error;
-  }
+  const send = authorizedFetch(token, onUnauthorized);
   const getJson = async (path: string, signal?: AbortSignal): Promise<unknown> =>
     (await send(path, signal ? { signal } : {})).json() as Promise<unknown>;
 

@@ -1,5 +1,6 @@
 import type { TrajectoryView } from '../../../src/server/trajectory-view-types.js';
-import { ApiError, apiErrorOf } from './api-error.js';
+import { ApiError } from './api-error.js';
+import { authorizedFetch } from './authorized-fetch.js';
 import { readNdjson } from './read-ndjson.js';
 import { toStreamLine } from './stream-line.js';
 
@@ -28,19 +29,7 @@ export interface TrajectoryApi {
 }
 
 export function createTrajectoryApi(token: string, onUnauthorized: () => void): TrajectoryApi {
-  async function send(path: string, init: RequestInit): Promise<Response> {
-    const response = await fetch(path, {
-      ...init,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(init.body ? { 'content-type': 'application/json' } : {}),
-      },
-    });
-    if (response.ok) return response;
-    const error = await apiErrorOf(response);
-    if (response.status === 401) onUnauthorized();
-    throw error;
-  }
+  const send = authorizedFetch(token, onUnauthorized);
   const path = (runId: string, rest: string) => `/api/runs/${encodeURIComponent(runId)}/${rest}`;
   return {
     async trajectory(runId, signal) {
