@@ -1,4 +1,4 @@
-import type { Agent, AgentInput } from '../contracts/agent.js';
+import type { Agent } from '../contracts/agent.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { RunState } from '../contracts/run-state.js';
 import type { AgentDefinition } from '../definition/types.js';
@@ -13,6 +13,7 @@ import {
 } from './loop/executor.js';
 import type { RunOptions } from './loop/run-options.js';
 import { streamEvents } from './loop/stream-agent.js';
+import { codeAgentInput } from './prompt/code-agent-input.js';
 
 /**
  * The public way to run an agent: one family of verbs over one options type.
@@ -26,25 +27,13 @@ export type Runnable = AgentDefinition | Agent;
 const isCodeAgent = (agent: Runnable): agent is Agent =>
   typeof (agent as Partial<Agent>).execute === 'function';
 
-/** A code agent reads the prompt from the `prompt` (or `query`) input, as a subagent does. */
-function codeInput(options: RunOptions): AgentInput {
-  const inputs = options.inputs ?? {};
-  const prompt = inputs.prompt ?? inputs.query;
-  return {
-    prompt: typeof prompt === 'string' ? prompt : JSON.stringify(inputs),
-    inputs,
-    ...(options.history ? { history: options.history } : {}),
-    ...(options.memory ? { memory: options.memory } : {}),
-  };
-}
-
 /**
  * Runs an agent to the end. Bad inputs throw before any model call; once
  * started, every outcome (failures included) is a RunResult.
  */
 export function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
   return isCodeAgent(agent)
-    ? runCodeAgent(agent, codeInput(options), options)
+    ? runCodeAgent(agent, codeAgentInput(options.inputs ?? {}, options), options)
     : executeAgent(agent, options);
 }
 

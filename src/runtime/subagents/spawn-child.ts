@@ -5,6 +5,7 @@ import type { EventSink, ExecutionContext } from '../../events/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { FALLBACK_MODEL } from '../loop/run-options.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
+import { codeAgentInput } from '../prompt/code-agent-input.js';
 import { runInThread } from './run-in-thread.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
@@ -122,12 +123,7 @@ function runTarget(
   };
   const target = request.target;
   if (target.kind === 'code') {
-    const input = {
-      prompt: promptOf(request.inputs),
-      inputs: request.inputs,
-      ...(request.history ? { history: request.history } : {}),
-      ...(request.memory ? { memory: request.memory } : {}),
-    };
+    const input = codeAgentInput(request.inputs, request);
     return services.launch({
       kind: 'code',
       agent: target.create(),
@@ -215,11 +211,6 @@ function withParentTools(definition: AgentDefinition, parent: SpawnParent): Agen
       ? { mcpServers: { ...parent.mcpServers, ...definition.mcpServers } }
       : {}),
   };
-}
-
-function promptOf(inputs: Record<string, unknown>): string {
-  const prompt = inputs.prompt ?? inputs.query;
-  return typeof prompt === 'string' ? prompt : JSON.stringify(inputs);
 }
 
 /** Why a child cannot move to a worker thread, or undefined when it can. */
