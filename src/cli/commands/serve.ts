@@ -50,6 +50,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     const logs = await logSetup(options, io, style);
     ({ store, service } = await openCore(options, io, options.worker, logs.log));
     const { buildServer } = await import('../../server/http/build-server.js');
+    const { parseTrustProxy } = await import('../../server/http/trust-proxy.js');
     app = buildServer({
       service,
       store,
@@ -71,6 +72,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
             },
           }
         : {}),
+      trustProxy: parseTrustProxy(io.env.CADRE_TRUST_PROXY),
     });
     // The web page at `/` (threads, live runs, approval cards); the API stays under /api.
     const { registerWebUi } = await import('../../server/web-ui.js');

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TokenLookup } from './auth.js';
 import { createAuthFailures } from './auth-failures.js';
 import { clientKey } from './client-key.js';
-import { auth, fakeService, fakeTokens, startTestServer, type TestServer } from './test-support.js';
+import { failureKeys } from './failure-keys.js';
+import { auth, fakeService, startTestServer, type TestServer } from './test-support.js';
+import { parseTrustProxy } from './trust-proxy.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -10,31 +11,32 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The fake token store, counting lookups. */
-function countingTokens(): TokenLookup & { lookups: string[] } {
-  const lookups: string[] = [];
-  return {
-    lookups,
-    findUserByToken: (token, signal) => {
-      lookups.push(token);
-      return fakeTokens.findUserByToken(token, signal);
-    },
-  };
-}
+const get = (headers: Record<string, string>) => fetch(`${server?.url}/api/threads`, { headers });
 
 describe('failed sign-ins (real HTTP on 127.0.0.1)', () => {
-  it('answers 429 after N failures from one address, without looking the token up', async () => {
-    const store = countingTokens();
+  it('accepts a valid never-seen token from an address after 25 bad ones', async () => {
+    server = await startTestServer(fakeService());
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await get(auth(`bad-${i}`))).status);
+    // The default limit: 20 failures a minute are 401, the rest 429.
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+
+    expect((await get(auth('eve-token'))).status).toBe(200);
+    expect((await get(auth())).status).toBe(200);
+    // Bad attempts are still limited after the valid ones.
+    expect((await get(auth('bad-25'))).status).toBe(429);
+  });
+
+  it('answers bad attempts beyond the limit 429 with Retry-After, missing tokens included', async () => {
     server = await startTestServer(fakeService(), {
-      store,
       authFailureLimit: { max: 3, windowMs: 60_000 },
     });
-    const get = (headers: Record<string, string>) =>
-      fetch(`${server?.url}/api/threads`, { headers });
-    expect((await get(auth())).status).toBe(200);
-    for (const headers of [auth('guess-1'), auth('guess-2'), {}])
-      expect((await get(headers)).status).toBe(401);
-
+    for (const headers of [auth('guess-1'), auth('guess-2'), {}]) {
+      const res = await get(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('retry-after')).toBeNull();
+    }
     const limited = await get(auth('guess-3'));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -44,59 +46,107 @@ describe('failed sign-ins (real HTTP on 127.0.0.1)', () => {
       error: { code: 'rate_limited', message: expect.stringMatching(/^Too many failed sign-ins/) },
     });
     expect((await get({})).status).toBe(429);
-    expect(store.lookups).toEqual(['ann-token', 'guess-1', 'guess-2']);
-
-    // A token that worked keeps working from the blocked address; /healthz needs none.
-    for (let i = 0; i < 5; i++) expect((await get(auth())).status).toBe(200);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    // A token never seen here waits out the window like a guess: answering it would tell guesses apart.
-    expect((await get(auth('eve-token'))).status).toBe(429);
   });
 
   it('does not count valid tokens', async () => {
     server = await startTestServer(fakeService(), {
       authFailureLimit: { max: 2, windowMs: 60_000 },
     });
-    for (let i = 0; i < 10; i++) {
-      const res = await fetch(`${server.url}/api/threads`, { headers: auth() });
-      expect(res.status).toBe(200);
-    }
+    for (let i = 0; i < 10; i++) expect((await get(auth())).status).toBe(200);
+    expect((await get(auth('guess'))).status).toBe(401);
+  });
+
+  it('tells clients apart by X-Forwarded-For behind a trusted proxy, and only then', async () => {
+    const limit = { max: 2, windowMs: 60_000 };
+    const from = (address: string, token: string) => ({
+      ...auth(token),
+      'x-forwarded-for': address,
+    });
+    server = await startTestServer(fakeService(), {
+      authFailureLimit: limit,
+      trustProxy: parseTrustProxy('127.0.0.1'),
+    });
+    for (const token of ['a-1', 'a-2'])
+      expect((await get(from('10.0.0.1', token))).status).toBe(401);
+    expect((await get(from('10.0.0.1', 'a-3'))).status).toBe(429);
+    expect((await get(from('10.0.0.2', 'b-1'))).status).toBe(401);
+    expect((await get(from('10.0.0.1', 'eve-token'))).status).toBe(200);
+    await server.close();
+
+    // Without trustProxy the header is anyone's to forge, so the socket's address counts.
+    server = await startTestServer(fakeService(), { authFailureLimit: limit });
+    for (const token of ['a-1', 'a-2'])
+      expect((await get(from('10.0.0.1', token))).status).toBe(401);
+    expect((await get(from('10.0.0.2', 'b-1'))).status).toBe(429);
+  });
+
+  it('limits guesses at one token prefix spread over many addresses', async () => {
+    server = await startTestServer(fakeService(), {
+      authFailureLimit: { max: 2, windowMs: 60_000 },
+      trustProxy: true,
+    });
+    const guess = (i: number) => ({
+      ...auth(`cadre_AbCdEf${'x'.repeat(30)}${i}`),
+      'x-forwarded-for': `10.0.1.${i}`,
+    });
+    expect((await get(guess(1))).status).toBe(401);
+    expect((await get(guess(2))).status).toBe(401);
+    expect((await get(guess(3))).status).toBe(429);
+    // Another prefix from a fresh address is not held up.
+    expect(
+      (await get({ ...auth('cadre_ZzZzZz-other'), 'x-forwarded-for': '10.0.1.4' })).status,
+    ).toBe(401);
   });
 });
 
 describe('createAuthFailures', () => {
-  it('blocks at max failures for the rest of the window, then forgets', () => {
+  it('limits beyond max failures for the rest of the window, then forgets', () => {
     const failures = createAuthFailures({ max: 2, windowMs: 1_000 });
-    failures.fail('a', 0);
-    expect(failures.blockedFor('a', 10)).toBe(0);
-    failures.fail('a', 100);
-    expect(failures.blockedFor('a', 400)).toBe(600);
-    expect(failures.blockedFor('b', 400)).toBe(0);
-    expect(failures.blockedFor('a', 1_000)).toBe(0);
-    failures.fail('a', 1_000);
-    expect(failures.blockedFor('a', 1_001)).toBe(0);
+    expect(failures.fail({ client: 'a' }, 0)).toBe(0);
+    expect(failures.fail({ client: 'a' }, 100)).toBe(0);
+    expect(failures.fail({ client: 'a' }, 400)).toBe(600);
+    expect(failures.fail({ client: 'b' }, 400)).toBe(0);
+    expect(failures.fail({ client: 'a' }, 1_000)).toBe(0);
+  });
+
+  it('counts the address and the prefix apart, limiting on either', () => {
+    const failures = createAuthFailures({ max: 1, windowMs: 1_000 });
+    expect(failures.fail({ client: 'a', prefix: 'p' }, 0)).toBe(0);
+    expect(failures.fail({ client: 'b', prefix: 'p' }, 10)).toBe(990);
+    expect(failures.fail({ client: 'a', prefix: 'q' }, 20)).toBe(980);
+    expect(failures.fail({ client: 'c', prefix: 'r' }, 20)).toBe(0);
   });
 
   it('remembers a bounded number of clients, dropping the oldest', () => {
     const failures = createAuthFailures({ max: 1, windowMs: 60_000 });
-    failures.fail('first', 0);
-    expect(failures.blockedFor('first', 1)).toBeGreaterThan(0);
-    for (let i = 0; i < 10_000; i++) failures.fail(`client-${i}`, 1);
-    expect(failures.blockedFor('first', 2)).toBe(0);
-    expect(failures.blockedFor('client-9999', 2)).toBeGreaterThan(0);
+    failures.fail({ client: 'first' }, 0);
+    for (let i = 0; i < 10_000; i++) failures.fail({ client: `client-${i}` }, 1);
+    expect(failures.fail({ client: 'first' }, 2)).toBe(0);
+    expect(failures.fail({ client: 'client-9999' }, 2)).toBeGreaterThan(0);
   });
 
-  it('knows tokens that worked, for a day', () => {
-    const failures = createAuthFailures();
-    failures.succeed('k', 0);
-    expect(failures.known('k', 1_000)).toBe(true);
-    expect(failures.known('other', 1_000)).toBe(false);
-    expect(failures.known('k', 24 * 60 * 60 * 1000)).toBe(false);
+  it('keeps an address counted while fresh prefixes flood in', () => {
+    const failures = createAuthFailures({ max: 1, windowMs: 60_000 });
+    for (let i = 0; i < 20_000; i++) failures.fail({ client: 'guesser', prefix: `p${i}` }, 1);
+    expect(failures.fail({ client: 'guesser', prefix: 'fresh' }, 2)).toBeGreaterThan(0);
   });
 
   it('refuses a limit that could never or always block', () => {
     expect(() => createAuthFailures({ max: 0, windowMs: 1_000 })).toThrow(RangeError);
     expect(() => createAuthFailures({ max: 5, windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('failureKeys', () => {
+  it('keys a token by a digest of its first 12 characters, never the characters', () => {
+    const a = failureKeys('127.0.0.1', 'cadre_AbCdEfSECRET-1');
+    const b = failureKeys('10.0.0.1', 'cadre_AbCdEfOTHER-2');
+    expect(a.client).toBe('127.0.0.1');
+    expect(a.prefix).toBe(b.prefix);
+    expect(a.prefix).not.toContain('AbCdEf');
+    expect(failureKeys('127.0.0.1', 'cadre_ZzZzZzSECRET-1').prefix).not.toBe(a.prefix);
+    expect(failureKeys('127.0.0.1', undefined)).toEqual({ client: '127.0.0.1' });
   });
 });
 

@@ -1,4 +1,4 @@
-/** Failed sign-ins a client may make per window before it is refused with 429. */
+/** Failed sign-ins a client address (or a token prefix) may make per window before the next are answered 429. */
 export interface AuthFailureLimit {
   max: number;
   windowMs: number;
@@ -6,20 +6,23 @@ export interface AuthFailureLimit {
 
 export const DEFAULT_AUTH_FAILURE_LIMIT = { max: 20, windowMs: 60_000 } as const;
 
-/** Clients (and known tokens) remembered at most; the oldest go first. */
+/** Keys remembered at most per kind; the oldest go first. */
 const MAX_ENTRIES = 10_000;
-/** How long a token that worked is let through a blocked client's address. */
-const KNOWN_TOKEN_MS = 24 * 60 * 60 * 1000;
+
+/** What a failed sign-in is counted under. */
+export interface FailureKeys {
+  /** The client's address (see clientKey). */
+  client: string;
+  /** A digest of the presented token's first characters; absent without a token. */
+  prefix?: string;
+}
 
 export interface AuthFailures {
-  /** Milliseconds until `client` may try unknown tokens again; 0 when it may now. */
-  blockedFor(client: string, now?: number): number;
-  /** One more failure of `client`. */
-  fail(client: string, now?: number): void;
-  /** A token (its hash) that just worked: it still works from a blocked client. */
-  succeed(tokenKey: string, now?: number): void;
-  /** Whether `tokenKey` worked within the last day. */
-  known(tokenKey: string, now?: number): boolean;
+  /**
+   * Counts one failure under each key and answers how many milliseconds
+   * those keys stay limited: 0 while every key is within its limit.
+   */
+  fail(keys: FailureKeys, now?: number): number;
 }
 
 interface Window {
@@ -28,42 +31,36 @@ interface Window {
 }
 
 /**
- * Counts failed sign-ins per client in fixed windows, bounded in memory.
- * A blocked client is refused before its token is looked up, so guessing
- * gets no answer; tokens that worked in the last day are still looked up,
- * so users sharing an address (NAT, a proxy) with a guesser keep working.
+ * Counts failed sign-ins in fixed windows, per client address and per
+ * token prefix, bounded in memory. Only failures are counted: a valid token
+ * is accepted whatever its address did, so a guesser behind the same proxy
+ * or NAT cannot lock anyone out. Every bad attempt counts, blocked or not,
+ * so a guesser stays limited for as long as it keeps guessing; the prefix
+ * count catches guesses at one token spread over many addresses.
  */
 export function createAuthFailures(
   limit: AuthFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT,
 ): AuthFailures {
   if (!Number.isSafeInteger(limit.max) || limit.max < 1 || !(limit.windowMs > 0))
     throw new RangeError('The failed sign-in limit needs max ≥ 1 and windowMs > 0.');
-  const failures = new Map<string, Window>();
-  const tokens = new Map<string, number>();
-  const current = (client: string, now: number): Window | undefined => {
-    const window = failures.get(client);
-    if (window && now - window.start < limit.windowMs) return window;
-    if (window) failures.delete(client);
-    return undefined;
+  // Separate maps: a flood of fresh prefixes must not push a guesser's address out.
+  const clients = new Map<string, Window>();
+  const prefixes = new Map<string, Window>();
+  const count = (map: Map<string, Window>, key: string, now: number): number => {
+    const window = map.get(key);
+    if (window && now - window.start < limit.windowMs) {
+      window.count += 1;
+      return window.count > limit.max ? window.start + limit.windowMs - now : 0;
+    }
+    map.delete(key);
+    remember(map, key, { start: now, count: 1 });
+    return 0;
   };
   return {
-    blockedFor(client, now = Date.now()) {
-      const window = current(client, now);
-      return window && window.count >= limit.max ? window.start + limit.windowMs - now : 0;
-    },
-    fail(client, now = Date.now()) {
-      const window = current(client, now);
-      if (window) window.count += 1;
-      else remember(failures, client, { start: now, count: 1 });
-    },
-    succeed(tokenKey, now = Date.now()) {
-      // Re-inserted so that the map's order stays oldest first.
-      tokens.delete(tokenKey);
-      remember(tokens, tokenKey, now);
-    },
-    known(tokenKey, now = Date.now()) {
-      const at = tokens.get(tokenKey);
-      return at !== undefined && now - at < KNOWN_TOKEN_MS;
+    fail(keys, now = Date.now()) {
+      const byClient = count(clients, keys.client, now);
+      const byPrefix = keys.prefix === undefined ? 0 : count(prefixes, keys.prefix, now);
+      return Math.max(byClient, byPrefix);
     },
   };
 }

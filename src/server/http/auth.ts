@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthError } from '../../errors/cadre-error.js';
 import type { AuthFailures } from './auth-failures.js';
-import { clientKey } from './client-key.js';
+import { failureKeys } from './failure-keys.js';
 import { HttpProblem } from './http-problem.js';
 import type { RequestSignals } from './request-signals.js';
 import type { TokenCache, TokenLookup } from './token-cache.js';
@@ -32,9 +32,12 @@ export interface AuthOptions {
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
 
 /**
- * Bearer token → `request.userId` on every non-public route; otherwise 401
- * `auth_error`. A client with too many failures is answered 429 before its
- * token is looked up, unless that token worked recently.
+ * Bearer token → `request.userId` on every non-public route. The token is
+ * checked first, so a valid one is accepted whatever else its address sent.
+ * A bad or missing one counts against its address and its token prefix:
+ * 401 `auth_error` within the limit, 429 `rate_limited` with Retry-After
+ * beyond it. Store tokens carry 256 random bits, so answering a limited
+ * address's lookups tells a guesser nothing it could use.
  */
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   const { tokens, failures, signals } = options;
@@ -42,11 +45,16 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest('tokenKey', '');
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
-    const client = clientKey(request.ip);
     const token = bearerToken(request);
     const tokenKey = token ? createHash('sha256').update(token).digest('base64url') : '';
-    const waitMs = failures.blockedFor(client);
-    if (waitMs > 0 && !failures.known(tokenKey)) {
+    const user = token ? await tokens.find(tokenKey, token, signals(reply)) : undefined;
+    if (token && user) {
+      request.userId = user.id;
+      request.tokenKey = tokenKey;
+      return;
+    }
+    const waitMs = failures.fail(failureKeys(request.ip, token));
+    if (waitMs > 0) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
       void reply.header('retry-after', String(seconds));
       throw new HttpProblem(
@@ -55,14 +63,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
         `Too many failed sign-ins; retry in ${seconds} seconds.`,
       );
     }
-    const user = token ? await tokens.find(tokenKey, token, signals(reply)) : undefined;
-    if (!token || !user) {
-      failures.fail(client);
-      throw new AuthError('Missing or invalid bearer token.');
-    }
-    failures.succeed(tokenKey);
-    request.userId = user.id;
-    request.tokenKey = tokenKey;
+    throw new AuthError('Missing or invalid bearer token.');
   });
 }
 

@@ -24,6 +24,7 @@ import { threadRoutes } from './routes/thread-routes.js';
 import { trajectoryRoutes } from './routes/trajectory-routes.js';
 import { timeoutOptions, type ServerTimeouts } from './server-timeouts.js';
 import { DEFAULT_TOKEN_CACHE, tokenCache, type TokenCacheOptions } from './token-cache.js';
+import type { TrustProxy } from './trust-proxy.js';
 
 export interface BuildServerOptions {
   service: RunService;
@@ -38,8 +39,10 @@ export interface BuildServerOptions {
   timeouts?: ServerTimeouts;
   /** Valid tokens trusted without a lookup for `ttlMs` (default 5 s; 0 asks the store every time). */
   tokenCache?: TokenCacheOptions;
-  /** Failed sign-ins per client address; default 20 a minute, then 429. */
+  /** Failed sign-ins per client address and per token prefix; default 20 a minute, then 429. */
   authFailureLimit?: AuthFailureLimit;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`); default none. */
+  trustProxy?: TrustProxy;
 }
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -58,6 +61,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     routerOptions: { maxParamLength: 200 },
     ...timeouts,
     clientErrorHandler: clientErrorHandler(logger),
+    trustProxy: options.trustProxy ?? false,
   });
   closeSpentSockets(app, timeouts.maxRequestsPerSocket ?? 0);
   const shutdown = new AbortController();
