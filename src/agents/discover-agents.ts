@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { formatIssue, type ValidationIssue } from '../errors/validation-error.js';
 import type { LoadOptions } from '../definition/load-definition.js';
 import { loadDefinitionsFromDir } from '../definition/lazy-load.js';
@@ -13,6 +13,12 @@ export interface DiscoverOptions {
   home?: string;
   /** Extra folders searched before the defaults (e.g. the agent-format `tool_root`). */
   folders?: readonly string[];
+  /**
+   * A file being run or checked: the YAML, JSON and Markdown definitions
+   * beside it are read (so such files can call each other), but code
+   * modules there are never imported; only declared folders run code.
+   */
+  besides?: string;
   builtins?: readonly AgentEntry[];
   /** Tool names the definitions may use besides agents (built-ins, `task`, ...). */
   knownTools: readonly string[];
@@ -23,34 +29,49 @@ export interface Discovery {
   registry: AgentRegistry;
   /** Skipped files and overrides, each naming the file. */
   diagnostics: string[];
+  /** Only the skipped files (invalid, or code that threw on import), each naming the file. */
+  skipped: string[];
   warnings: ValidationIssue[];
 }
 
 /**
  * Finds agents with a clear precedence: project `.cadre/agents` and
- * `./agents` over user `~/.cadre/agents` over built-ins. An invalid file is
- * skipped with a diagnostic; agents may name each other (and themselves) as tools.
+ * `./agents` over user `~/.cadre/agents` over built-ins. An invalid file (or
+ * a module that throws on import) is skipped and named in `skipped`; agents may name each other (and themselves) as tools.
  */
 export async function discoverAgents(options: DiscoverOptions): Promise<Discovery> {
   const diagnostics: string[] = [];
   const warnings: ValidationIssue[] = [];
+  const skipped: string[] = [];
   const registry = new AgentRegistry((message) => diagnostics.push(message));
   const home = options.home ?? homedir();
-  const folders: Array<{ dir: string; origin: AgentOrigin }> = [
+  type Folder = { dir: string; origin: AgentOrigin; modules: boolean };
+  const folders: Folder[] = [
     ...(options.folders ?? []).map((dir) => ({
       dir: resolve(options.cwd, dir),
       origin: 'project' as const,
+      modules: true,
     })),
-    { dir: join(options.cwd, '.cadre/agents'), origin: 'project' },
-    { dir: join(options.cwd, 'agents'), origin: 'project' },
-    { dir: join(home, '.cadre/agents'), origin: 'user' },
+    ...(options.besides
+      ? [
+          {
+            dir: dirname(resolve(options.cwd, options.besides)),
+            origin: 'project' as const,
+            modules: false,
+          },
+        ]
+      : []),
+    { dir: join(options.cwd, '.cadre/agents'), origin: 'project', modules: true },
+    { dir: join(options.cwd, 'agents'), origin: 'project', modules: true },
+    { dir: join(home, '.cadre/agents'), origin: 'user', modules: true },
   ];
-  const existing: typeof folders = [];
-  const seen = new Set<string>();
+  const existing: Folder[] = [];
   for (const folder of folders) {
-    if (seen.has(folder.dir)) continue; // a folder named twice is read once
-    seen.add(folder.dir);
-    if ((await stat(folder.dir).catch(() => undefined))?.isDirectory()) existing.push(folder);
+    // A folder named twice is read once; it runs code if any naming of it is a declared folder.
+    const earlier = existing.find((known) => known.dir === folder.dir);
+    if (earlier) earlier.modules ||= folder.modules;
+    else if ((await stat(folder.dir).catch(() => undefined))?.isDirectory())
+      existing.push({ ...folder });
   }
 
   const base = { ...options.load, knownTools: options.knownTools, cwd: options.cwd };
@@ -63,6 +84,7 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
   for (const folder of existing) {
     const { loaded } = await loadDefinitionsFromDir(folder.dir, {
       ...base,
+      modules: folder.modules,
       isKnownAgent: () => true,
     });
     for (const { definition } of loaded) names.add(definition.name);
@@ -70,6 +92,7 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
   for (const folder of existing) {
     const { loaded, failed } = await loadDefinitionsFromDir(folder.dir, {
       ...base,
+      modules: folder.modules,
       isKnownAgent: (name) => names.has(name),
     });
     for (const { definition, warnings: w } of loaded) {
@@ -80,12 +103,11 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
         ...(definition.source?.file ? { file: relative(options.cwd, definition.source.file) } : {}),
       });
     }
-    for (const { file, error } of failed) {
-      diagnostics.push(
+    for (const { file, error } of failed)
+      skipped.push(
         `skipped ${relative(options.cwd, file)}: ${error.issues.map(formatIssue).join('; ')}`,
       );
-    }
   }
   for (const entry of options.builtins ?? []) registry.register({ entry, origin: 'builtin' });
-  return { registry, diagnostics, warnings };
+  return { registry, diagnostics: [...diagnostics, ...skipped], skipped, warnings };
 }

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { discoverAgents } from '../agents/discover-agents.js';
@@ -20,6 +19,8 @@ export interface AgentEnvironment {
   /** Options that let a definition name tools, `task` and the discovered agents. */
   loadOptions: LoadOptions & { cwd: string };
   diagnostics: string[];
+  /** Definition files left out (invalid, or code that threw on import), each naming the file. */
+  skipped: string[];
   /** Non-fatal issues of the discovered definitions (tools left out, model fallbacks). */
   warnings: ValidationIssue[];
   /** Tools runs may be granted: the built-ins and what the environment configures (web_search). */
@@ -30,26 +31,35 @@ export interface AgentEnvironment {
   mcpServers: Record<string, McpServerConfig>;
 }
 
+export interface EnvironmentOptions {
+  /** The file being run or checked: the data definitions beside it are read, its sibling code never imported. */
+  besides?: string;
+  /** Folders the user named (`cadre validate DIR`): read whole, code modules included. */
+  folders?: readonly string[];
+  builtins?: readonly AgentEntry[];
+}
+
 /**
  * The agents a command can see: project `.cadre/agents` and `./agents`,
- * the user's `~/.cadre/agents`, built-ins, plus the folder of the file
- * being run (so sibling definitions can call each other), and the
- * project's MCP servers.
+ * the user's `~/.cadre/agents`, built-ins, the YAML / JSON / Markdown
+ * definitions beside the file being run (so they can call each other), and
+ * the project's MCP servers.
  */
 export async function agentEnvironment(
   io: CliIO,
-  options: { alsoBesides?: string; builtins?: readonly AgentEntry[] } = {},
+  options: EnvironmentOptions = {},
 ): Promise<AgentEnvironment> {
   const tools = availableTools(io.env);
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const prices = await loadPrices(io.cwd, io.env);
-  const { registry, diagnostics, warnings } = await discoverAgents({
+  const { registry, diagnostics, skipped, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
     load: { mcpServers: Object.keys(mcpServers), servesModel: servesModelIn(io.env) },
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
-    ...(options.alsoBesides ? { folders: [dirname(options.alsoBesides)] } : {}),
+    ...(options.besides ? { besides: options.besides } : {}),
+    ...(options.folders ? { folders: options.folders } : {}),
     builtins: options.builtins ?? builtinAgentEntries(),
   });
   const names = new Set(registry.names());
@@ -63,6 +73,7 @@ export async function agentEnvironment(
       cwd: io.cwd,
     },
     diagnostics,
+    skipped,
     warnings,
     tools,
     prices,

@@ -40,6 +40,12 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
   const absolute = path.resolve(cwd, file);
   const extension = path.extname(absolute).toLowerCase();
   if (MODULE_EXTENSIONS.includes(extension)) {
+    if (options.modules === false)
+      throw fileError(
+        absolute,
+        cwd,
+        'a code module here is not imported (only declared agent folders run code)',
+      );
     return (await import('./load-module.js')).loadModuleDefinition(absolute, { ...options, cwd });
   }
   const reader = TEXT_READERS[extension];

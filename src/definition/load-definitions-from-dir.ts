@@ -1,7 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from '../errors/validation-error.js';
-import { DEFINITION_EXTENSIONS, loadDefinition } from './load-definition-file.js';
+import {
+  DEFINITION_EXTENSIONS,
+  loadDefinition,
+  MODULE_EXTENSIONS,
+} from './load-definition-file.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
 
 export interface DirectoryLoad {
@@ -18,7 +22,8 @@ export function isDefinitionFileName(name: string): boolean {
 
 /**
  * Loads every definition file in `dir` (not recursive), in name order. One
- * bad file does not stop the others: it is listed under `failed`.
+ * bad file does not stop the others: it is listed under `failed`. With
+ * `modules: false`, TS / JS files are left alone (not imported, not listed).
  */
 export async function loadDefinitionsFromDir(
   dir: string,
@@ -29,6 +34,12 @@ export async function loadDefinitionsFromDir(
   const entries = await readdir(absolute, { withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile() && isDefinitionFileName(entry.name))
+    // Data files only where modules are off: listing a module as "failed" would still be noise.
+    .filter(
+      (entry) =>
+        options.modules !== false ||
+        !MODULE_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()),
+    )
     .map((entry) => path.join(absolute, entry.name))
     .sort();
   const result: DirectoryLoad = { loaded: [], failed: [] };

@@ -19,6 +19,11 @@ export interface LoadOptions {
   servesModel?: (model: string) => boolean;
   /** ADK files whose sub-agents are being loaded, outermost first (guards against cycles). */
   adkAncestors?: readonly string[];
+  /**
+   * False: TS / JS definition modules are refused, never imported. For files
+   * read only because they sit beside the one named: importing runs their code.
+   */
+  modules?: boolean;
 }
 
 export interface ValidateOptions extends LoadOptions {

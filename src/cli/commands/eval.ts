@@ -60,7 +60,8 @@ export async function evalCommand(
     const retries = whole(options.retries, '--retries', 0);
     const minScore = options.minScore === undefined ? undefined : fraction(options.minScore);
     const path = resolve(io.cwd, agentFile);
-    const environment = await agentEnvironment(io, { alsoBesides: path });
+    const environment = await agentEnvironment(io, { besides: path });
+    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const w of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(w)}\n`);
     const dataset = await loadDataset(resolve(io.cwd, options.dataset), interrupt.signal);

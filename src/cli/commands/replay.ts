@@ -54,7 +54,8 @@ export async function replayCommand(
     const trajectory = await loadTrajectory(resolve(io.cwd, file), interrupt.signal);
     const agentPath = options.agent ? resolve(io.cwd, options.agent) : trajectory.agent.source;
     // Subagents run again (their model steps replayed), so the command sees the agents `cadre run` does.
-    const environment = await agentEnvironment(io, agentPath ? { alsoBesides: agentPath } : {});
+    const environment = await agentEnvironment(io, agentPath ? { besides: agentPath } : {});
+    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const definition = options.agent
       ? await loadAgent(resolve(io.cwd, options.agent), environment, io, style.yellow('warning'))
       : undefined;

@@ -52,7 +52,8 @@ export async function runCommand(
     telemetry = await telemetryFromEnv(io.env);
     const policy = await commandPolicy(io, options.policy);
     const path = resolve(io.cwd, file);
-    const environment = await agentEnvironment(io, { alsoBesides: path });
+    const environment = await agentEnvironment(io, { besides: path });
+    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const warning of warnings)
       io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import {
   formatIssue,
   ValidationError,
@@ -53,10 +53,13 @@ export async function validateCommand(
         continue;
       }
       const isDir = info.isDirectory();
-      // Definitions may name agents found beside them or in the project's agent folders.
-      const { loadOptions } = await agentEnvironment(io, {
-        alsoBesides: isDir ? join(absolute, 'x') : absolute,
-      });
+      // Definitions may name agents found beside them or in the project's agent folders;
+      // a named folder is read whole, a named file's sibling code is never imported.
+      const { loadOptions, skipped } = await agentEnvironment(
+        io,
+        isDir ? { folders: [absolute] } : { besides: absolute },
+      );
+      for (const line of skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
       if (isDir) {
         const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
         loaded.forEach(pass);
