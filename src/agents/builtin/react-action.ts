@@ -2,6 +2,7 @@ import { CadreError, isAbortError } from '../../errors/cadre-error.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
 import type { SchemaValidator } from '../../runtime/completion/schema-validator.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
+import { capOutput, capText } from '../../runtime/calls/cap-output.js';
 import { parseActionInput } from './react-protocol.js';
 
 export interface ActionEnvironment {
@@ -52,14 +53,14 @@ export async function runAction(
   const started = performance.now();
   let output: string;
   try {
-    output = outputText(await tool.execute(args, ctx));
+    output = outputText(capOutput(await tool.execute(args, ctx)));
   } catch (error) {
     if (isAbortError(error) || ctx.signal.aborted) throw error;
-    output = `Error: ${
+    output = `Error: ${capText(
       error instanceof CadreError
         ? error.message
-        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`
-    }`;
+        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    )}`;
   }
   const trace: ToolTrace = {
     tool: tool.name,

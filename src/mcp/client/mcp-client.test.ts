@@ -14,6 +14,7 @@ import { executeAgent } from '../../runtime/loop/executor.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
 import { parseProjectMcpConfig } from '../project-mcp-config.js';
+import { MAX_RESULT_CHARS } from '../../runtime/calls/cap-output.js';
 
 const SERVER = fileURLToPath(new URL('./testing/notes-mcp-server.mjs', import.meta.url));
 
@@ -202,6 +203,32 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     const [answer] = JSON.parse(result.final_message) as Array<{ output: string }>;
     const who = JSON.parse(String(answer?.output)) as { pid: number };
     expect(await exited(who.pid)).toBe(true);
+  });
+
+  it('a 4 MB structured answer with its JSON text copy (8 MB) reaches the model once, cut to the cap with a marker', async () => {
+    const file = await notesAgent('dumper', ['notes__dump']);
+    const { definition } = await loadDefinition(file, { cwd: dir });
+    const model = callsInOrder([
+      { name: 'notes__dump', args: { chars: 10 } },
+      { name: 'notes__dump', args: { chars: 4_000_000 } },
+    ]);
+    const result = await executeAgent(definition, {
+      model,
+      workspace: dir,
+      inputs: { prompt: 'go' },
+    });
+    expect(result.terminate_reason).toBe('GOAL');
+    const outputOf = (request: number): unknown => {
+      const [answer] = responses(model.requests[request] as ModelRequest);
+      return answer && 'output' in answer.response ? answer.response.output : undefined;
+    };
+    // Once: the text block that only repeats the structured content is not sent beside it.
+    expect(outputOf(1)).toEqual({ blob: 'x'.repeat(10) });
+    const sent = outputOf(2);
+    expect(typeof sent).toBe('string');
+    expect(String(sent).length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
+    expect(String(sent).startsWith('{"blob":"xxx')).toBe(true);
+    expect(String(sent)).toMatch(/\[… 3,9\d\d,\d\d\d characters cut …\]$/);
   });
 
   it('two tools whose safe names collide: the first is offered, the second is a warning', async () => {

@@ -2,11 +2,9 @@ import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/s
 import { CancelledError, ToolExecutionError } from '../../errors/cadre-error.js';
 import type { JsonSchema } from '../../model/types.js';
 import { defineTool, type Tool } from '../../tools/types.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 import { mcpToolName } from '../mcp-tool-names.js';
 import type { McpConnection } from './mcp-connection.js';
-
-/** Most characters of one call's text returned to the model. */
-const MAX_OUTPUT_CHARS = 50_000;
 
 /**
  * One server's tool as a Cadre tool named `server__tool`. Only a tool the
@@ -42,19 +40,45 @@ export function mcpTool(server: string, listed: ListedTool, connection: McpConne
           `MCP server "${server}" failed on ${listed.name}: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      const text = textOf(result);
       // The server's own failure goes back to the model so it can correct itself.
-      if (result.isError) throw new ToolExecutionError(text || `${listed.name} failed.`);
-      if (result.structuredContent !== undefined)
-        return text ? { ...result.structuredContent, text } : result.structuredContent;
-      return text;
+      if (result.isError)
+        throw new ToolExecutionError(textOf(result.content) || `${listed.name} failed.`);
+      // The answer is sent once (the call's answers are capped where they are built).
+      const structured = result.structuredContent;
+      if (structured === undefined) return textOf(result.content);
+      const text = textOf(withoutCopiesOf(structured, result.content));
+      return text ? { ...structured, text } : structured;
     },
   });
 }
 
+/**
+ * The spec asks servers to put structured content's JSON in a text block as
+ * well; such a copy is left out so the same data does not reach the model twice.
+ */
+function withoutCopiesOf(
+  structured: Record<string, unknown>,
+  content: CallToolResult['content'],
+): CallToolResult['content'] {
+  let canonical: string | undefined;
+  return (content ?? []).filter((part) => {
+    if (part.type !== 'text' || !/^\s*[[{]/.test(part.text)) return true;
+    canonical ??= canonicalJson(structured);
+    return parsedCanonical(part.text) !== canonical;
+  });
+}
+
+function parsedCanonical(text: string): string | undefined {
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Text parts as they are; other parts named so the model knows they were there. */
-function textOf(result: CallToolResult): string {
-  const parts = (result.content ?? []).map((part) => {
+function textOf(content: CallToolResult['content'] = []): string {
+  const parts = content.map((part) => {
     switch (part.type) {
       case 'text':
         return part.text;
@@ -71,10 +95,7 @@ function textOf(result: CallToolResult): string {
         return part satisfies never;
     }
   });
-  const text = parts.join('\n');
-  return text.length <= MAX_OUTPUT_CHARS
-    ? text
-    : `${text.slice(0, MAX_OUTPUT_CHARS)}\n[truncated: ${text.length - MAX_OUTPUT_CHARS} more characters]`;
+  return parts.join('\n');
 }
 
 function previewArgs(args: Record<string, unknown>): string {

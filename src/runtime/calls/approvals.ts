@@ -102,7 +102,7 @@ export async function execute(
       ...env.toolContext,
       ...(tool.sideEffect ? { actionId: call.id } : {}),
     });
-    response = { kind: 'function_response', id: call.id, name: call.name, response: { output } };
+    response = okResponse(call, output);
   } catch (error) {
     if (isAbortError(error) || env.toolContext.signal.aborted) {
       // The action must not stay `executing`: record that it was cut short.

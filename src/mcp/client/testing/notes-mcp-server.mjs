@@ -41,6 +41,12 @@ export function notesServer() {
         annotations: { readOnlyHint: true },
       })),
       {
+        name: 'dump',
+        description: 'Answers with `chars` characters of data, structured and as its JSON text.',
+        inputSchema: { type: 'object', properties: { chars: { type: 'number' } } },
+        annotations: { readOnlyHint: true },
+      },
+      {
         name: 'explode',
         description: 'Always fails.',
         inputSchema: { type: 'object', properties: {} },
@@ -75,6 +81,10 @@ export function notesServer() {
       case 'odd.name':
       case 'odd_name':
         return { content: [{ type: 'text', text: request.params.name }] };
+      case 'dump': {
+        const data = { blob: 'x'.repeat(Number(args.chars ?? 0)) };
+        return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+      }
       case 'explode':
         return { isError: true, content: [{ type: 'text', text: 'the notebook is on fire' }] };
       default:
