@@ -28,6 +28,21 @@ export function decide(
   rules: readonly PolicyRule[] = [],
   options: DecideOptions = {},
 ): PolicyDecision {
+  const decision = decideByPolicy(principal, tool, call, grants, rules, options);
+  // A tool that cannot be confined asks a person even where a rule, grant or trust would allow.
+  return decision.mode === 'allow' && tool.approvalFloor !== undefined
+    ? ask(tool.approvalFloor)
+    : decision;
+}
+
+function decideByPolicy(
+  principal: Principal,
+  tool: PolicyTool,
+  call: NormalizedCall,
+  grants: readonly Grant[],
+  rules: readonly PolicyRule[] = [],
+  options: DecideOptions = {},
+): PolicyDecision {
   if (!call.ok) return deny(`Refused before approval: ${call.reason}`);
   if (tool.sideEffect && options.sideEffects === 'off') {
     return deny('Side effects are turned off for this runtime (CADRE_SIDE_EFFECTS=off).');

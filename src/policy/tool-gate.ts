@@ -72,7 +72,11 @@ export async function passGate(
     policy.rules,
     { sideEffects: policy.sideEffects },
   );
-  if (decision.mode === 'require_approval' && approvedForRun.includes(call.tool.name))
+  if (
+    decision.mode === 'require_approval' &&
+    call.tool.approvalFloor === undefined &&
+    approvedForRun.includes(call.tool.name)
+  )
     decision = { mode: 'allow' };
   if (interceptors.length > 0) {
     const verdict = await runBeforeInterceptors(

@@ -39,6 +39,8 @@ export interface PolicyTool {
   name: string;
   sideEffect: boolean;
   defaultApproval?: ApprovalDefault;
+  /** Set when every call must ask a person whatever rules, grants or trust say (only deny beats it). */
+  approvalFloor?: string;
 }
 
 /**

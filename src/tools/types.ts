@@ -11,6 +11,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Root directory file tools are confined to (absolute, real path). */
   workspace: string;
+  /**
+   * Cadre's own state outside the workspace's `.cadre/` (the server's
+   * database, audit key, token files): no tool may read, write or list them.
+   */
+  protectedPaths?: readonly string[];
   emit: EventSink;
   /** The person the run acts for (the runtime spec's execution context). */
   uid?: string;
@@ -43,6 +48,11 @@ export interface Tool<Args = Record<string, unknown>> {
    * asks this before any rule or approval, so such a call is refused outright.
    */
   outsidePatterns?(args: Args, patterns: readonly string[]): string | undefined;
+  /**
+   * Why every call of this tool must ask a person right now, whatever rules,
+   * grants or trust say (a shell with no sandbox to run in). Only a deny beats it.
+   */
+  approvalFloor?(signal: AbortSignal): Promise<string | undefined>;
   /** Returns JSON-serialisable output; throws `ToolExecutionError` with a safe message on failure. */
   execute(args: Args, ctx: ToolContext): Promise<unknown>;
 }

@@ -18,6 +18,7 @@ export async function gatedCall(
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
+  const floor = await tool.approvalFloor?.(env.toolContext.signal);
   const decision = await passGate(
     env.policy ?? DEFAULT_GATE_POLICY,
     env.interceptors ?? [],
@@ -28,6 +29,7 @@ export async function gatedCall(
         name: tool.name,
         sideEffect: tool.sideEffect,
         ...(tool.defaultApproval ? { defaultApproval: tool.defaultApproval } : {}),
+        ...(floor === undefined ? {} : { approvalFloor: floor }),
       },
       args: call.args,
       ...outsidePatterns(call, tool, env),

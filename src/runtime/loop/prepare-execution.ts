@@ -53,6 +53,7 @@ export async function prepareExecution(
         runtime: options.runtime ?? (await createRuntime()),
         events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
         workspace,
+        ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
         prices: options.prices ?? DEFAULT_PRICES,
         mcp: new McpHub({
           ...(options.mcpServers ? { servers: options.mcpServers } : {}),

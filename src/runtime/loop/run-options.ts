@@ -54,6 +54,8 @@ export interface RunOptions {
   /** false: this execution may not start subagents. */
   allowNested?: boolean;
   workspace?: string;
+  /** Cadre's state outside the workspace's `.cadre/` (database, keys): out of every tool's reach. */
+  protectedPaths?: readonly string[];
   signal?: AbortSignal;
   /** Decides side-effecting calls; the default refuses them (fail closed). */
   confirm?: ConfirmationHandler;

@@ -151,6 +151,7 @@ function runTarget(
           env: { ...process.env },
           cwd: process.cwd(),
           workspace: services.workspace,
+          ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
           timeBudgetMs: Number.isFinite(budgetMs) ? budgetMs : DEFAULT_MAX_TIME_MINUTES * 60_000,
           runId: parent.runId,
           execution,

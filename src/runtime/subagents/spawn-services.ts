@@ -30,6 +30,8 @@ export interface SpawnServices {
   runtime: Runtime;
   events: RunEvents;
   workspace: string;
+  /** Cadre's own state that no tool of the tree may reach. */
+  protectedPaths?: readonly string[];
   maxDepth: number;
   /** Bounds subagents running at once across the whole tree. */
   global: Semaphore;

@@ -15,6 +15,7 @@ export interface ThreadJob {
   env: Record<string, string | undefined>;
   cwd: string;
   workspace: string;
+  protectedPaths?: readonly string[];
   timeBudgetMs: number;
   runId: string;
   execution: ExecutionContext;

@@ -31,6 +31,7 @@ if (port) {
         resolveModel: (name) => resolveOnce(name),
         tools: builtinTools,
         workspace: job.workspace,
+        ...(job.protectedPaths ? { protectedPaths: job.protectedPaths } : {}),
         runId: job.runId,
         execution: job.execution,
         timeBudgetMs: job.timeBudgetMs,

@@ -1,5 +1,6 @@
 import { splitWords } from './shell-quote.js';
 import { splitSimpleCommands } from './command-syntax.js';
+import { refuseGitOptions } from './git-options.js';
 
 /**
  * How a definition wrote its shell patterns. `claude` and `cadre` share one
@@ -64,6 +65,13 @@ export function checkCommand(command: string, patterns: readonly CommandPattern[
       return {
         ok: false,
         reason: `the command "${shown}" is outside the allowed commands ${allowed}`,
+      };
+    }
+    const dangerous = refuseGitOptions(simple.words);
+    if (dangerous !== undefined) {
+      return {
+        ok: false,
+        reason: `${dangerous} can write files, run programs or read outside the workspace, which the allowed commands ${allowed} do not cover`,
       };
     }
   }

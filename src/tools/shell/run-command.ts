@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
 import { HeadTailBuffer, shareBudget } from './head-tail-buffer.js';
 import { terminateGroup } from './process-group.js';
+import type { Launcher } from '../sandbox/sandbox.js';
 
 export interface RunCommandOptions {
   cwd: string;
@@ -14,6 +15,8 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Time between SIGTERM and SIGKILL when stopping the command. */
   killGraceMs?: number;
+  /** Runs `/bin/sh -c` through a sandbox (bubblewrap); absent, the shell starts directly. */
+  launcher?: Launcher;
 }
 
 export interface CommandResult {
@@ -47,7 +50,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   return new Promise<CommandResult>((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      child = spawn('/bin/sh', ['-c', command], {
+      const launcher = options.launcher ?? { file: '/bin/sh', args: ['-c'] };
+      child = spawn(launcher.file, [...launcher.args, command], {
         cwd: options.cwd,
         env: options.env,
         detached: true,

@@ -4,6 +4,8 @@ import { defineTool, type Tool } from '../types.js';
 import { checkCommand, parseCommandPattern } from './command-patterns.js';
 import { runCommand } from './run-command.js';
 import { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE } from './shell-environment.js';
+import { createSandbox, type Sandbox } from '../sandbox/sandbox.js';
+import { sandboxSettingsFromEnv } from '../sandbox/sandbox-settings.js';
 
 export interface ShellArgs {
   command: string;
@@ -34,6 +36,8 @@ export interface ShellToolOptions {
   maxOutputChars?: number;
   /** Time between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
+  /** What confines each command; default: bubblewrap per `CADRE_SANDBOX*` in `env`. */
+  sandbox?: Sandbox;
 }
 
 const PREVIEW_CHARS = 200;
@@ -48,6 +52,13 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
   const maxOutputChars = options.maxOutputChars ?? 30_000;
   const maxSeconds = maxTimeoutMs / 1000;
+  // Made on first use, so importing the default tool reads no environment and starts nothing.
+  let sandbox = options.sandbox;
+  const confinement = (): Sandbox => {
+    const source = options.env ?? process.env;
+    sandbox ??= createSandbox(sandboxSettingsFromEnv(source), source);
+    return sandbox;
+  };
 
   return defineTool<ShellArgs>({
     name: 'shell',
@@ -57,7 +68,8 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       'minimal environment (no credentials), no stdin, and no terminal. It is stopped, with ' +
       `everything it started, after ${formatSeconds(defaultTimeoutMs)} unless timeout_seconds ` +
       `says otherwise (at most ${formatSeconds(maxTimeoutMs)}); background processes do not ` +
-      `outlive it. Long output keeps its start and end (${formatCount(maxOutputChars)} ` +
+      `outlive it. Where a sandbox is available only the workspace is writable ` +
+      `and there is no network unless the project opened it. Long output keeps its start and end (${formatCount(maxOutputChars)} ` +
       'characters in all).',
     inputSchema: {
       type: 'object',
@@ -90,17 +102,36 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       );
       return check.ok ? undefined : check.reason;
     },
+    async approvalFloor(signal) {
+      const status = await confinement().status(signal);
+      return status.kind === 'none'
+        ? `No sandbox confines shell commands here (${status.reason}), so every command needs a person's approval.`
+        : undefined;
+    },
     async execute(args, ctx): Promise<ShellResult> {
       throwIfAborted(ctx.signal);
       const source = options.env ?? process.env;
+      const env = buildShellEnvironment(source, parsePassEnv(source[PASS_ENV_VARIABLE]));
+      const box = confinement();
+      const status = await box.status(ctx.signal);
+      // Without a sandbox the gate made a person approve this very call (approvalFloor).
+      const launcher =
+        status.kind === 'bwrap'
+          ? box.launcher(status, {
+              workspace: ctx.workspace,
+              env,
+              protectedPaths: ctx.protectedPaths ?? [],
+            })
+          : undefined;
       const timeoutMs = Math.min(
         args.timeout_seconds === undefined ? defaultTimeoutMs : args.timeout_seconds * 1000,
         maxTimeoutMs,
       );
       const run = await runCommand(args.command, {
         cwd: ctx.workspace,
-        env: buildShellEnvironment(source, parsePassEnv(source[PASS_ENV_VARIABLE])),
+        env,
         timeoutMs,
+        ...(launcher ? { launcher } : {}),
         maxOutputChars,
         signal: ctx.signal,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
