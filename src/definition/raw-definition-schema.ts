@@ -163,7 +163,7 @@ const runConfig = strictObject(
     max_cost_usd: numberBetween(
       0.000001,
       1_000_000,
-      'Most US dollars the run may spend (model prices from the built-in table or .cadre/prices.json); then its grace turn.',
+      'Most US dollars the run may spend (model prices from the built-in table or .cadre/prices.json); once spent, no further model call (MAX_COST).',
     ).optional(),
     maxCostUsd: numberBetween(
       0.000001,

@@ -73,7 +73,7 @@ export interface ModelConfig {
 export interface RunConfig {
   max_time_minutes?: number;
   max_turns?: number;
-  /** Dollars the run may spend, subagents included; then it gets its grace turn (MAX_COST). */
+  /** Dollars the run may spend, subagents included; once spent, no further model call: MAX_COST. */
   max_cost_usd?: number;
 }
 

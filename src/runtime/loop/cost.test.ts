@@ -53,7 +53,38 @@ describe('cost (scripted model responses with usage)', () => {
     expect(result.cost_usd).toBeCloseTo(2.5, 10);
   });
 
-  it('max_cost_usd stops the run for its grace turn: MAX_COST, or GOAL recovered from it', async () => {
+  it('max_cost_usd is a ceiling: a first call over budget is the only call, and the run ends MAX_COST', async () => {
+    const definition: AgentDefinition = {
+      name: 'spender',
+      description: 'd',
+      promptConfig: {},
+      modelConfig: { model: 'test-model' },
+      toolConfig: { tools: ['echo'] },
+      runConfig: { max_cost_usd: 0.5 },
+    };
+    let calls = 0;
+    const model = new ScriptedModel((): ScriptedTurn => {
+      calls++;
+      return {
+        parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }],
+        usage: million,
+      };
+    });
+    const result = await executeAgent(definition, {
+      model,
+      prices: PRICES,
+      tools: [echoTool()],
+      inputs: { prompt: 'spend' },
+    });
+    // $1 on the first call against $0.50: no next turn, no grace turn.
+    expect(calls).toBe(1);
+    expect(result.terminate_reason).toBe('MAX_COST');
+    expect(result.recovered_from).toBeUndefined();
+    expect(result.cost_usd).toBeCloseTo(1, 10);
+    expect(result.final_message).toBe('Agent reached the cost limit ($0.5).');
+  });
+
+  it('stops at the turn that reaches max_cost_usd, not one later', async () => {
     const definition: AgentDefinition = {
       name: 'spender',
       description: 'd',
@@ -62,13 +93,13 @@ describe('cost (scripted model responses with usage)', () => {
       toolConfig: { tools: ['echo'] },
       runConfig: { max_cost_usd: 2.5 },
     };
-    const calls: string[] = [];
-    const model = new ScriptedModel((r): ScriptedTurn => {
-      const grace = !r.tools?.some((t) => t.name === 'echo');
-      calls.push(grace ? 'grace' : 'turn');
-      return grace
-        ? { parts: [{ text: 'stopping here' }], usage: million }
-        : { parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }], usage: million };
+    let calls = 0;
+    const model = new ScriptedModel((): ScriptedTurn => {
+      calls++;
+      return {
+        parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }],
+        usage: million,
+      };
     });
     const result = await executeAgent(definition, {
       model,
@@ -76,11 +107,73 @@ describe('cost (scripted model responses with usage)', () => {
       tools: [echoTool()],
       inputs: { prompt: 'spend' },
     });
-    // $1 per turn: after three turns the run has spent $3 >= $2.50 and gets its grace turn.
-    expect(calls).toEqual(['turn', 'turn', 'turn', 'grace']);
-    expect(result.terminate_reason).toBe('GOAL');
-    expect(result.recovered_from).toBe('MAX_COST');
-    expect(result.cost_usd).toBeCloseTo(4, 10);
+    expect(calls).toBe(3);
+    expect(result.terminate_reason).toBe('MAX_COST');
+    expect(result.cost_usd).toBeCloseTo(3, 10);
+  });
+
+  it('gives no grace turn for another limit once the budget is spent', async () => {
+    const definition: AgentDefinition = {
+      name: 'reporter',
+      description: 'd',
+      promptConfig: {},
+      modelConfig: { model: 'test-model' },
+      toolConfig: { tools: [] },
+      outputConfig: { outputName: 'report' },
+      runConfig: { max_cost_usd: 0.5 },
+    };
+    let calls = 0;
+    // Text instead of complete_task would earn a grace turn, were it free.
+    const model = new ScriptedModel((): ScriptedTurn => {
+      calls++;
+      return { parts: [{ text: 'here is some prose' }], usage: million };
+    });
+    const result = await executeAgent(definition, {
+      model,
+      prices: PRICES,
+      inputs: { prompt: 'report' },
+    });
+    expect(calls).toBe(1);
+    expect(result.terminate_reason).toBe('MAX_COST');
+  });
+
+  it('starts no subagent once the budget is spent', async () => {
+    const helper: AgentDefinition = {
+      name: 'helper',
+      description: 'Helps.',
+      promptConfig: { systemPrompt: 'You are helper.' },
+      modelConfig: { model: 'test-model' },
+      toolConfig: { tools: [] },
+    };
+    const lead: AgentDefinition = {
+      name: 'lead',
+      description: 'Leads.',
+      promptConfig: { systemPrompt: 'You are lead.' },
+      modelConfig: { model: 'test-model' },
+      toolConfig: { tools: ['helper'] },
+      runConfig: { max_cost_usd: 0.5 },
+    };
+    const asked: string[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      const who = r.systemInstruction?.includes('You are helper') ? 'helper' : 'lead';
+      asked.push(who);
+      return who === 'helper'
+        ? { parts: [{ text: 'helped' }], usage: million }
+        : { parts: [{ functionCall: { name: 'helper', args: { prompt: 'go' } } }], usage: million };
+    });
+    const result = await executeAgent(lead, {
+      model,
+      prices: PRICES,
+      inputs: { prompt: 'go' },
+      agents: {
+        get: (name) => (name === 'helper' ? { kind: 'definition', definition: helper } : undefined),
+        names: () => ['helper'],
+      },
+    });
+    expect(asked).toEqual(['lead']);
+    expect(result.terminate_reason).toBe('MAX_COST');
+    expect(result.subagent_costs).toBeUndefined();
+    expect(result.cost_usd).toBeCloseTo(1, 10);
   });
 
   it('a model with no known price has no cost, not a zero cost', async () => {

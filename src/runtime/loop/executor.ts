@@ -9,7 +9,7 @@ import {
   completionProtocol,
   type CompletionProtocol,
 } from '../completion/completion.js';
-import { ConfigError } from '../../errors/cadre-error.js';
+import { ConfigError, ToolExecutionError } from '../../errors/cadre-error.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import { previewOf } from '../calls/approvals.js';
 import { finishRun } from './finish.js';
@@ -30,7 +30,7 @@ import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { routerRun } from '../router/run-router.js';
 import { workflowRun } from '../workflow/run-workflow.js';
-import { runCostUsd } from './run-cost.js';
+import { costSpent } from './cost-ceiling.js';
 import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
 import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
@@ -318,6 +318,7 @@ function loopContext(
     ...(definition.toolConfig.patterns ? { toolPatterns: definition.toolConfig.patterns } : {}),
     ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
   };
+  const maxCostUsd = definition.runConfig?.max_cost_usd;
   // Read by the cost limit and the result; kept in the state so a resume keeps the total.
   const parent = spawnParentOf(prepared, deadline, tools, (result) => {
     if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
@@ -350,13 +351,20 @@ function loopContext(
       // A child stops on cancellation, not on the parent's deadline: its own budget is the
       // parent's remaining time, so it can still use its grace turn to report.
       ...(allowNested
-        ? { spawn: (request) => spawnChild(services, parent, request, callerSignal) }
+        ? {
+            spawn: (request) => {
+              // A subagent's model calls are the run's spending too.
+              if (costSpent({ maxCostUsd, state }))
+                throw new ToolExecutionError(
+                  `Not started: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
+                );
+              return spawnChild(services, parent, request, callerSignal);
+            },
+          }
         : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
-    ...(definition.runConfig?.max_cost_usd !== undefined
-      ? { maxCostUsd: definition.runConfig.max_cost_usd }
-      : {}),
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     prices: services.prices,
     ...(services.claim ? { claim: services.claim } : {}),
     ...(services.settle ? { settle: services.settle } : {}),
@@ -382,11 +390,15 @@ async function drive(
   try {
     stop = await body();
     if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
-      stop = await graceTurn(
-        ctx,
-        stop.reason,
-        options.graceMs ?? options.services?.graceMs ?? GRACE_MS,
-      );
+      // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
+      stop =
+        stop.reason === 'MAX_COST' || costSpent(ctx)
+          ? { reason: 'MAX_COST' }
+          : await graceTurn(
+              ctx,
+              stop.reason,
+              options.graceMs ?? options.services?.graceMs ?? GRACE_MS,
+            );
     }
   } catch (error) {
     stop = {
@@ -439,8 +451,7 @@ async function loop(
     if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
     if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
     if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
-    if (ctx.maxCostUsd !== undefined && runCostUsd(ctx.state) >= ctx.maxCostUsd)
-      return { reason: 'MAX_COST' };
+    if (costSpent(ctx)) return { reason: 'MAX_COST' };
     const stop = await takeTurn(ctx, ctx.declarations, signal);
     onStateChange?.(ctx.state);
     if (stop) return stop;

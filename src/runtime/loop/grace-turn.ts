@@ -8,9 +8,11 @@ import { answerDanglingCalls, takeTurn } from './take-turn.js';
 
 export const GRACE_MS = 60_000;
 
-const EXPLANATIONS: Record<RecoverableReason, (ctx: LoopContext) => string> = {
+/** Limits that earn a final turn; a spent cost limit does not, as the turn would cost more. */
+export type GraceReason = Exclude<RecoverableReason, 'MAX_COST'>;
+
+const EXPLANATIONS: Record<GraceReason, (ctx: LoopContext) => string> = {
   MAX_TURNS: (ctx) => `You have reached the turn limit (${ctx.maxTurns}).`,
-  MAX_COST: (ctx) => `You have reached the cost limit ($${ctx.maxCostUsd ?? 0}).`,
   TIMEOUT: () => 'You have run out of time.',
   NO_COMPLETION: () => 'You stopped without finishing the task the required way.',
 };
@@ -22,7 +24,7 @@ const EXPLANATIONS: Record<RecoverableReason, (ctx: LoopContext) => string> = {
  */
 export async function graceTurn(
   ctx: LoopContext,
-  from: RecoverableReason,
+  from: GraceReason,
   graceMs = GRACE_MS,
 ): Promise<Stop> {
   const { protocol, state } = ctx;

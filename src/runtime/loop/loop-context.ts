@@ -40,7 +40,7 @@ export interface LoopContext {
   cancellable: boolean;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
-  /** `runConfig.max_cost_usd`: the run (subagents included) stops for its grace turn at this cost. */
+  /** `runConfig.max_cost_usd`: at this cost (subagents included) the run makes no more model calls and ends MAX_COST. */
   maxCostUsd?: number;
   /** Prices the model calls of this execution. */
   prices: PriceTable;
