@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { ToolExecutionError } from '../../errors/index.js';
 import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
 import { toToolError } from './fs-error.js';
 import { formatCount } from './output-cap.js';
 import { readTextFile } from './text-file.js';
+import { writeRegularFile } from './regular-file.js';
 import { resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
 
 export interface EditFileArgs {
@@ -69,7 +69,7 @@ export const editFileTool = defineTool<EditFileArgs>({
         'old_string and new_string are identical; nothing would change.',
       );
     }
-    const file = await resolveInWorkspace(ctx.workspace, args.path, { mustExist: true });
+    const file = await resolveInWorkspace(ctx, args.path, { mustExist: true });
     const display = toWorkspaceRelative(ctx.workspace, file);
     const text = await readTextFile(file, display, ctx.signal);
 
@@ -91,7 +91,7 @@ export const editFileTool = defineTool<EditFileArgs>({
     const updated = text.split(args.old_string).join(args.new_string);
     throwIfAborted(ctx.signal);
     try {
-      await writeFile(file, updated, { encoding: 'utf8', signal: ctx.signal });
+      await writeRegularFile(file, display, updated, ctx.signal);
     } catch (error) {
       throw toToolError(error, display);
     }

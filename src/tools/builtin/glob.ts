@@ -10,6 +10,8 @@ import { CappedOutput } from './output-cap.js';
 import { IGNORED_DIR_NAMES } from './walk-files.js';
 import {
   isInsideWorkspace,
+  isProtectedPath,
+  type WorkspaceScope,
   locationLabel,
   resolveInWorkspace,
   toWorkspaceRelative,
@@ -56,7 +58,7 @@ export const globTool = defineTool<GlobArgs>({
     throwIfAborted(ctx.signal);
     const pattern = args.pattern.replace(/^(?:\.\/)+/, '');
     const matcher = compilePattern(pattern);
-    const base = await resolveInWorkspace(ctx.workspace, args.path ?? '.', { mustExist: true });
+    const base = await resolveInWorkspace(ctx, args.path ?? '.', { mustExist: true });
     const baseDisplay = toWorkspaceRelative(ctx.workspace, base);
 
     let found: string[];
@@ -85,7 +87,7 @@ export const globTool = defineTool<GlobArgs>({
     }
     throwIfAborted(ctx.signal);
 
-    const matches = await confine(ctx.workspace, found, ctx.signal);
+    const matches = await confine(ctx, found, ctx.signal);
     if (matches.length === 0)
       return `No files match ${args.pattern} in ${locationLabel(baseDisplay)}.`;
     const output = new CappedOutput(LIMITS, 'files');
@@ -136,13 +138,19 @@ function checkPattern(pattern: string): void {
 }
 
 /** Keeps matches whose real path is inside the workspace (a matched symlink may point anywhere). */
-async function confine(workspace: string, found: string[], signal: AbortSignal): Promise<string[]> {
+async function confine(
+  scope: WorkspaceScope,
+  found: string[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  const { workspace } = scope;
   const kept: string[] = [];
   for (const file of found) {
     throwIfAborted(signal);
-    if (!isInsideWorkspace(workspace, file)) continue;
+    if (!isInsideWorkspace(workspace, file) || isProtectedPath(scope, file)) continue;
     try {
-      if (isInsideWorkspace(workspace, await realpath(file))) {
+      const real = await realpath(file);
+      if (isInsideWorkspace(workspace, real) && !isProtectedPath(scope, real)) {
         kept.push(toWorkspaceRelative(workspace, file));
       }
     } catch {

@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ToolExecutionError } from '../../errors/index.js';
 import { compileSafePattern, type SafePattern } from '../../util/safe-regex.js';
@@ -8,8 +7,14 @@ import { looksBinary } from './binary.js';
 import { toToolError } from './fs-error.js';
 import { CappedOutput, clipLine } from './output-cap.js';
 import { splitLines } from './text-file.js';
+import { readRegularFile } from './regular-file.js';
 import { walkFiles } from './walk-files.js';
-import { locationLabel, resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
+import {
+  isProtectedPath,
+  locationLabel,
+  resolveInWorkspace,
+  toWorkspaceRelative,
+} from './workspace-path.js';
 
 export interface GrepArgs {
   pattern: string;
@@ -62,12 +67,12 @@ export const grepTool = defineTool<GrepArgs>({
   async execute(args, ctx) {
     throwIfAborted(ctx.signal);
     const regex = compile(args.pattern, args.case_insensitive === true);
-    const root = await resolveInWorkspace(ctx.workspace, args.path ?? '.', { mustExist: true });
+    const root = await resolveInWorkspace(ctx, args.path ?? '.', { mustExist: true });
     const rootDisplay = toWorkspaceRelative(ctx.workspace, root);
 
     const output = new CappedOutput(LIMITS, 'matching lines');
     try {
-      for await (const file of walkFiles(root, ctx.signal)) {
+      for await (const file of walkFiles(root, ctx.signal, (p) => isProtectedPath(ctx, p))) {
         const text = await readSearchable(file, ctx.signal);
         if (text === undefined) continue;
         const display = toWorkspaceRelative(ctx.workspace, file);
@@ -110,8 +115,8 @@ function compile(pattern: string, caseInsensitive: boolean): SafePattern {
 async function readSearchable(file: string, signal: AbortSignal): Promise<string | undefined> {
   throwIfAborted(signal);
   try {
-    if ((await stat(file)).size > MAX_FILE_BYTES) return undefined;
-    const buffer = await readFile(file, { signal });
+    // Special files and hard links are skipped like binaries: never opened, never waited on.
+    const buffer = await readRegularFile(file, file, MAX_FILE_BYTES, signal, () => 'too large');
     return looksBinary(buffer) ? undefined : buffer.toString('utf8');
   } catch (error) {
     if (signal.aborted) throw error;

@@ -6,7 +6,12 @@ import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
 import { toToolError } from './fs-error.js';
 import { CappedOutput, formatCount } from './output-cap.js';
-import { locationLabel, resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
+import {
+  isProtectedPath,
+  locationLabel,
+  resolveInWorkspace,
+  toWorkspaceRelative,
+} from './workspace-path.js';
 
 export interface LsArgs {
   path?: string;
@@ -41,9 +46,11 @@ export const lsTool = defineTool<LsArgs>({
   preview: (args) => `List ${args.path ?? '.'}`,
   async execute(args, ctx) {
     throwIfAborted(ctx.signal);
-    const dir = await resolveInWorkspace(ctx.workspace, args.path ?? '.', { mustExist: true });
+    const dir = await resolveInWorkspace(ctx, args.path ?? '.', { mustExist: true });
     const display = toWorkspaceRelative(ctx.workspace, dir);
-    const entries = await readEntries(dir, display, ctx.signal);
+    const entries = (await readEntries(dir, display, ctx.signal)).filter(
+      (entry) => !isProtectedPath(ctx, path.join(dir, entry.name)),
+    );
     if (entries.length === 0) return `${locationLabel(display)} is empty.`;
 
     const output = new CappedOutput(LIMITS, 'entries');

@@ -50,7 +50,7 @@ export const readFileTool = defineTool<ReadFileArgs>({
   preview: (args) => `Read ${args.path}${rangeLabel(args)}`,
   async execute(args, ctx) {
     throwIfAborted(ctx.signal);
-    const file = await resolveInWorkspace(ctx.workspace, args.path, { mustExist: true });
+    const file = await resolveInWorkspace(ctx, args.path, { mustExist: true });
     const display = toWorkspaceRelative(ctx.workspace, file);
     const lines = splitLines(await readTextFile(file, display, ctx.signal));
 

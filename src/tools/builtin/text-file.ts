@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
 import { ToolExecutionError } from '../../errors/index.js';
 import { looksBinary } from './binary.js';
 import { toToolError } from './fs-error.js';
 import { formatCount } from './output-cap.js';
+import { readRegularFile } from './regular-file.js';
 
 /** Larger files are refused outright rather than loaded whole into memory. */
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
@@ -18,17 +18,15 @@ export async function readTextFile(
 ): Promise<string> {
   let buffer: Buffer;
   try {
-    const info = await stat(file);
-    if (info.isDirectory()) {
-      throw new ToolExecutionError(`${display} is a directory; use ls to list it.`);
-    }
-    if (info.size > MAX_TEXT_FILE_BYTES) {
-      throw new ToolExecutionError(
-        `${display} is ${formatCount(info.size)} bytes, more than the file tools handle ` +
-          `(${formatCount(MAX_TEXT_FILE_BYTES)}); use grep to find the part you need.`,
-      );
-    }
-    buffer = await readFile(file, { signal });
+    buffer = await readRegularFile(
+      file,
+      display,
+      MAX_TEXT_FILE_BYTES,
+      signal,
+      (size) =>
+        `${display} is ${formatCount(size)} bytes, more than the file tools handle ` +
+        `(${formatCount(MAX_TEXT_FILE_BYTES)}); use grep to find the part you need.`,
+    );
   } catch (error) {
     throw toToolError(error, display);
   }

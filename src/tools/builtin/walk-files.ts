@@ -11,7 +11,12 @@ export const IGNORED_DIR_NAMES: readonly string[] = Object.freeze(['node_modules
  * depth-first in name order. Symbolic links are skipped, never followed: their
  * targets may lie outside the workspace or form cycles.
  */
-export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  signal: AbortSignal,
+  /** Paths never entered or yielded (Cadre's own state). */
+  skip: (absolute: string) => boolean = () => false,
+): AsyncGenerator<string> {
   throwIfAborted(signal);
   if ((await stat(root)).isFile()) {
     yield root;
@@ -25,6 +30,7 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
     const subdirs: string[] = [];
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
+      if (skip(full)) continue;
       if (entry.isDirectory()) {
         if (!IGNORED_DIR_NAMES.includes(entry.name)) subdirs.push(full);
       } else if (entry.isFile()) {

@@ -3,6 +3,26 @@ import path from 'node:path';
 import { ToolExecutionError } from '../../errors/index.js';
 import { toToolError } from './fs-error.js';
 
+/** A workspace and the places in or beside it that no tool may reach. */
+export interface WorkspaceScope {
+  workspace: string;
+  /** Cadre's own state besides `<workspace>/.cadre` (the server's database, keys, token files). */
+  protectedPaths?: readonly string[];
+}
+
+/** Cadre's state folder inside any workspace: policy, agents, keys, the database. */
+export const STATE_FOLDER = '.cadre';
+
+/**
+ * True for Cadre's own state: `<workspace>/.cadre` and the protected paths,
+ * and anything under them. A tool that reached them could read the audit key
+ * or other users' threads, or write itself a policy.
+ */
+export function isProtectedPath(scope: WorkspaceScope, absolute: string): boolean {
+  const roots = [path.join(scope.workspace, STATE_FOLDER), ...(scope.protectedPaths ?? [])];
+  return roots.some((root) => isInsideWorkspace(root, absolute));
+}
+
 export interface ResolveOptions {
   /** Fail with "no such file" instead of resolving a path that is yet to be created. */
   mustExist?: boolean;
@@ -32,9 +52,25 @@ export function locationLabel(display: string): string {
  * created the nearest existing ancestor is checked instead.
  */
 export async function resolveInWorkspace(
-  workspace: string,
+  scope: string | WorkspaceScope,
   userPath: string,
   options: ResolveOptions = {},
+): Promise<string> {
+  const confined = typeof scope === 'string' ? { workspace: scope } : scope;
+  const resolved = await resolveInside(confined.workspace, userPath, options);
+  const lexical = path.resolve(confined.workspace, userPath);
+  if (isProtectedPath(confined, resolved) || isProtectedPath(confined, lexical)) {
+    throw new ToolExecutionError(
+      `Path "${userPath}" is Cadre's own state (its database, keys and settings); no tool may read or change it.`,
+    );
+  }
+  return resolved;
+}
+
+async function resolveInside(
+  workspace: string,
+  userPath: string,
+  options: ResolveOptions,
 ): Promise<string> {
   if (userPath.includes('\0')) throw new ToolExecutionError('The path contains a NUL character.');
   const candidate = path.resolve(workspace, userPath);

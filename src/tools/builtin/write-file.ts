@@ -1,10 +1,11 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError } from '../../errors/index.js';
 import { defineTool } from '../types.js';
 import { throwIfAborted } from './abort.js';
 import { toToolError } from './fs-error.js';
 import { formatCount } from './output-cap.js';
+import { writeRegularFile } from './regular-file.js';
 import { resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
 
 export interface WriteFileArgs {
@@ -48,13 +49,13 @@ export const writeFileTool = defineTool<WriteFileArgs>({
   preview: (args) => `Write ${formatCount(Buffer.byteLength(args.content))} bytes to ${args.path}`,
   async execute(args, ctx): Promise<WriteFileResult> {
     throwIfAborted(ctx.signal);
-    const file = await resolveInWorkspace(ctx.workspace, args.path);
+    const file = await resolveInWorkspace(ctx, args.path);
     const display = toWorkspaceRelative(ctx.workspace, file);
     try {
-      const existed = await isExistingFile(file, display);
+      await refuseDirectory(file, display);
       await mkdir(path.dirname(file), { recursive: true });
       throwIfAborted(ctx.signal);
-      await writeFile(file, args.content, { encoding: 'utf8', signal: ctx.signal });
+      const existed = await writeRegularFile(file, display, args.content, ctx.signal);
       return {
         path: display,
         action: existed ? 'overwrote' : 'created',
@@ -66,14 +67,13 @@ export const writeFileTool = defineTool<WriteFileArgs>({
   },
 });
 
-async function isExistingFile(file: string, display: string): Promise<boolean> {
+async function refuseDirectory(file: string, display: string): Promise<void> {
   try {
     if ((await stat(file)).isDirectory()) {
       throw new ToolExecutionError(`${display} is a directory; write_file only writes files.`);
     }
-    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
 }

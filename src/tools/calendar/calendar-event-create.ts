@@ -109,7 +109,7 @@ export function createCalendarEventTool(options: CalendarEventOptions): Tool {
           return { ...base, created: done.created, target: 'caldav', url: done.url };
         }
         case 'file': {
-          const file = await resolveInWorkspace(ctx.workspace, calendarFile);
+          const file = await resolveInWorkspace(ctx, calendarFile);
           const display = toWorkspaceRelative(ctx.workspace, file);
           try {
             await mkdir(path.dirname(file), { recursive: true });
