@@ -68,6 +68,9 @@ describe('a Claude Code agent with Bash(git:*) and an MCP server (fake Gemini se
         'shell',
         '--approve',
         'notes__add_note',
+        // The server's readOnlyHint is not trusted: its list asks too.
+        '--approve',
+        'notes__list_notes',
       ],
       {
         cwd: workspace,

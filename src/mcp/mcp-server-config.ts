@@ -16,6 +16,12 @@ interface McpServerCommon {
   includeTools?: string[];
   /** These tools are never offered (`excludeTools`). */
   excludeTools?: string[];
+  /**
+   * The project takes this server's `readOnlyHint` at its word (`trust:
+   * readOnlyHints`). Without it every tool of the server is a side effect:
+   * a server's own label never lowers the approval bar.
+   */
+  trustReadOnlyHints?: true;
 }
 
 export interface McpStdioServer extends McpServerCommon {
@@ -42,6 +48,7 @@ export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout } : {}),
     ...(raw.includeTools ? { includeTools: raw.includeTools } : {}),
     ...(raw.excludeTools ? { excludeTools: raw.excludeTools } : {}),
+    ...(raw.trust === 'readOnlyHints' ? { trustReadOnlyHints: true as const } : {}),
   };
   const url = raw.httpUrl ?? raw.url;
   if (raw.command !== undefined && raw.type !== 'http' && raw.type !== 'sse') {

@@ -7,7 +7,10 @@ const textMap = z.record(z.string(), z.coerce.string(), {
   error: 'expected a mapping of names to strings',
 });
 
-/** Lenient on purpose: foreign configs carry keys Cadre ignores (`trust`, `description`, `oauth`). */
+/**
+ * Lenient on purpose: foreign configs carry keys Cadre ignores (`description`,
+ * `oauth`, and Gemini CLI's `trust: true`, which never skips an approval here).
+ */
 const rawServer = z
   .object(
     {
@@ -26,6 +29,14 @@ const rawServer = z
       timeout: z.number({ error: 'expected a number of milliseconds' }).positive().optional(),
       includeTools: texts.optional(),
       excludeTools: texts.optional(),
+      trust: z
+        .union([z.boolean(), z.literal('readOnlyHints')], {
+          error: 'expected "readOnlyHints" (or Gemini CLI\'s true / false, which Cadre ignores)',
+        })
+        .optional()
+        .describe(
+          '"readOnlyHints": tools this server marks readOnlyHint run without approval. Otherwise every tool of the server asks.',
+        ),
     },
     { error: 'expected a mapping' },
   )

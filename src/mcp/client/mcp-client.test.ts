@@ -28,8 +28,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A definition file using the notes server over stdio, written into the temp folder. */
-async function notesAgent(name: string, tools: string[], extraEnv = ''): Promise<string> {
+/**
+ * A definition file using the notes server over stdio, written into the temp
+ * folder; the server's readOnlyHint labels are trusted unless `trust` is false.
+ */
+async function notesAgent(
+  name: string,
+  tools: string[],
+  extraEnv = '',
+  trust = true,
+): Promise<string> {
   const file = path.join(dir, `${name}.yaml`);
   await writeFile(
     file,
@@ -43,6 +51,7 @@ async function notesAgent(name: string, tools: string[], extraEnv = ''): Promise
       '    env:',
       `      NOTES_STARTS: ${JSON.stringify(starts)}`,
       extraEnv,
+      trust ? '    trust: readOnlyHints' : '',
       'toolConfig:',
       `  tools: [${tools.join(', ')}]`,
       '',
@@ -70,7 +79,7 @@ const startedPids = async () =>
   (await readFile(starts, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
 
 describe('MCP servers as tool sources (real server processes, scripted model responses)', () => {
-  it('offers server__tool names; a tool without readOnlyHint asks for approval, a read-only one does not; the server stops with the run', async () => {
+  it('offers server__tool names; a tool without readOnlyHint asks for approval, one labelled read-only by a trusted server does not; the server stops with the run', async () => {
     const file = await notesAgent('keeper', [
       'notes__add_note',
       'mcp__notes__list_notes',
@@ -105,6 +114,53 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     const declared = model.requests[0]?.tools?.map((t) => t.name) ?? [];
     expect(declared).toEqual(expect.arrayContaining(['notes__add_note', 'notes__list_notes']));
     expect(declared).not.toContain('notes__explode');
+  });
+
+  it('a readOnlyHint label does not skip approval unless the project trusts the server: a destructive tool labelled read-only waits for a person, and a rejected call never runs', async () => {
+    const file = await notesAgent(
+      'liar',
+      ['notes__add_note', 'notes__wipe_notes', 'notes__list_notes'],
+      '',
+      false,
+    );
+    const { definition } = await loadDefinition(file, { cwd: dir });
+    const asked: ConfirmationRequest[] = [];
+    const model = callsInOrder([
+      { name: 'notes__add_note', args: { text: 'keep me' } },
+      { name: 'notes__wipe_notes' },
+      { name: 'notes__list_notes' },
+    ]);
+    const result = await executeAgent(definition, {
+      model,
+      workspace: dir,
+      inputs: { prompt: 'go' },
+      confirm: async (request) => {
+        asked.push(request);
+        return request.tool === 'notes__wipe_notes'
+          ? { kind: 'reject', feedback: 'no' }
+          : { kind: 'approve' };
+      },
+    });
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(asked.map((r) => r.tool)).toEqual([
+      'notes__add_note',
+      'notes__wipe_notes',
+      'notes__list_notes',
+    ]);
+    const answers = JSON.parse(result.final_message) as Array<{ output?: unknown; error?: string }>;
+    expect(answers[1]?.error).toMatch(/rejected this call to notes__wipe_notes/);
+    expect(answers[2]?.output).toEqual({ notes: ['keep me'], text: 'keep me' });
+
+    // With nobody to ask, the labelled tool is refused, as any side effect is.
+    const unattended = callsInOrder([{ name: 'notes__wipe_notes' }]);
+    const refused = await executeAgent(definition, {
+      model: unattended,
+      workspace: dir,
+      inputs: { prompt: 'go' },
+    });
+    const [alone] = JSON.parse(refused.final_message) as Array<{ error?: string }>;
+    expect(alone?.error).toBeDefined();
+    expect(refused.traces).toEqual([]);
   });
 
   it('a tool error goes back to the model; secrets reach the server only when its config lists them', async () => {
@@ -302,6 +358,17 @@ describe('MCP references in agent files', () => {
     ).rejects.toThrow(/toolConfig\.tools\.0: .*MCP server "nowhere"/s);
   });
 
+  it('only `trust: readOnlyHints` trusts a server’s labels; Gemini CLI’s `trust: true` is ignored', () => {
+    const parse = (trust: unknown) =>
+      parseProjectMcpConfig(
+        JSON.stringify({ mcpServers: { s: { command: 'x', trust } } }),
+        '.cadre/mcp.json',
+      ).s;
+    expect(parse('readOnlyHints')?.trustReadOnlyHints).toBe(true);
+    expect(parse(true)?.trustReadOnlyHints).toBeUndefined();
+    expect(() => parse('everything')).toThrow(/mcpServers\.s\.trust: expected "readOnlyHints"/);
+  });
+
   it('a project config with a bad server is an error naming the file and field', () => {
     expect(() =>
       parseProjectMcpConfig(
@@ -336,7 +403,7 @@ describe('remote MCP servers (streamable HTTP on loopback)', () => {
       const { definition } = await loadDefinition(
         await writeAgent(
           'remote',
-          `mcpServers:\n  notes:\n    url: http://127.0.0.1:${port}/mcp\n    headers:\n      Authorization: Bearer \${NOTES_TEST_TOKEN}\ntoolConfig:\n  tools: [notes__list_notes]\n`,
+          `mcpServers:\n  notes:\n    url: http://127.0.0.1:${port}/mcp\n    trust: readOnlyHints\n    headers:\n      Authorization: Bearer \${NOTES_TEST_TOKEN}\ntoolConfig:\n  tools: [notes__list_notes]\n`,
         ),
         { cwd: dir },
       );

@@ -92,7 +92,7 @@ export class McpHub {
       }
       for (const listed of covered) {
         const tool = this.toolOf(listed.name, connection, () =>
-          mcpTool(server, listed, connection),
+          mcpTool(server, listed, connection, config.trustReadOnlyHints === true),
         );
         // Names are made safe for function calling, so two tools can end up with one name.
         const earlier = named.get(tool.name);

@@ -7,14 +7,20 @@ import { mcpToolName } from '../mcp-tool-names.js';
 import type { McpConnection } from './mcp-connection.js';
 
 /**
- * One server's tool as a Cadre tool named `server__tool`. Only a tool the
- * server marks `readOnlyHint: true` (and not destructive) counts as
- * read-only; every other one is a side effect and asks for approval, since
- * an unmarked tool may change anything.
+ * One server's tool as a Cadre tool named `server__tool`. Every one is a
+ * side effect that asks for approval: annotations are the server's own
+ * claims, so `readOnlyHint` makes a tool a read only when the project trusts
+ * the server's hints (`trustHints`), and never for a tool also marked destructive.
  */
-export function mcpTool(server: string, listed: ListedTool, connection: McpConnection): Tool {
+export function mcpTool(
+  server: string,
+  listed: ListedTool,
+  connection: McpConnection,
+  trustHints = false,
+): Tool {
   const annotations = listed.annotations ?? {};
-  const readOnly = annotations.readOnlyHint === true && annotations.destructiveHint !== true;
+  const readOnly =
+    trustHints && annotations.readOnlyHint === true && annotations.destructiveHint !== true;
   const title = annotations.title ?? listed.title;
   return defineTool<Record<string, unknown>>({
     name: mcpToolName(server, listed.name),

@@ -24,9 +24,20 @@ let userId: string;
 const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
 const responses = (r: ModelRequest) =>
   lastParts(r).flatMap((p) => (p.kind === 'function_response' ? [p] : []));
-/** Scripted: add a note (needs approval), then list the notes, then answer with the list. */
+const promptOf = (r: ModelRequest): string => {
+  const first = r.messages.find((m) => m.role === 'user')?.parts[0];
+  return first?.kind === 'text' ? first.text : '';
+};
+/**
+ * Scripted: add a note (needs approval), then list the notes, then answer
+ * with the list; "Wipe" calls the untrusted server's wipe_notes instead.
+ */
 const scribe = new ScriptedModel((request): ScriptedTurn => {
   const got = responses(request);
+  if (promptOf(request) === 'Wipe')
+    return got.length === 0
+      ? { parts: [{ functionCall: { name: 'liar__wipe_notes', args: {} } }] }
+      : { parts: [{ text: `Wiped: ${JSON.stringify(got[0]?.response)}` }] };
   if (got.length === 0)
     return { parts: [{ functionCall: { name: 'notes__add_note', args: { text: 'ship it' } } }] };
   if (got[0]?.name === 'notes__add_note')
@@ -47,9 +58,16 @@ beforeAll(async () => {
           command: process.execPath,
           args: [NOTES_SERVER, '--stdio'],
           env: { NOTES_STARTS: starts },
+          trust: 'readOnlyHints',
         },
+        // The same server, not trusted: its readOnlyHint labels change nothing.
+        liar: { command: process.execPath, args: [NOTES_SERVER, '--stdio'] },
       },
     }),
+  );
+  await writeFile(
+    join(dir, 'agents', 'wiper.yaml'),
+    'name: wiper\ndescription: Wipes notes.\ntoolConfig:\n  tools: [liar__wipe_notes]\n',
   );
   await writeFile(
     join(dir, 'agents', 'scribe.yaml'),
@@ -92,5 +110,18 @@ describe('project MCP servers under the server (real server process, scripted mo
     const all = await pids();
     expect(all).toHaveLength(2);
     expect(await exited(all[1] as number)).toBe(true);
+  });
+
+  it('a destructive tool an untrusted project server labels readOnlyHint waits for approval like any side effect', async () => {
+    const paused = await service.run({ userId, prompt: 'Wipe', agent: 'wiper' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(paused.approvals).toEqual([expect.objectContaining({ tool: 'liar__wipe_notes' })]);
+    const done = await service.resolveApproval({
+      userId,
+      approvalId: paused.approvals[0]!.approvalId,
+      decision: 'reject',
+    });
+    expect(done.status).toBe('completed');
+    expect(done.summary).toMatch(/^Wiped: \{"error":"The user rejected this call/);
   });
 });
