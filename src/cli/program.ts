@@ -203,6 +203,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .option('-m, --model <model>', 'model for agents that name none')
     .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
     .option('--no-worker', 'serve HTTP only; `cadre worker` processes drive the runs')
+    .option(
+      '--workspace <dir>',
+      "the folder agents' tools work in (default .cadre/workspace, never the server's own folder)",
+    )
     .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .option(
       '--drain-seconds <n>',
@@ -227,6 +231,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     )
     .option('-m, --model <model>', 'model for agents that name none')
     .option('--agents <dir>', 'another folder of agent definitions (repeatable)', collect, [])
+    .option(
+      '--workspace <dir>',
+      "the folder agents' tools work in (default .cadre/workspace, never the server's own folder)",
+    )
     .option('--policy <file>', 'a YAML policy file (rules, trust); default CADRE_POLICY')
     .option(
       '--drain-seconds <n>',

@@ -9,6 +9,8 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
+import { serverWorkspace } from './server-workspace.js';
+import { describeConfinement } from '../sandbox-notice.js';
 
 export interface ServeCommandOptions {
   port: string;
@@ -27,6 +29,8 @@ export interface ServeCommandOptions {
   logLevel?: string;
   /** `json` or `pretty`; else CADRE_LOG_FORMAT, else pretty on a terminal. */
   logFormat?: string;
+  /** The folder the agents' tools work in; default `.cadre/workspace`, never the server's own folder. */
+  workspace?: string;
 }
 
 export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | 'worker'>;
@@ -48,7 +52,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     const port = parsePort(options.port);
     const drainMs = parseDrain(options.drainSeconds);
     const logs = await logSetup(options, io, style);
-    ({ store, service } = await openCore(options, io, options.worker, logs.log));
+    let confinement: string;
+    ({ store, service, confinement } = await openCore(options, io, options.worker, logs.log));
     const { buildServer } = await import('../../server/http/build-server.js');
     const { parseTrustProxy } = await import('../../server/http/trust-proxy.js');
     app = buildServer({
@@ -88,6 +93,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     io.stdout(
       `${logs.stamp()}Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
     );
+    io.stdout(`${logs.stamp()}${confinement}\n`);
     await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
@@ -108,8 +114,10 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIO): P
   try {
     const drainMs = parseDrain(options.drainSeconds);
     const logs = await logSetup(options, io, style);
-    ({ store, service } = await openCore(options, io, true, logs.log));
+    let confinement: string;
+    ({ store, service, confinement } = await openCore(options, io, true, logs.log));
     io.stdout(`${logs.stamp()}Cadre worker running\n`);
+    io.stdout(`${logs.stamp()}${confinement}\n`);
     await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
@@ -125,16 +133,20 @@ async function openCore(
   io: CliIO,
   worker: boolean,
   log: Logger,
-): Promise<{ store: Store; service: RunService }> {
+): Promise<{ store: Store; service: RunService; confinement: string }> {
   const { openStore } = await import('../../store/open-store.js');
   const { loadAuditKey } = await import('../../store/audit-key.js');
   const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
-  const store = await openStore({ url: storeUrlFor(options, io), auditKey });
+  const url = storeUrlFor(options, io);
+  const { workspace, protectedPaths } = await serverWorkspace(io, options.workspace, url);
+  const store = await openStore({ url, auditKey });
   try {
     const { createRunService } = await import('../../server/core/create-run-service.js');
     const service = await createRunService({
       store,
       cwd: io.cwd,
+      workspace,
+      protectedPaths,
       env: io.env,
       ...(options.model ? { model: options.model } : {}),
       ...(options.agents.length > 0
@@ -145,7 +157,8 @@ async function openCore(
       onError: (error, runId) =>
         log.error({ err: error, ...(runId ? { runId } : {}) }, 'worker: run failed'),
     });
-    return { store, service };
+    const confinement = await describeConfinement(io.env);
+    return { store, service, confinement: `Workspace ${workspace}; ${confinement}` };
   } catch (error) {
     await store.close();
     throw error;

@@ -32,7 +32,12 @@ import type { ServerContext } from './server-context.js';
 
 export interface RunServiceOptions {
   store: Store;
+  /** The project folder: agents, policy, MCP servers and prices are read from here. */
   cwd: string;
+  /** Where the agents' tools work (default: `cwd`; `cadre serve` gives them a folder of their own). */
+  workspace?: string;
+  /** The server's own files that no tool may reach, besides the workspace's `.cadre/`. */
+  protectedPaths?: readonly string[];
   env: NodeJS.ProcessEnv;
   /** `cadre serve --model`: used when an agent names no model. */
   model?: string;
@@ -118,7 +123,8 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     runtime: await createRuntime(),
     defaultAgent,
     policy,
-    workspace: await realpath(cwd),
+    workspace: await realpath(options.workspace ?? cwd),
+    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     pickAgent: agentPicker({ agents: registry, defaultAgent }),
     ...(telemetry ? { telemetry } : {}),
   };

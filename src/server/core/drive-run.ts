@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { storeUnavailableIn } from '../../errors/store-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
@@ -61,6 +62,8 @@ export async function driveRun(
     return await driveStep(ctx, start, recorder, hooks);
   } catch (error) {
     if (hooks.abandoned()) return { kind: 'elsewhere' };
+    // The store was away: the worker hands the run back, to go on from its checkpoint, not fail.
+    if (storeUnavailableIn(error)) throw error;
     // A run that cannot even start (no model configured, a bad stored state) ends failed
     // instead of being taken over and failing again forever.
     const finished = await recorder
@@ -110,6 +113,7 @@ async function driveStep(
     ...(ctx.defaultModel ? { defaultModel: ctx.defaultModel } : {}),
     runtime: ctx.runtime,
     workspace: ctx.workspace,
+    ...(ctx.protectedPaths ? { protectedPaths: ctx.protectedPaths } : {}),
     signal: hooks.signal,
     policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),
     confirm: parkForApproval(ctx, run.id, () => model, parked, beforeAction),

@@ -30,6 +30,8 @@ export interface ServerContext {
   /** Rules, trust and the side-effect switch; the gate adds each user's grants. */
   policy: Pick<GatePolicy, 'rules' | 'sideEffects' | 'trust'>;
   workspace: string;
+  /** The server's own files (database, keys) that no tool may reach, besides `.cadre/`. */
+  protectedPaths?: readonly string[];
   /** The agent a request names (the default without one), prepared once per name. */
   pickAgent: (name: string | undefined) => Promise<PickedAgent>;
   /** Traces of the runs this process drives (OTEL_EXPORTER_OTLP_ENDPOINT); absent when off. */
