@@ -12,10 +12,12 @@ import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
 import { createProgressPrinter } from '../progress.js';
+import { unconfinedShellWarning } from '../sandbox-notice.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
@@ -57,6 +59,9 @@ export async function runCommand(
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const warning of warnings)
       io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    const unconfined = await unconfinedShellWarning(definition.toolConfig.tools, io.env);
+    if (unconfined) io.stderr(`${style.yellow('warning')} ${unconfined}\n`);
+    const approvals = checkedApprovals(options.approve, definition, environment);
     const inputs = parseCliInputs(definition, options.input);
     if (promptWords.length > 0) inputs.prompt = promptWords.join(' ');
     const workspace = await workspaceFolder(io, options.workspace);
@@ -77,7 +82,7 @@ export async function runCommand(
       resolveModel: (name) => resolveOnce(options.model ?? name),
       signal: interrupt.signal,
       policy,
-      confirm: terminalConfirm(io, options.approve),
+      confirm: terminalConfirm(io, approvals),
       onEvent: observed(
         telemetry,
         options.quiet ? undefined : createProgressPrinter(io.stderr, style),
