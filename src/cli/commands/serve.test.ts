@@ -175,7 +175,9 @@ describe('cadre serve logs', () => {
     expect(records).toContainEqual(
       expect.objectContaining({ msg: expect.stringMatching(/^Stopping/) }),
     );
-    expect(server.stdout()).toMatch(/^Cadre listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(server.stdout()).toMatch(
+      /^Cadre listening on http:\/\/127\.0\.0\.1:\d+\nWorkspace \S+; (shell commands run in a bubblewrap sandbox|no sandbox for shell commands)[^\n]*\n$/,
+    );
   });
 
   it('writes one readable line per request on a terminal (no colour with NO_COLOR)', async () => {
