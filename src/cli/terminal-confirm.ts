@@ -1,18 +1,24 @@
 import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
 import { approveTools } from '../runtime/calls/confirmation.js';
+import type { ApproveList } from './approve-names.js';
 import type { CliIO } from './cli-io.js';
+
+/** Approves what `--approve` covers and refuses the rest, with the reason told to the agent. */
+export function approvedOnly(approvals: ApproveList): ConfirmationHandler {
+  const refuse = approveTools([]);
+  return (request, signal) =>
+    approvals.covers(request.tool) ? Promise.resolve({ kind: 'approve' }) : refuse(request, signal);
+}
 
 /**
  * How the CLI decides side effects (DESIGN §4): `--approve` names are
  * approved; otherwise a terminal asks (yes / no / always); without a
  * terminal the call is refused.
  */
-export function terminalConfirm(io: CliIO, approve: readonly string[]): ConfirmationHandler {
-  const preApproved = approve.includes('all') ? 'all' : approve;
-  const fallback = approveTools(preApproved);
+export function terminalConfirm(io: CliIO, approvals: ApproveList): ConfirmationHandler {
+  const fallback = approvedOnly(approvals);
   return async (request, signal) => {
-    if (preApproved === 'all' || preApproved.includes(request.tool) || !io.ask)
-      return fallback(request, signal);
+    if (approvals.covers(request.tool) || !io.ask) return fallback(request, signal);
     for (;;) {
       const answer = (
         await io.ask(

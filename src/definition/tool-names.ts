@@ -1,5 +1,6 @@
 import { didYouMean } from './did-you-mean.js';
 import { parseMcpReference, referenceName } from '../mcp/mcp-tool-names.js';
+import { parseGeminiMcpName } from './gemini-mcp-name.js';
 import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.js';
 
 /** Tools every Cadre install has (the built-ins). Callers with more tools pass `knownTools`. */
@@ -136,8 +137,9 @@ export interface ResolveToolsOptions {
  * error in Cadre's own files (a typo must not silently shrink an agent) and a
  * warning in foreign files (they name MCP and vendor tools Cadre cannot have).
  * `Name(pattern)` grants the tool narrowed to its patterns; MCP references
- * (`mcp__server__tool`, `server__tool`, `mcp__server`) become `server__tool`
- * or `server__*`, resolved when the run starts its servers.
+ * (`mcp__server__tool`, `server__tool`, `mcp__server`, Gemini CLI's
+ * `mcp_server_tool`) become `server__tool` or `server__*`, resolved when the
+ * run starts its servers.
  */
 export function resolveTools(
   names: readonly string[],
@@ -165,7 +167,7 @@ export function resolveTools(
   };
   names.forEach((written, index) => {
     const { name, pattern } = splitToolPattern(written);
-    const mcp = parseMcpReference(name, servers);
+    const mcp = parseMcpReference(name, servers) ?? parseGeminiMcpName(name, servers);
     if (mcp) {
       if (servers.has(mcp.server)) grant(referenceName(mcp));
       else {

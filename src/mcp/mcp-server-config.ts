@@ -44,10 +44,12 @@ export type ServerConfigResult =
 
 /** A checked raw entry → the one shape the client connects with. */
 export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
+  const includeTools = bothSpellings(raw.includeTools, raw.include_tools, 'include');
+  const excludeTools = bothSpellings(raw.excludeTools, raw.exclude_tools, 'exclude');
   const common: McpServerCommon = {
     ...(raw.timeout !== undefined ? { timeoutMs: raw.timeout } : {}),
-    ...(raw.includeTools ? { includeTools: raw.includeTools } : {}),
-    ...(raw.excludeTools ? { excludeTools: raw.excludeTools } : {}),
+    ...(includeTools ? { includeTools } : {}),
+    ...(excludeTools ? { excludeTools } : {}),
     ...(raw.trust === 'readOnlyHints' ? { trustReadOnlyHints: true as const } : {}),
   };
   const url = raw.httpUrl ?? raw.url;
@@ -77,6 +79,20 @@ export function toServerConfig(raw: RawMcpServer): ServerConfigResult {
     ok: true,
     config: { transport: sse ? 'sse' : 'http', url, headers: raw.headers ?? {}, ...common },
   };
+}
+
+/**
+ * `includeTools` and Gemini's `include_tools` written together: only tools
+ * both allow; the two exclude lists add up. The stricter reading, never the looser.
+ */
+function bothSpellings(
+  camel: string[] | undefined,
+  snake: string[] | undefined,
+  kind: 'include' | 'exclude',
+): string[] | undefined {
+  if (!camel || !snake) return camel ?? snake;
+  if (kind === 'exclude') return [...new Set([...camel, ...snake])];
+  return camel.filter((tool) => snake.includes(tool));
 }
 
 /** `${VAR}` or `${VAR:-default}`: group 1 the name, group 2 the default (when written). */

@@ -37,6 +37,8 @@ const rawServer = z
         .describe(
           '"readOnlyHints": tools this server marks readOnlyHint run without approval. Otherwise every tool of the server asks.',
         ),
+      include_tools: texts.optional(),
+      exclude_tools: texts.optional(),
     },
     { error: 'expected a mapping' },
   )

@@ -20,6 +20,8 @@ import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import type { ApproveList } from '../approve-names.js';
+import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
@@ -51,6 +53,8 @@ export async function chatCommand(
     const environment = await agentEnvironment(io);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
     let agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);
+    // Checked against the first agent; a later `/agent` keeps the same approvals.
+    const approvals = checkedApprovals(options.approve, agent, environment);
     const runtime = await createRuntime();
     const workspace = await realpath(io.cwd);
     let history: Message[] = [];
@@ -104,6 +108,7 @@ export async function chatCommand(
         runtime,
         workspace,
         options,
+        approvals,
         resolveModel,
         ...(telemetry ? { telemetry } : {}),
         session,
@@ -127,6 +132,7 @@ interface TurnContext {
   runtime: Awaited<ReturnType<typeof createRuntime>>;
   workspace: string;
   options: { model?: string; approve: string[]; policy?: string };
+  approvals: ApproveList;
   resolveModel: (name: string) => ReturnType<typeof resolveModelClient>;
   policy: GatePolicy;
   telemetry?: Telemetry;
@@ -158,7 +164,7 @@ async function turn(
       resolveModel: t.resolveModel,
       signal: controller.signal,
       policy: t.policy,
-      confirm: terminalConfirm(t.io, t.options.approve),
+      confirm: terminalConfirm(t.io, t.approvals),
       onEvent: observed(t.telemetry, createProgressPrinter(t.io.stderr, t.style), {
         conversationId: t.session,
       }),

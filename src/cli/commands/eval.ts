@@ -12,7 +12,9 @@ import { loadJudgeDefinition } from '../../eval/scorers/judge-definition.js';
 import { llmJudgeScorer } from '../../eval/scorers/llm-judge.js';
 import type { JsonSchema } from '../../model/types.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { approveTools, refuseSideEffects } from '../../runtime/calls/confirmation.js';
+import { refuseSideEffects } from '../../runtime/calls/confirmation.js';
+import { checkedApprovals } from '../checked-approvals.js';
+import { approvedOnly } from '../terminal-confirm.js';
 import { FALLBACK_MODEL, type ModelResolver } from '../../runtime/loop/executor.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { loadDefinition } from '../../definition/load-definition.js';
@@ -64,6 +66,7 @@ export async function evalCommand(
     for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const w of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(w)}\n`);
+    const approvals = checkedApprovals(options.approve, definition, environment);
     const dataset = await loadDataset(resolve(io.cwd, options.dataset), interrupt.signal);
     for (const w of dataset.warnings) io.stderr(`${style.yellow('warning')} ${w}\n`);
     const others = dataset.agents.filter((a) => a !== definition.name);
@@ -108,7 +111,6 @@ export async function evalCommand(
       },
     });
     const bar = io.isTTY && !options.json ? createProgressBar(io.stderr) : undefined;
-    const approve = options.approve.includes('all') ? 'all' : options.approve;
     const report = await runEval(definition, dataset.rows, {
       scorers,
       run: {
@@ -119,7 +121,7 @@ export async function evalCommand(
         runtime,
         agents: environment.registry,
         ...(modelName ? { defaultModel: modelName } : {}),
-        confirm: approve.length > 0 ? approveTools(approve) : refuseSideEffects,
+        confirm: options.approve.length > 0 ? approvedOnly(approvals) : refuseSideEffects,
       },
       resolverFor,
       concurrency,

@@ -20,6 +20,7 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { checkedApprovals } from '../checked-approvals.js';
 
 export interface ReplayCommandOptions {
   agent?: string;
@@ -64,7 +65,12 @@ export async function replayCommand(
       options.timing === undefined || options.timing === false ? undefined : scale(options.timing);
     const workspace = await workspaceFolder(io, options.workspace);
     // Resolved before the replay starts, so a missing key fails at once, not mid-run.
-    const agentModel = (definition ?? definitionFromSnapshot(trajectory.agent)).modelConfig?.model;
+    const agentDefinition = definition ?? definitionFromSnapshot(trajectory.agent);
+    const agentModel = agentDefinition.modelConfig?.model;
+    const approvals = checkedApprovals(options.approve, agentDefinition, {
+      ...environment,
+      tools: builtinTools,
+    });
     const live = until === undefined ? undefined : liveModel(options.model ?? agentModel, io);
     const {
       result,
@@ -79,7 +85,7 @@ export async function replayCommand(
       ...(until !== undefined ? { until } : {}),
       ...(live ? { live: () => live } : {}),
       ...(timingScale ? { timingScale } : {}),
-      confirm: terminalConfirm(io, options.approve),
+      confirm: terminalConfirm(io, approvals),
       signal: interrupt.signal,
       workspace,
       runtime: await createRuntime(),

@@ -79,16 +79,22 @@ export class McpHub {
     for (const entry of connections) {
       if (!entry) continue;
       const { server, config, connection } = entry;
+      // The server's include / exclude lists bound every grant, a grant of the whole server included.
+      const allowed = (tool: string): boolean =>
+        (!config.includeTools || config.includeTools.includes(tool)) &&
+        !config.excludeTools?.includes(tool);
       const covered = connection.tools.filter(
         (listed) =>
-          grants.some((grant) => grantCovers(grant, server, listed.name)) &&
-          (!config.includeTools || config.includeTools.includes(listed.name)) &&
-          !config.excludeTools?.includes(listed.name),
+          grants.some((grant) => grantCovers(grant, server, listed.name)) && allowed(listed.name),
       );
       for (const grant of grants) {
         if (grant.server !== server || grant.tool === '*') continue;
         if (!connection.tools.some((listed) => listed.name === grant.tool))
           warnings.push(`MCP server "${server}" has no tool "${grant.tool}"`);
+        else if (!allowed(grant.tool))
+          warnings.push(
+            `MCP tool "${server}/${grant.tool}" is left out by the server's includeTools / excludeTools`,
+          );
       }
       for (const listed of covered) {
         const tool = this.toolOf(listed.name, connection, () =>
