@@ -37,7 +37,14 @@ export interface RunService {
     after: number,
     hooks: RunHooks,
   ): Promise<RunResponse | undefined>;
+  /** Every pending approval of the user, page after page (in-process callers; HTTP pages). */
   pendingApprovals(userId: string, signal?: AbortSignal): Promise<ApprovalView[]>;
+  /** GET /api/agent/approvals/pending: one page, oldest first. */
+  pendingApprovalPage(
+    userId: string,
+    page: PendingPageQuery,
+    signal?: AbortSignal,
+  ): Promise<PendingApprovalsView>;
   listThreads(userId: string, signal?: AbortSignal): Promise<Thread[]>;
   /** Another user's thread is undefined (the HTTP layer answers 404). */
   getThread(
@@ -126,6 +133,18 @@ export interface ActionView {
   status: ActionStatus;
   requiresApproval: boolean;
   approvalId?: string;
+}
+
+export interface PendingPageQuery {
+  /** The last approval id of the page before (the HTTP layer's cursor); absent for the first page. */
+  after?: string;
+  limit: number;
+}
+
+export interface PendingApprovalsView {
+  approvals: ApprovalView[];
+  /** The `after` of the next page; absent on the last page. */
+  next?: string;
 }
 
 /** What an approval card shows: what will be done, why, and how to decide. */

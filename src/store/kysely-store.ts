@@ -5,6 +5,7 @@ import { assertAuditKey } from './audit-chain.js';
 import { createIdSource } from './id-source.js';
 import * as actions from './operations/actions.js';
 import * as approvals from './operations/approvals.js';
+import * as pendingApprovals from './operations/pending-approvals.js';
 import * as audit from './operations/audit.js';
 import * as definitions from './operations/definitions.js';
 import * as ownedEvents from './operations/owned-events.js';
@@ -33,6 +34,7 @@ import type {
   NewApproval,
   NewRun,
   OwnedEvents,
+  PendingPageRequest,
   RecordRun,
   Resolution,
   RunPatch,
@@ -153,6 +155,8 @@ export class KyselyStore implements Store {
     approvals.getApproval(this.context, userId, approvalId, signal);
   listApprovals = (userId: string, filter?: ApprovalFilter, signal?: AbortSignal) =>
     approvals.listApprovals(this.context, userId, filter ?? {}, signal);
+  listPendingApprovals = (userId: string, page: PendingPageRequest, signal?: AbortSignal) =>
+    pendingApprovals.listPendingApprovals(this.context, userId, page, signal);
   resolveApproval = (resolution: Resolution, signal?: AbortSignal) =>
     approvals.resolveApproval(this.context, resolution, signal);
 

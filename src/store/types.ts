@@ -90,6 +90,28 @@ export interface ApprovalFilter {
   batchId?: string;
 }
 
+/** Where a page of pending approvals starts, and how long it is. */
+export interface PendingPageRequest {
+  /** The last approval id of the page before; absent for the first page. */
+  after?: string;
+  /** At most this many approvals (callers bound it). */
+  limit: number;
+}
+
+/** A pending approval with what its card shows: the run's thread and the call's arguments. */
+export interface PendingApproval {
+  approval: Approval;
+  threadId: string;
+  /** Undefined if the action row is gone. */
+  args?: Record<string, unknown>;
+}
+
+export interface PendingApprovalPage {
+  approvals: PendingApproval[];
+  /** Give as `after` for the next page; absent on the last page. */
+  next?: string;
+}
+
 export interface Resolution {
   approvalId: string;
   /** Only this user's approvals can be resolved; another user's is "not_found". */
@@ -341,6 +363,12 @@ export interface Store {
   ): Promise<Approval | undefined>;
   /** This user's approvals, oldest first. */
   listApprovals(userId: string, filter?: ApprovalFilter, signal?: AbortSignal): Promise<Approval[]>;
+  /** One page of this user's pending approvals, oldest first, in one statement. */
+  listPendingApprovals(
+    userId: string,
+    page: PendingPageRequest,
+    signal?: AbortSignal,
+  ): Promise<PendingApprovalPage>;
   /** Compare-and-set on `pending` (of two racing resolves exactly one is ok), the action's decision and the run's resume, in one transaction. */
   resolveApproval(resolution: Resolution, signal?: AbortSignal): Promise<ResolveResult>;
 

@@ -4,11 +4,15 @@ import type { RunService } from '../run-service-types.js';
 import { agentViews } from './agent-views.js';
 import type { ServerContext } from './server-context.js';
 import { threadRuns } from './thread-runs.js';
-import { approvalView } from './views.js';
+import { approvalCard, approvalView } from './views.js';
+
+/** Rows per statement when every pending approval is wanted. */
+const ALL_PAGE = 500;
 
 type Reads = Pick<
   RunService,
   | 'pendingApprovals'
+  | 'pendingApprovalPage'
   | 'listThreads'
   | 'getThread'
   | 'getRun'
@@ -21,14 +25,27 @@ type Reads = Pick<
 /** The read side: every lookup is scoped to the user, so another user's record is simply not there. */
 export function readViews(ctx: ServerContext): Reads {
   const { store } = ctx;
-  const threadOf = async (userId: string, runId: string): Promise<string | undefined> =>
-    (await store.getRun(userId, runId))?.threadId;
   return {
     async pendingApprovals(userId, signal) {
-      const pending = await store.listApprovals(userId, { status: 'pending' }, signal);
-      return Promise.all(
-        pending.map(async (a) => approvalView(ctx, a, (await threadOf(userId, a.runId)) ?? '')),
-      );
+      const all = [];
+      let after: string | undefined;
+      do {
+        const page = await store.listPendingApprovals(
+          userId,
+          { limit: ALL_PAGE, ...(after !== undefined ? { after } : {}) },
+          signal,
+        );
+        all.push(...page.approvals.map((p) => approvalCard(ctx, p.approval, p.threadId, p.args)));
+        after = page.next;
+      } while (after !== undefined);
+      return all;
+    },
+    async pendingApprovalPage(userId, page, signal) {
+      const found = await store.listPendingApprovals(userId, page, signal);
+      return {
+        approvals: found.approvals.map((p) => approvalCard(ctx, p.approval, p.threadId, p.args)),
+        ...(found.next !== undefined ? { next: found.next } : {}),
+      };
     },
     listThreads: (userId, signal) => store.listThreads(userId, {}, signal),
     async getThread(userId, threadId, signal) {

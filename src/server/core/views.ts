@@ -16,13 +16,23 @@ export async function approvalView(
   threadId: string,
 ): Promise<ApprovalView> {
   const action = await ctx.store.getAction(approval.actionId);
+  return approvalCard(ctx, approval, threadId, action?.args);
+}
+
+/** The card from what is already read: `args` of the call, undefined if its action is gone. */
+export function approvalCard(
+  ctx: ServerContext,
+  approval: Approval,
+  threadId: string,
+  args: Record<string, unknown> | undefined,
+): ApprovalView {
   const tool = ctx.tools.find((t) => t.name === approval.tool);
   // Tools a run gets elsewhere (its MCP servers) are not in the pool: show the call itself.
-  const preview = !action
+  const preview = !args
     ? approval.tool
     : tool?.preview
-      ? tool.preview(action.args)
-      : `${approval.tool} ${describeArgs(action.args)}`;
+      ? tool.preview(args)
+      : `${approval.tool} ${describeArgs(args)}`;
   return {
     approvalId: approval.id,
     runId: approval.runId,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { decodeApprovalCursor } from './approval-cursor.js';
 import { HttpProblem } from './http-problem.js';
 
 const nonBlank = (max: number) =>
@@ -57,6 +58,28 @@ export const eventsQuery = z.object({
 });
 
 export const auditQuery = z.object({ runId: id });
+
+export const DEFAULT_PENDING_PAGE = 50;
+export const MAX_PENDING_PAGE = 200;
+
+/** `GET /api/agent/approvals/pending?cursor=…&limit=…`: a page of 1 to 200, 50 by default. */
+export const pendingQuery = z.object({
+  cursor: z
+    .string()
+    .transform((cursor, ctx) => {
+      const after = decodeApprovalCursor(cursor);
+      if (after === undefined)
+        ctx.addIssue({ code: 'custom', message: 'is not a cursor this server gave' });
+      return after ?? '';
+    })
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, `must be an integer from 1 to ${MAX_PENDING_PAGE}`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_PENDING_PAGE, `must be from 1 to ${MAX_PENDING_PAGE}`)
+    .optional(),
+});
 
 const MAX_MESSAGE = 300;
 

@@ -159,7 +159,11 @@ describe('HTTP routes over a fake RunService (real HTTP on 127.0.0.1)', () => {
     };
     expect(await get('/api/threads')).toEqual({ status: 200, body: { ok: true, threads: [] } });
     expect((await get('/api/agents')).body).toMatchObject({ agents: [{ name: 'assistant' }] });
-    expect((await get('/api/agent/approvals/pending')).body).toEqual({ ok: true, approvals: [] });
+    expect((await get('/api/agent/approvals/pending')).body).toEqual({
+      ok: true,
+      approvals: [],
+      nextCursor: null,
+    });
     expect((await get('/api/audit?runId=r1')).body).toEqual({ ok: true, entries: [] });
     expect((await get('/api/audit')).status).toBe(400);
     expect((await get('/api/audit/verify')).body).toEqual({

@@ -58,6 +58,7 @@ export function fakeService(overrides: Partial<RunService> = {}): FakeRunService
     followRun: () => Promise.resolve(undefined),
     drain: () => Promise.resolve({ finished: 0, handedOver: 0 }),
     pendingApprovals: () => Promise.resolve([]),
+    pendingApprovalPage: () => Promise.resolve({ approvals: [] }),
     listThreads: () => Promise.resolve([]),
     getThread: () => Promise.resolve(undefined),
     getRun: () => Promise.resolve(undefined),

@@ -11,6 +11,7 @@ import { durableRunsMigration } from './0002-durable-runs.js';
 import { auditKeyMigration } from './0003-audit-key.js';
 import { definitionsMigration } from './0004-definitions.js';
 import { tokenRevocationMigration } from './0005-token-revocation.js';
+import { pendingApprovalsPageMigration } from './0006-pending-approvals-page.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -21,6 +22,7 @@ const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0003_audit_key': auditKeyMigration,
   '0004_definitions': definitionsMigration,
   '0005_token_revocation': tokenRevocationMigration,
+  '0006_pending_approvals_page': pendingApprovalsPageMigration,
 });
 
 /**

@@ -131,6 +131,62 @@ export function approvalCases(fixture: CurrentFixture): void {
       const stored = await store.getApproval(user.id, approval.id);
       expect(winners[0]?.ok && stored).toEqual(winners[0]?.ok && winners[0].approval);
     });
+
+    it('pages pending approvals by cursor, oldest first, with thread and arguments', async () => {
+      const { store } = fixture();
+      const { user, thread, run } = await seedRun(store, 'alice', 'awaiting_confirmation');
+      const actions = [];
+      for (let i = 1; i <= 5; i++)
+        actions.push(
+          await store.createAction({
+            runId: run.id,
+            callId: `call_${i}`,
+            tool: 'gmail_send',
+            args: { to: `person${i}@example.com` },
+            inputHash: String(i),
+            status: 'awaiting_confirmation',
+            requiresApproval: true,
+          }),
+        );
+      const created = await store.createApprovals(
+        actions.map((a) => ({
+          runId: run.id,
+          actionId: a.id,
+          callId: a.callId,
+          tool: a.tool,
+          inputHash: a.inputHash,
+          definitionHash: run.definitionHash,
+          userId: user.id,
+        })),
+      );
+      const theirs = await seedApproval(store, 'bob');
+      const decided = created[1];
+      if (!decided) throw new Error('no second approval');
+      await store.resolveApproval({ approvalId: decided.id, userId: user.id, decision: 'reject' });
+      const pendingIds = created.filter((a) => a !== decided).map((a) => a.id);
+
+      const first = await store.listPendingApprovals(user.id, { limit: 2 });
+      expect(first.approvals.map((p) => p.approval.id)).toEqual(pendingIds.slice(0, 2));
+      expect(first.approvals[0]).toEqual({
+        approval: created[0],
+        threadId: thread.id,
+        args: { to: 'person1@example.com' },
+      });
+      expect(first.next).toBeDefined();
+      const second = await store.listPendingApprovals(user.id, { after: first.next, limit: 2 });
+      expect(second.approvals.map((p) => p.approval.id)).toEqual(pendingIds.slice(2));
+      // Exactly a page's worth left: no further page is promised.
+      expect(second.next).toBeUndefined();
+
+      const all = await store.listPendingApprovals(user.id, { limit: 50 });
+      expect(all.approvals.map((p) => p.approval.id)).toEqual(pendingIds);
+      expect(all.next).toBeUndefined();
+      const bobs = await store.listPendingApprovals(theirs.user.id, { limit: 50 });
+      expect(bobs.approvals.map((p) => p.approval.id)).toEqual([theirs.approval.id]);
+      expect(
+        await store.listPendingApprovals(user.id, { after: pendingIds.at(-1), limit: 50 }),
+      ).toEqual({ approvals: [] });
+    });
   });
 
   describe('grants', () => {

@@ -1,16 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { parseInput, resolveBody } from '../request-schemas.js';
+import { DEFAULT_PENDING_PAGE, parseInput, pendingQuery, resolveBody } from '../request-schemas.js';
 import { streamRun } from '../stream-run.js';
+import { encodeApprovalCursor } from '../approval-cursor.js';
 import type { RouteContext } from './route-context.js';
 
-/** Pending approvals, and resolving one (the continued run comes back, as JSON or NDJSON). */
+/** Pending approvals, a page at a time, and resolving one (the continued run comes back, as JSON or NDJSON). */
 export function approvalRoutes(
   app: FastifyInstance,
   { service, requestSignal }: RouteContext,
 ): void {
+  // Paged: a user with thousands pending must not cost one request seconds and megabytes.
   app.get('/api/agent/approvals/pending', async (request, reply) => {
-    const approvals = await service.pendingApprovals(request.userId, requestSignal(reply));
-    return { ok: true, approvals };
+    const { cursor, limit } = parseInput(pendingQuery, request.query, 'query');
+    const page = await service.pendingApprovalPage(
+      request.userId,
+      { limit: limit ?? DEFAULT_PENDING_PAGE, ...(cursor !== undefined ? { after: cursor } : {}) },
+      requestSignal(reply),
+    );
+    const nextCursor = page.next === undefined ? null : encodeApprovalCursor(page.next);
+    return { ok: true, approvals: page.approvals, nextCursor };
   });
 
   app.post('/api/agent/approvals/resolve', async (request, reply) => {

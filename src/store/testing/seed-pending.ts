@@ -1,0 +1,54 @@
+import type { Approval } from '../records.js';
+import type { Store } from '../types.js';
+import { seedRun } from './store-fixture.js';
+
+/** Rows per createApprovals call: one multi-row INSERT each, well under SQLite's variable limit. */
+const BATCH = 500;
+
+/**
+ * `count` pending approvals for one user's run awaiting confirmation, made
+ * through the store (an action each, approvals in batches), in id order.
+ */
+export async function seedPendingApprovals(
+  store: Store,
+  userName: string,
+  count: number,
+  signal?: AbortSignal,
+): Promise<{ userId: string; threadId: string; approvals: Approval[] }> {
+  const { user, thread, run } = await seedRun(store, userName, 'awaiting_confirmation');
+  const approvals: Approval[] = [];
+  for (let start = 0; start < count; start += BATCH) {
+    const actions = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++)
+      actions.push(
+        await store.createAction(
+          {
+            runId: run.id,
+            callId: `call_${i}`,
+            tool: 'gmail_send',
+            args: { to: `person${i}@example.com`, subject: 'Hi', body: 'Hello' },
+            inputHash: String(i),
+            status: 'awaiting_confirmation',
+            requiresApproval: true,
+          },
+          signal,
+        ),
+      );
+    approvals.push(
+      ...(await store.createApprovals(
+        actions.map((a) => ({
+          runId: run.id,
+          actionId: a.id,
+          callId: a.callId,
+          tool: a.tool,
+          inputHash: a.inputHash,
+          definitionHash: run.definitionHash,
+          userId: user.id,
+        })),
+        signal,
+      )),
+    );
+  }
+  approvals.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { userId: user.id, threadId: thread.id, approvals };
+}
