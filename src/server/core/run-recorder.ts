@@ -2,6 +2,12 @@ import { CancelledError, NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { Approval, ParkRun, RecordRun, Run, RunEnding, Store } from '../../store/types.js';
+import { deltaCoalescer } from './delta-coalescer.js';
+
+/** Most characters of answer one numbered delta carries. */
+const DELTA_MAX_CHARS = 16_384;
+/** Longest a delta waits for the next piece before followers get it. */
+const DELTA_WAIT_MS = 25;
 
 /** What a run not stored yet needs to be stored: everything RecordRun takes but its events and outcome. */
 export type UnstoredRun = Omit<RecordRun, 'events' | 'outcome'>;
@@ -116,8 +122,25 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
     // Events that came while it was being stored go out with the next flush.
     if (pending.length > 0) scheduleFlush();
   };
+  // Deltas are merged before they are numbered, so live followers and the store see the same events.
+  const deltas = deltaCoalescer({
+    maxChars: DELTA_MAX_CHARS,
+    waitMs: DELTA_WAIT_MS,
+    emit(event) {
+      const seq = nextSeq++;
+      const numbered = { ...event, runId, seq };
+      pending.push(numbered);
+      options.onEvent?.(numbered);
+      if (!unstored) scheduleFlush();
+    },
+  });
+  /** Runs a write with every event so far queued for it, a held delta included. */
+  const queued = <T>(write: () => Promise<T>): Promise<T> => {
+    deltas.release();
+    return serial(write);
+  };
   const flush = (): Promise<void> =>
-    serial(async () => {
+    queued(async () => {
       if (unstored || pending.length === 0) return;
       await writeEvents();
     });
@@ -131,28 +154,24 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
     stored: () => unstored === undefined,
     storedSeq: () => storedSeq,
     event(event) {
-      if (closed) return;
-      const seq = nextSeq++;
-      const numbered = { ...event, runId, seq };
-      pending.push(numbered);
-      options.onEvent?.(numbered);
-      if (!unstored) scheduleFlush();
+      if (!closed) deltas.offer(event);
     },
-    store: (state = null) => serial(() => storeNow(state)),
+    store: (state = null) => queued(() => storeNow(state)),
     flush,
     close() {
       closed = true;
+      deltas.discard();
       take();
     },
     checkpoint: (state) =>
-      serial(async () => {
+      queued(async () => {
         if (unstored) return storeNow(state);
         if (pending.length > 0) await writeEvents();
         const updated = await store.updateRun(runId, { state }, { owner });
         if (!updated.ok) lose();
       }),
     park: (input) =>
-      serial(async () => {
+      queued(async () => {
         await storeNow(input.state);
         const batch = take();
         const parked = await store.parkRun({ ...input, runId, owner, events: batch });
@@ -160,7 +179,7 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
         return parked;
       }),
     finish: (ending) =>
-      serial(async () => {
+      queued(async () => {
         const batch = take();
         if (unstored) {
           const stored = await store.recordRun({

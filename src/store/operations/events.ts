@@ -1,8 +1,10 @@
 import type { CadreEvent } from '../../events/types.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { RunEvent } from '../records.js';
-import type { RunEventRow } from '../schema/database.js';
+import { parseStoredEvent, restoreEvent, wantsReply, type StoredEvent } from '../stored-event.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
+import { insertOwnedEvents } from './owned-events.js';
+import { replyOf } from './run-reply.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
 
 export function appendEvents(
@@ -26,14 +28,7 @@ export function appendEvents(
       const first = Number(run.event_seq) - events.length + 1;
       const time = now();
       const stored = events.map((event, index) => ({ ...event, runId, seq: first + index }));
-      const rows: RunEventRow[] = stored.map((event) => ({
-        run_id: runId,
-        seq: event.seq,
-        type: event.type,
-        json: JSON.stringify(event),
-        created_at: time,
-      }));
-      await db.insertInto('run_events').values(rows).execute();
+      await insertOwnedEvents(db, runId, { firstSeq: first, events }, time);
       await notify(db, context, RUN_CHANNEL, runId);
       return stored.map((event) => ({ runId, seq: event.seq, type: event.type, event }));
     },
@@ -55,10 +50,13 @@ export async function readEvents(
     .orderBy('seq')
     .limit(options.limit ?? 1000)
     .execute({ signal });
-  return rows.map((row) => ({
+  const stored = rows.map((row) => parseStoredEvent(row.json));
+  // A final result may point at the run's reply for its answer: read it once for the batch.
+  const reply = stored.some(wantsReply) ? await replyOf(context.db, runId, signal) : undefined;
+  return rows.map((row, index) => ({
     runId,
     seq: Number(row.seq),
     type: row.type,
-    event: JSON.parse(row.json) as CadreEvent,
+    event: restoreEvent(stored[index] as StoredEvent, reply),
   }));
 }

@@ -4,36 +4,42 @@ import type { Database } from '../schema/database.js';
 import { now, type StoreContext } from '../store-context.js';
 import type { OwnedEvents } from '../types.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { storedEventJson } from '../stored-event.js';
 
 /** The last seq of a batch the owner numbered (firstSeq - 1 when it is empty). */
 export const lastSeq = (owned: OwnedEvents): number => owned.firstSeq + owned.events.length - 1;
 
+/** Rows per INSERT: under every database's limit on bound values (5 a row; SQLite's oldest is 999). */
+const ROWS_PER_INSERT = 150;
+
 /**
- * Inserts events the run's owner numbered itself, in one statement. The
- * (run, seq) key rejects a batch from an owner that lost the run to another.
+ * Inserts events the run's owner numbered itself. The (run, seq) key
+ * rejects a batch from an owner that lost the run to another. `reply` is
+ * the run's reply message when this batch ends the run: its final result
+ * points at it instead of repeating the answer.
  */
 export async function insertOwnedEvents(
   db: Kysely<Database>,
   runId: string,
   owned: OwnedEvents,
   time: string,
+  reply?: string,
 ): Promise<void> {
-  if (owned.events.length === 0) return;
-  await db
-    .insertInto('run_events')
-    .values(
-      owned.events.map((event, index) => {
-        const seq = owned.firstSeq + index;
-        return {
-          run_id: runId,
-          seq,
-          type: event.type,
-          json: JSON.stringify({ ...event, runId, seq }),
-          created_at: time,
-        };
-      }),
-    )
-    .execute();
+  const rows = owned.events.map((event, index) => {
+    const seq = owned.firstSeq + index;
+    return {
+      run_id: runId,
+      seq,
+      type: event.type,
+      json: storedEventJson({ ...event, runId, seq }, reply),
+      created_at: time,
+    };
+  });
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+    await db
+      .insertInto('run_events')
+      .values(rows.slice(start, start + ROWS_PER_INSERT))
+      .execute();
 }
 
 /**

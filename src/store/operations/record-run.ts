@@ -6,6 +6,7 @@ import { openThread, startJob } from './run-start.js';
 import type { Enqueued, RecordRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { insertOwnedEvents } from './owned-events.js';
+import { storedSummary } from './run-reply.js';
 
 /**
  * Stores a run its own process started, in one transaction: the thread (new
@@ -82,7 +83,7 @@ export function recordRun(
         : {
             status: outcome.status,
             state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
-            summary: outcome.summary,
+            summary: storedSummary(outcome.status, outcome.summary, reply),
             usage: JSON.stringify(outcome.usage),
             error_code: outcome.errorCode ?? null,
             finished_at: time,
@@ -93,11 +94,11 @@ export function recordRun(
     };
     await db.insertInto('runs').values(run).execute();
     // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
-    await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time);
+    await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time, reply);
     const enqueued = {
       thread: toThread(thread),
       message: toMessage(rows[0] as MessageRow),
-      run: toRun(run),
+      run: { ...toRun(run), ...(outcome.kind === 'finished' ? { summary: outcome.summary } : {}) },
     };
     return { enqueued, remember };
   }, signal);

@@ -7,6 +7,7 @@ import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
 import { insertMessage } from './threads.js';
 import { insertOwnedEvents, lastSeq } from './owned-events.js';
+import { storedSummary } from './run-reply.js';
 
 /**
  * A run parks for approval in one transaction, by its owner only: the
@@ -103,7 +104,7 @@ export function finishRun(
       .set({
         ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
         status: input.status,
-        summary: input.summary,
+        summary: storedSummary(input.status, input.summary, input.message),
         usage: JSON.stringify(input.usage),
         error_code: input.errorCode ?? null,
         ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
@@ -115,7 +116,7 @@ export function finishRun(
       .returningAll()
       .executeTakeFirst();
     if (run === undefined) return undefined;
-    if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
+    if (input.events) await insertOwnedEvents(db, input.runId, input.events, time, input.message);
     if (input.message !== undefined)
       await insertMessage(
         context,
@@ -124,6 +125,6 @@ export function finishRun(
         time,
       );
     await notify(db, context, RUN_CHANNEL, input.runId);
-    return toRun(run);
+    return { ...toRun(run), summary: input.summary };
   }, signal);
 }

@@ -8,6 +8,7 @@ import { openThread, startJob } from './run-start.js';
 import { cancelledRun, closeWaiting } from './run-endings.js';
 import { storeDefinition } from './definitions.js';
 import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
+import { withSummary } from './run-reply.js';
 
 /** PostgreSQL channels: a run's log or status changed (payload: run id); a run was queued. */
 export const RUN_CHANNEL = 'cadre_run';
@@ -277,7 +278,7 @@ export function requestCancel(
         .where('id', '=', runId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return done && toRun(done);
+      return done && withSummary(db, toRun(done));
     },
     signal,
   );

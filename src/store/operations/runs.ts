@@ -5,6 +5,7 @@ import type { RunRow } from '../schema/database.js';
 import { listOf, now, writeTransaction, type StoreContext } from '../store-context.js';
 import { storeDefinition } from './definitions.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { withSummary } from './run-reply.js';
 import type { NewRun, RunGuard, RunPatch, Transition } from '../types.js';
 
 const FINISHED: readonly RunStatus[] = ['completed', 'failed'];
@@ -71,7 +72,7 @@ export async function getRun(
     .where('id', '=', runId)
     .where('user_id', '=', userId)
     .executeTakeFirst({ signal });
-  return row && toRun(row);
+  return row && withSummary(context.db, toRun(row), signal);
 }
 
 export async function updateRun(

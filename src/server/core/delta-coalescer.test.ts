@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../../events/types.js';
+import { deltaCoalescer } from './delta-coalescer.js';
+
+const event = (type: string, text: string, executionId = 'e1'): CadreEvent => ({
+  type,
+  message: text,
+  timestamp: '2026-01-01T00:00:00.000Z',
+  data: { text },
+  runId: 'r1',
+  executionId,
+  depth: 0,
+  path: ['a'],
+  seq: 0,
+});
+
+describe('deltaCoalescer', () => {
+  it('merges consecutive deltas of one execution into pieces of at most maxChars, in order', () => {
+    const out: CadreEvent[] = [];
+    const deltas = deltaCoalescer({ maxChars: 10, waitMs: 1_000, emit: (e) => out.push(e) });
+    for (const piece of ['abc', 'def', 'ghi', 'jkl']) deltas.offer(event('text_delta', piece));
+    deltas.offer(event('text_delta', 'xy', 'e2'));
+    deltas.offer(event('tool_call', 'ls'));
+    expect(out.map((e) => [e.type, e.message, e.data.text])).toEqual([
+      ['text_delta', 'abcdefghi', 'abcdefghi'],
+      ['text_delta', 'jkl', 'jkl'],
+      ['text_delta', 'xy', 'xy'],
+      ['tool_call', 'ls', 'ls'],
+    ]);
+  });
+
+  it('a held delta goes out after waitMs, or when released; a discarded one never does', async () => {
+    const out: CadreEvent[] = [];
+    const deltas = deltaCoalescer({ maxChars: 100, waitMs: 10, emit: (e) => out.push(e) });
+    deltas.offer(event('thought_delta', 'hmm'));
+    expect(out).toEqual([]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(out.map((e) => e.message)).toEqual(['hmm']);
+    deltas.offer(event('text_delta', 'now'));
+    deltas.release();
+    deltas.offer(event('text_delta', 'never'));
+    deltas.discard();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(out.map((e) => e.message)).toEqual(['hmm', 'now']);
+  });
+});

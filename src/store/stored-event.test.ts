@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { CadreEvent } from '../events/types.js';
+import { parseStoredEvent, restoreEvent, storedEventJson, wantsReply } from './stored-event.js';
+
+const ANSWER = 'a long answer '.repeat(1_000);
+const base = {
+  timestamp: '2026-01-01T00:00:00.000Z',
+  runId: 'r1',
+  executionId: 'r1',
+  depth: 0,
+  path: ['a'],
+  seq: 7,
+};
+const delta: CadreEvent = { ...base, type: 'text_delta', message: ANSWER, data: { text: ANSWER } };
+const final: CadreEvent = {
+  ...base,
+  type: 'final_result',
+  message: 'GOAL',
+  data: { result: { final_message: ANSWER, content: ANSWER, output: ANSWER, turns: 1 } },
+};
+const roundTrip = (event: CadreEvent, reply?: string, found = reply) => {
+  const json = storedEventJson(event, reply);
+  const stored = parseStoredEvent(json);
+  return { json, event: restoreEvent(stored, wantsReply(stored) ? found : undefined) };
+};
+
+describe('stored events hold the answer once and come back whole', () => {
+  it('a delta keeps its text once', () => {
+    const { json, event } = roundTrip(delta);
+    expect(json.length).toBeLessThan(ANSWER.length + 300);
+    expect(event).toEqual(delta);
+  });
+
+  it("a final result points at the run's reply when it ends the run", () => {
+    const { json, event } = roundTrip(final, ANSWER);
+    expect(json.length).toBeLessThan(300);
+    expect(event).toEqual(final);
+  });
+
+  it('without the reply it keeps the answer once, in final_message', () => {
+    const { json, event } = roundTrip(final);
+    expect(json.length).toBeLessThan(ANSWER.length + 400);
+    expect(event).toEqual(final);
+  });
+
+  it('a subagent result, or one whose answer differs from the reply, is not pointed at the reply', () => {
+    const child = { ...final, depth: 1 };
+    expect(wantsReply(parseStoredEvent(storedEventJson(child, ANSWER)))).toBe(false);
+    expect(roundTrip(child, ANSWER).event).toEqual(child);
+    expect(wantsReply(parseStoredEvent(storedEventJson(final, 'other')))).toBe(false);
+  });
+});

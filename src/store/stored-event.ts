@@ -1,0 +1,87 @@
+import type { CadreEvent } from '../events/types.js';
+
+/** Fields of a final result that carry the answer text (the same text for a chat agent). */
+const ANSWER_FIELDS = ['final_message', 'content', 'output'] as const;
+type AnswerField = (typeof ANSWER_FIELDS)[number];
+
+/**
+ * How a stored final_result names the answer it left out: `reply` is the
+ * run's stored assistant message, `final_message` the field kept in the event.
+ */
+interface AnswerRef {
+  in: 'reply' | 'final_message';
+  fields: AnswerField[];
+}
+
+export type StoredEvent = Omit<CadreEvent, 'message'> & {
+  message?: string;
+  storedAnswer?: AnswerRef;
+};
+
+/**
+ * An event as one row holds it: the answer text once. A delta's `message`
+ * repeats `data.text`, and a final result repeats its answer up to three
+ * times, all of which the run's reply message (`reply`) already holds.
+ */
+export function storedEventJson(event: CadreEvent, reply?: string): string {
+  return JSON.stringify(storedForm(event, reply));
+}
+
+function storedForm(event: CadreEvent, reply: string | undefined): StoredEvent {
+  if (isDelta(event) && event.message === event.data.text) {
+    const { message: _copy, ...rest } = event;
+    return rest;
+  }
+  if (event.type !== 'final_result') return event;
+  const result = resultOf(event);
+  if (!result || typeof result.final_message !== 'string') return event;
+  const answer = result.final_message;
+  const top = event.depth === 0 && reply !== undefined && reply === answer;
+  const fields = ANSWER_FIELDS.filter(
+    (field) => result[field] === answer && (top || field !== 'final_message'),
+  );
+  if (fields.length === 0) return event;
+  const kept = { ...result };
+  for (const field of fields) delete kept[field];
+  return {
+    ...event,
+    data: { ...event.data, result: kept },
+    storedAnswer: { in: top ? 'reply' : 'final_message', fields },
+  };
+}
+
+/** A row's JSON as stored, to be made whole with `restoreEvent`. */
+export function parseStoredEvent(json: string): StoredEvent {
+  return JSON.parse(json) as StoredEvent;
+}
+
+/** Whether the row left its answer in the run's reply (one lookup then serves a whole batch). */
+export function wantsReply(stored: StoredEvent): boolean {
+  return stored.storedAnswer?.in === 'reply';
+}
+
+/** The event as it was emitted; `reply` is the run's reply message, for a result that points at it. */
+export function restoreEvent(stored: StoredEvent, reply: string | undefined): CadreEvent {
+  if (stored.message === undefined && isDelta(stored))
+    return { ...stored, message: String(stored.data.text) };
+  const { storedAnswer, ...event } = stored;
+  if (!storedAnswer) return event as CadreEvent;
+  const result = { ...resultOf(event) };
+  const text = storedAnswer.in === 'reply' ? reply : result.final_message;
+  if (text !== undefined) for (const field of storedAnswer.fields) result[field] = text;
+  return { ...event, message: event.message ?? '', data: { ...event.data, result } };
+}
+
+function isDelta(event: { type: string; data: Record<string, unknown> }): boolean {
+  return (
+    (event.type === 'text_delta' || event.type === 'thought_delta') &&
+    typeof event.data.text === 'string'
+  );
+}
+
+function resultOf(event: { data: Record<string, unknown> }): Record<string, unknown> | undefined {
+  const result = event.data.result;
+  return result !== null && typeof result === 'object' && !Array.isArray(result)
+    ? (result as Record<string, unknown>)
+    : undefined;
+}
