@@ -347,6 +347,7 @@ function loopContext(
       runId,
       execution,
       workspace: services.workspace,
+      ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
       emit,
       // A child stops on cancellation, not on the parent's deadline: its own budget is the
       // parent's remaining time, so it can still use its grace turn to report.
