@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'not_found'
-  | 'conflict';
+  | 'conflict'
+  | 'store_unavailable';
 
 /**
  * Base of every error Cadre raises on purpose. `message` is safe to show a

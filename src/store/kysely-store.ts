@@ -20,6 +20,7 @@ import * as tokens from './operations/tokens.js';
 import * as users from './operations/users.js';
 import type { AuditInput, MessageRole } from './records.js';
 import type { Database } from './schema/database.js';
+import { listenWithReconnect } from './postgres-listener.js';
 import { groupCommits, type StoreContext, type StoreDialect } from './store-context.js';
 import type {
   ActionTransition,
@@ -76,7 +77,15 @@ export class KyselyStore implements Store {
     };
     if (pool)
       this.subscribe = async (listener) => {
-        const stop = await listen(pool, listener);
+        const stop = await listenWithReconnect({
+          pool,
+          channels: [queue.RUN_CHANNEL, queue.QUEUE_CHANNEL],
+          onNotification: (channel, payload) => {
+            if (channel === queue.QUEUE_CHANNEL) listener({ kind: 'queue' });
+            else if (payload) listener({ kind: 'run', runId: payload });
+          },
+          onResubscribed: () => listener({ kind: 'resync' }),
+        });
         this.listeners.add(stop);
         return async () => {
           this.listeners.delete(stop);
@@ -85,7 +94,7 @@ export class KyselyStore implements Store {
       };
   }
 
-  /** Open LISTEN connections: closing the store releases them (the pool waits for them otherwise). */
+  /** LISTEN loops: closing the store stops them (the pool waits for their connections otherwise). */
   private readonly listeners = new Set<() => Promise<void>>();
 
   subscribe?: (listener: (change: RunChange) => void) => Promise<() => Promise<void>>;
@@ -189,28 +198,5 @@ export class KyselyStore implements Store {
     await Promise.all([...this.listeners].map((stop) => stop()));
     this.listeners.clear();
     await this.db.destroy();
-  };
-}
-
-/** One pooled connection LISTENs on both channels; released (and unlistened) by the returned function. */
-async function listen(
-  pool: Pool,
-  listener: (change: RunChange) => void,
-): Promise<() => Promise<void>> {
-  const client = await pool.connect();
-  client.on('notification', (message) => {
-    if (message.channel === queue.QUEUE_CHANNEL) listener({ kind: 'queue' });
-    else if (message.payload) listener({ kind: 'run', runId: message.payload });
-  });
-  // A lost connection only loses wake-ups: subscribers poll as well.
-  client.on('error', () => undefined);
-  await client.query(`listen ${queue.RUN_CHANNEL}`);
-  await client.query(`listen ${queue.QUEUE_CHANNEL}`);
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    await client.query('unlisten *').catch(() => undefined);
-    client.release();
   };
 }

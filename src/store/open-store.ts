@@ -3,12 +3,14 @@ import path from 'node:path';
 import type { SqliteDatabase } from 'kysely';
 import { withStatementCache } from './statement-cache.js';
 import type { Dialect } from 'kysely';
-import type { Pool } from 'pg';
 import { ConfigError } from '../errors/cadre-error.js';
 import { optionalImport } from '../util/optional-import.js';
 import { assertAuditKey } from './audit-chain.js';
+import { outageAwareDialect } from './outage-dialect.js';
+import { POSTGRES, postgresDialect } from './postgres-dialect.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { QueryCounter } from './query-counter.js';
+import type { Database } from './schema/database.js';
 import type { StoreDialect } from './store-context.js';
 import type { Store } from './types.js';
 
@@ -34,7 +36,6 @@ export interface OpenStoreOptions {
 
 /** Optional peers: `npm install cadre` leaves them out. */
 const SQLITE = { needs: 'A SQLite store needs', packages: ['kysely', 'libsql'] };
-const POSTGRES = { needs: 'A PostgreSQL store needs', packages: ['kysely', 'pg'] };
 
 export const DEFAULT_SQLITE_PATH = path.join('.cadre', 'cadre.db');
 /** How long a SQLite writer waits for another process's write lock before failing. */
@@ -60,9 +61,8 @@ export async function openKyselyStore(options: OpenStoreOptions = {}): Promise<K
     target.kind === 'postgres'
       ? await postgresDialect(target.url, options.maxConnections ?? 10, options.queryCounter)
       : { dialect: await sqliteDialect(target.file, options.queryCounter), pool: undefined };
-  const store = new KyselyStore(new Kysely({ dialect }), target.kind, pool, {
-    auditKey: options.auditKey,
-  });
+  const db = new Kysely<Database>({ dialect: outageAwareDialect(dialect) });
+  const store = new KyselyStore(db, target.kind, pool, { auditKey: options.auditKey });
   try {
     await migrateToLatest(store.db, target.kind);
   } catch (error) {
@@ -107,32 +107,4 @@ async function sqliteDialect(file: string, counter?: QueryCounter): Promise<Dial
   return new SqliteDialect({
     database: withStatementCache(database as unknown as SqliteDatabase, observe),
   });
-}
-
-async function postgresDialect(
-  url: string,
-  max: number,
-  counter?: QueryCounter,
-): Promise<{ dialect: Dialect; pool: Pool }> {
-  const [{ PostgresDialect }, { default: pg }] = await optionalImport(
-    () => Promise.all([import('kysely'), import('pg')]),
-    POSTGRES,
-  );
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client that loses its server emits 'error'; without a listener that would crash the process.
-  pool.on('error', () => undefined);
-  if (counter)
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      const counted = (...args: unknown[]): unknown => {
-        const text = args[0];
-        counter.observe(
-          client,
-          typeof text === 'string' ? text : String((text as { text?: string }).text),
-        );
-        return query(...args);
-      };
-      (client as unknown as { query: typeof counted }).query = counted;
-    });
-  return { dialect: new PostgresDialect({ pool }), pool };
 }

@@ -255,7 +255,11 @@ export type RevokeTokenResult =
   | { ok: false; reason: 'ambiguous'; matches: ListedToken[] };
 
 /** A change another process made: a run's log or status (`run`), or a run queued (`queue`). */
-export type RunChange = { kind: 'run'; runId: string } | { kind: 'queue' };
+export type RunChange =
+  | { kind: 'run'; runId: string }
+  | { kind: 'queue' }
+  /** Notifications may have been missed (LISTEN was lost and is back): everyone should look again. */
+  | { kind: 'resync' };
 
 /**
  * Persistence for the server flow (DESIGN §4). Every backend passes one

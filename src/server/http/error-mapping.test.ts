@@ -23,6 +23,7 @@ describe('error mapping', () => {
       timeout: 504,
       cancelled: 503,
       config_error: 500,
+      store_unavailable: 503,
     };
     for (const [code, status] of Object.entries(expected))
       expect(statusForCode(code as ErrorCode), code).toBe(status);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { CadreError, type ErrorCode } from '../../errors/cadre-error.js';
+import { storeUnavailableIn } from '../../errors/store-error.js';
 import { HttpProblem, type ErrorBody, type HttpErrorCode } from './http-problem.js';
 
 export interface MappedError {
@@ -21,6 +22,8 @@ const MAX_MESSAGE = 300;
  * - cancelled is 503: a run is cancelled under a listening client only when the
  *   server shuts down, and 503 tells the client to retry elsewhere or later.
  * - tool_execution_error is 502 like model_error: an upstream provider failed.
+ * - store_unavailable is 503: the database is down or full, and the same
+ *   request may well succeed in a moment.
  */
 export function statusForCode(code: ErrorCode): number {
   switch (code) {
@@ -40,6 +43,7 @@ export function statusForCode(code: ErrorCode): number {
     case 'timeout':
       return 504;
     case 'cancelled':
+    case 'store_unavailable':
       return 503;
     case 'config_error':
       return 500;
@@ -78,7 +82,9 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: HttpErrorCode; mess
 };
 
 /** Turns anything thrown into a status and a safe message; unknown errors become a generic 500. */
-export function mapError(error: unknown): MappedError {
+export function mapError(thrown: unknown): MappedError {
+  // The store down or full is an outage, not a bug: said as one even when something wrapped it.
+  const error = thrown instanceof CadreError ? thrown : (storeUnavailableIn(thrown) ?? thrown);
   if (error instanceof HttpProblem)
     return { status: error.status, code: error.code, message: error.message, serverFault: false };
   if (error instanceof CadreError) {

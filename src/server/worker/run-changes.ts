@@ -18,12 +18,25 @@ export const QUEUE = Symbol('queue');
 
 export async function createRunChanges(store: Store): Promise<RunChanges> {
   const waiters = new Map<string | typeof QUEUE, Set<() => void>>();
-  const publish = (change: RunChange): void => {
-    const key = change.kind === 'queue' ? QUEUE : change.runId;
+  const wake = (key: string | typeof QUEUE): void => {
     const set = waiters.get(key);
     if (!set) return;
     waiters.delete(key);
-    for (const wake of set) wake();
+    for (const done of set) done();
+  };
+  const publish = (change: RunChange): void => {
+    switch (change.kind) {
+      case 'queue':
+        return wake(QUEUE);
+      case 'run':
+        return wake(change.runId);
+      case 'resync':
+        // What changed while notifications were lost is unknown: every waiter looks again.
+        for (const key of [...waiters.keys()]) wake(key);
+        return;
+      default:
+        return change satisfies never;
+    }
   };
   // Subscribing is best effort: without it every waiter still polls.
   const unsubscribe = await store.subscribe?.(publish).catch(() => undefined);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CancelledError } from '../../errors/cadre-error.js';
-import type { Claim } from '../../store/types.js';
+import { storeUnavailableIn } from '../../errors/store-error.js';
+import { retryDelayMs } from '../../store/retry-delay.js';
+import type { Claim, Lease } from '../../store/types.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -87,6 +89,8 @@ interface Driving {
   recorder: RunRecorder;
   done: Promise<DriveResult>;
   ready: Promise<void>;
+  /** Why a run started here could not be stored (the starter hears it). */
+  storeError?: unknown;
 }
 
 /**
@@ -103,6 +107,13 @@ export function startRunWorker(
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const driving = new Map<string, Driving>();
   const stopping = new AbortController();
+  /**
+   * Runs whose step failed because the store was away: stored, owned by a
+   * claim that no longer drives them. Their leases are ended as soon as the
+   * store answers again, so they are taken over (from their checkpoint, an
+   * interrupted effect never run twice) at once rather than after the lease.
+   */
+  const handBack: Lease[] = [];
 
   const abandon = (entry: Driving, reason: string): void => {
     if (entry.abandoned) return;
@@ -142,6 +153,7 @@ export function startRunWorker(
     // A run that cannot be stored stops here: it must not go on unrecorded.
     const storeOrStop = (): Promise<void> =>
       entry.recorder.store().catch((error: unknown) => {
+        entry.storeError ??= error;
         abandon(entry, 'The run could not be stored.');
         throw error;
       });
@@ -160,14 +172,25 @@ export function startRunWorker(
     })
       .catch((error: unknown): DriveResult => {
         options.onError?.(error, runId);
+        if (entry.recorder.stored() && storeUnavailableIn(error)) {
+          abandon(entry, 'The store was unavailable.');
+          handBack.push({ runId, owner: claimOwner });
+          nudge();
+        }
         return entry.recorder.stored()
           ? { kind: 'elsewhere' }
           : { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) };
       })
-      // A run never stored is nowhere else to follow: its starter hears why.
+      // A run never stored is nowhere else to follow: its starter hears why (the store's error
+      // as the cause, so an outage is answered as one).
       .then((result): DriveResult =>
         result.kind === 'elsewhere' && !entry.recorder.stored()
-          ? { kind: 'failed', error: new Error('The run stopped before it could be stored.') }
+          ? {
+              kind: 'failed',
+              error: new Error('The run stopped before it could be stored.', {
+                cause: entry.storeError,
+              }),
+            }
           : result,
       )
       .finally(() => {
@@ -204,7 +227,19 @@ export function startRunWorker(
     return listening;
   };
 
+  /** Ends the leases in `handBack`; they are kept for the next try while the store is away. */
+  const handOver = async (): Promise<void> => {
+    if (handBack.length === 0) return;
+    const leases = handBack.splice(0);
+    await ctx.store.expireLeases(leases).catch((error: unknown) => {
+      handBack.push(...leases);
+      throw error;
+    });
+  };
+
   const claimLoop = async (): Promise<void> => {
+    // Consecutive failures to reach the store: the wait before the next try doubles.
+    let failures = 0;
     while (!stopping.signal.aborted) {
       if (driving.size >= options.concurrency) {
         waitingForRoom = true;
@@ -217,11 +252,13 @@ export function startRunWorker(
       let claim: Claim | undefined;
       const claimOwner = `${owner}:${randomUUID().slice(0, 8)}`;
       try {
+        await handOver();
         claim = await ctx.store.claimRun(claimOwner, options.leaseMs);
+        failures = 0;
       } catch (error) {
-        // The store is unreachable (or closed): report once per poll, never spin.
+        // The store is unreachable (or closed): report and retry with backoff, never spin.
         options.onError?.(error, '');
-        await changes.next(QUEUE, options.pollMs, stopping.signal);
+        await changes.next(QUEUE, retryDelayMs(failures++), stopping.signal);
         continue;
       }
       if (stopping.signal.aborted) {
@@ -316,7 +353,10 @@ export function startRunWorker(
       );
       // Leases first, then stop recording: a run that ends in between is still written.
       await ctx.store
-        .expireLeases(left.map(([runId, e]) => ({ runId, owner: e.owner })))
+        .expireLeases([
+          ...left.map(([runId, e]) => ({ runId, owner: e.owner })),
+          ...handBack.splice(0),
+        ])
         .catch(() => undefined);
       for (const [, entry] of left) abandon(entry, 'This process is shutting down.');
       clearInterval(heartbeat);

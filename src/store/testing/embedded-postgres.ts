@@ -37,7 +37,8 @@ export class TestPostgres {
       port: this.port,
       user: 'postgres',
       password: PASSWORD,
-      persistent: false,
+      // stop() below removes the data; kept across halt() and resume().
+      persistent: true,
       // Throwaway data: skip the flushes that make durability cost time.
       postgresFlags: [
         '-c',
@@ -70,6 +71,16 @@ export class TestPostgres {
       await client.end();
     }
     return this.url(name);
+  }
+
+  /** Stops the server process (a fast shutdown: sessions are cut off), keeping its data. */
+  async halt(): Promise<void> {
+    await this.required().stop();
+  }
+
+  /** Starts the server again after halt(), on the same port with the same data. */
+  async resume(): Promise<void> {
+    await this.required().start();
   }
 
   async stop(): Promise<void> {
