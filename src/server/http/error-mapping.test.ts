@@ -7,6 +7,7 @@ import {
   ToolExecutionError,
   type ErrorCode,
 } from '../../errors/cadre-error.js';
+import { StoreUnavailableError } from '../../errors/store-error.js';
 import { mapError, statusForCode } from './error-mapping.js';
 import { HttpProblem } from './http-problem.js';
 
@@ -45,6 +46,25 @@ describe('error mapping', () => {
     expect(mapError(new TimeoutError('Too slow.')).status).toBe(504);
     expect(mapError(new CancelledError()).serverFault).toBe(false);
     expect(mapError(new HttpProblem(429, 'rate_limited', 'Slow down.')).status).toBe(429);
+  });
+
+  it('answers the store down or full with 503 store_unavailable, even when wrapped', () => {
+    const down = new StoreUnavailableError('unreachable', {
+      cause: new Error('ECONNREFUSED 10.0.0.5'),
+    });
+    expect(
+      mapError(new Error('The run stopped before it could be stored.', { cause: down })),
+    ).toEqual({
+      status: 503,
+      code: 'store_unavailable',
+      message: 'The database is unavailable; retry shortly.',
+      serverFault: true,
+    });
+    expect(mapError(new StoreUnavailableError('full'))).toMatchObject({
+      status: 503,
+      code: 'store_unavailable',
+      message: 'The database has no room to store this; retry later.',
+    });
   });
 
   it('answers anything unknown with a generic 500, whatever was thrown', () => {
