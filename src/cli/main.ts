@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-import { createInterface } from 'node:readline/promises';
 import type { CliIO } from './cli-io.js';
 import { EXIT } from './cli-io.js';
-import { CancelledError } from '../errors/cadre-error.js';
 import { runCli } from './program.js';
+import { terminalAsk } from './terminal-ask.js';
 
 /** The process entry: wires signals, terminal and streams to the command runner. */
 async function main(): Promise<void> {
@@ -23,16 +22,7 @@ async function main(): Promise<void> {
     isTTY: Boolean(process.stderr.isTTY),
     ...(process.stdin.isTTY
       ? {
-          ask: (question: string, signal: AbortSignal) =>
-            new Promise<string>((resolve, reject) => {
-              const rl = createInterface({ input: process.stdin, output: process.stderr });
-              // Ctrl-C or end of input at a prompt ends the wait instead of hanging it.
-              rl.on('SIGINT', () => rl.close());
-              rl.on('close', () => reject(new CancelledError('No answer: input closed.')));
-              rl.question(question, { signal })
-                .then(resolve, reject)
-                .finally(() => rl.close());
-            }),
+          ask: terminalAsk(process.stdin, process.stderr),
         }
       : {}),
     resetInterrupts: () => {
