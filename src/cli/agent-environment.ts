@@ -11,6 +11,7 @@ import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../definition/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { availableTools } from '../tools/builtin/index.js';
+import { discoverProjectTools, type CodeTool } from '../tools/discover-tool-files.js';
 import type { Tool } from '../tools/types.js';
 import type { CliIO } from './cli-io.js';
 
@@ -23,8 +24,10 @@ export interface AgentEnvironment {
   skipped: string[];
   /** Non-fatal issues of the discovered definitions (tools left out, model fallbacks). */
   warnings: ValidationIssue[];
-  /** Tools runs may be granted: the built-ins and what the environment configures (web_search). */
+  /** Tools runs may be granted: the built-ins, what the environment configures (web_search) and the code tools. */
   tools: Tool[];
+  /** Code tools from `tools/`, `.cadre/tools` and `~/.cadre/tools`, with their files. */
+  codeTools: CodeTool[];
   /** Model prices: the built-in table with `.cadre/prices.json` or CADRE_PRICES on top. */
   prices: PriceTable;
   /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
@@ -49,7 +52,14 @@ export async function agentEnvironment(
   io: CliIO,
   options: EnvironmentOptions = {},
 ): Promise<AgentEnvironment> {
-  const tools = availableTools(io.env);
+  const builtins = availableTools(io.env);
+  // Code tools come only from declared folders, like code agents; a broken one is a warning.
+  const code = await discoverProjectTools({
+    cwd: io.cwd,
+    reserved: builtins.map((tool) => tool.name),
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
+  });
+  const tools = [...builtins, ...code.tools.map((entry) => entry.tool)];
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const prices = await loadPrices(io.cwd, io.env);
@@ -72,10 +82,11 @@ export async function agentEnvironment(
       isKnownAgent: (name) => names.has(name),
       cwd: io.cwd,
     },
-    diagnostics,
-    skipped,
+    diagnostics: [...code.warnings, ...diagnostics],
+    skipped: [...code.warnings, ...skipped],
     warnings,
     tools,
+    codeTools: code.tools,
     prices,
     mcpServers,
   };

@@ -105,6 +105,17 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     });
 
   program
+    .command('tools')
+    .description(
+      'List the tools agents can name: built-ins and code tools in tools/, .cadre/tools and ~/.cadre/tools',
+    )
+    .option('--json', 'print the tools as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { toolsCommand } = await import('./commands/tools.js');
+      exitCode = await toolsCommand(options, io);
+    });
+
+  program
     .command('replay')
     .description(
       'Re-run a recorded trajectory offline: recorded model answers and tool results, no side effects',

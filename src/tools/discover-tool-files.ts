@@ -1,42 +1,162 @@
-import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { Tool } from './types.js';
 
 const TOOL_FILE = /\.tools?\.(ts|mts|js|mjs)$/;
+/** Names the runtime or the server gives their own tools, whatever the environment. */
+const ALWAYS_RESERVED = [
+  'task',
+  'complete_task',
+  'emit_value',
+  'exit_loop',
+  'web_search',
+  'gmail_send',
+  'calendar_event_create',
+];
 const SKIP = new Set(['node_modules', '.git', 'dist']);
 
 /**
  * Tool modules under a folder (agent-format `tool_root`): files named
  * `*.tool.ts` / `*.tools.js` (any of ts, mts, js, mjs) exporting a tool as
  * `default`, or a list as `tools`. Searched a few levels deep, in name order.
+ * The first file that fails to load is an error.
  */
 export async function discoverToolFiles(root: string, signal?: AbortSignal): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  for (const loaded of await loadToolFolder(root, signal)) {
+    if (loaded.kind === 'failed')
+      throw new ConfigError(`${relative(root, loaded.file)}: ${loaded.reason}`);
+    tools.push(...loaded.tools);
+  }
+  return tools;
+}
+
+/** A code tool found in a declared folder, with where it came from. */
+export interface CodeTool {
+  tool: Tool;
+  /** The module it came from, relative to the project folder when inside it. */
+  file: string;
+  origin: 'project' | 'user';
+}
+
+export interface ToolDiscovery {
+  tools: CodeTool[];
+  /** Files left out (threw on import, exported no tool) and names refused, each naming the file. */
+  warnings: string[];
+}
+
+export interface ProjectToolOptions {
+  cwd: string;
+  /** User folder (default the home directory): tools in `<home>/.cadre/tools`. */
+  home?: string;
+  /** Names a code tool may not take (built-in tools, `task`, the completion tools). */
+  reserved: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** The folders code tools are imported from: declared folders only, like agents. */
+export const TOOL_FOLDERS = ['.cadre/tools', 'tools'] as const;
+
+/**
+ * Code tools for the CLI and the server: `*.tool.ts` modules in the
+ * project's `.cadre/tools` and `tools`, then the user's `~/.cadre/tools`.
+ * A project tool beats a user tool of the same name; a module that throws
+ * on import, or a name a built-in already has, is a warning, never fatal.
+ */
+export async function discoverProjectTools(options: ProjectToolOptions): Promise<ToolDiscovery> {
+  const home = options.home ?? homedir();
+  const folders = [
+    ...TOOL_FOLDERS.map((dir) => ({ dir: join(options.cwd, dir), origin: 'project' as const })),
+    { dir: join(home, '.cadre/tools'), origin: 'user' as const },
+  ];
+  const reserved = new Set([...ALWAYS_RESERVED, ...options.reserved]);
+  const seen = new Map<string, string>();
+  const tools: CodeTool[] = [];
+  const warnings: string[] = [];
+  const read = new Set<string>();
+  for (const { dir, origin } of folders) {
+    if (read.has(dir) || !(await stat(dir).catch(() => undefined))?.isDirectory()) continue;
+    read.add(dir);
+    for (const loaded of await loadToolFolder(dir, options.signal)) {
+      const file = shortPath(options.cwd, loaded.file);
+      if (loaded.kind === 'failed') {
+        warnings.push(`skipped ${file}: ${loaded.reason}`);
+        continue;
+      }
+      for (const tool of loaded.tools) {
+        const earlier = seen.get(tool.name);
+        if (reserved.has(tool.name))
+          warnings.push(`skipped ${file}: the tool name "${tool.name}" is a built-in tool's`);
+        else if (earlier)
+          warnings.push(
+            `skipped ${file}: the tool "${tool.name}" is already defined in ${earlier}`,
+          );
+        else {
+          seen.set(tool.name, file);
+          tools.push({ tool, file, origin });
+        }
+      }
+    }
+  }
+  return { tools, warnings };
+}
+
+type LoadedFile =
+  | { kind: 'loaded'; file: string; tools: Tool[] }
+  | { kind: 'failed'; file: string; reason: string };
+
+async function loadToolFolder(root: string, signal?: AbortSignal): Promise<LoadedFile[]> {
   const files = await findToolFiles(root, 3, signal);
   if (files.length === 0) return [];
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: false });
-  const tools: Tool[] = [];
+  // `import { defineTool } from 'cadre'` works in a tool folder even where cadre is not installed.
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    fsCache: false,
+    alias: { cadre: packageEntry() },
+  });
+  const loaded: LoadedFile[] = [];
   for (const file of files) {
     signal?.throwIfAborted();
     let module: Record<string, unknown>;
     try {
-      module = (await jiti.import(file)) as Record<string, unknown>;
+      module = ((await jiti.import(file)) ?? {}) as Record<string, unknown>;
     } catch (error) {
-      throw new ConfigError(
-        `${relative(root, file)}: the tool module failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-      );
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      loaded.push({ kind: 'failed', file, reason: `the tool module failed to load: ${reason}` });
+      continue;
     }
     const found = [module.default, ...(Array.isArray(module.tools) ? module.tools : [])].filter(
       isTool,
     );
-    if (found.length === 0)
-      throw new ConfigError(
-        `${relative(root, file)}: expected \`export default defineTool({...})\` or \`export const tools = [...]\`.`,
-      );
-    tools.push(...found);
+    loaded.push(
+      found.length > 0
+        ? { kind: 'loaded', file, tools: found }
+        : {
+            kind: 'failed',
+            file,
+            reason:
+              'expected `export default defineTool({...})` or `export const tools = [...]` (each with name, description, inputSchema, sideEffect and execute).',
+          },
+    );
   }
-  return tools;
+  return loaded;
+}
+
+/** This package's entry, compiled or source, for the `cadre` alias. */
+function packageEntry(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const compiled = resolve(here, '../index.js');
+  return existsSync(compiled) ? compiled : resolve(here, '../index.ts');
+}
+
+function shortPath(cwd: string, file: string): string {
+  const path = relative(cwd, file);
+  return path.startsWith('..') ? file : path;
 }
 
 async function findToolFiles(dir: string, depth: number, signal?: AbortSignal): Promise<string[]> {
@@ -57,7 +177,9 @@ function isTool(value: unknown): value is Tool {
   const tool = value as Partial<Tool> | null;
   return (
     typeof tool?.name === 'string' &&
+    typeof tool.description === 'string' &&
     typeof tool.execute === 'function' &&
-    typeof tool.inputSchema === 'object'
+    typeof tool.inputSchema === 'object' &&
+    typeof tool.sideEffect === 'boolean'
   );
 }

@@ -7,6 +7,7 @@ import { builtinToolNames } from '../../tools/builtin/index.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
+import { describeTool } from './tools.js';
 import { createStyle, type Style } from '../style.js';
 
 export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents'];
@@ -30,6 +31,9 @@ async function listAgents(dir: string | undefined, io: CliIO, style: Style): Pro
     const environment = await agentEnvironment(io);
     const agents = environment.registry.list();
     for (const agent of agents) io.stdout(describe(agent, style));
+    // Code tools are found like agents, so they are listed with them (`cadre tools` lists every tool).
+    if (environment.codeTools.length > 0) io.stdout(`\n${style.bold('Code tools')}\n`);
+    for (const { tool, file } of environment.codeTools) io.stdout(describeTool(tool, file, style));
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
     // Tools an agent file names that Cadre leaves out are said here, not only when it runs.
     for (const warning of environment.warnings)

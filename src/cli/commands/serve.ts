@@ -156,6 +156,7 @@ async function openCore(
       worker: worker ? workerTuning(io.env) : false,
       onError: (error, runId) =>
         log.error({ err: error, ...(runId ? { runId } : {}) }, 'worker: run failed'),
+      onWarning: (message) => log.warn(message),
     });
     const confinement = await describeConfinement(io.env);
     return { store, service, confinement: `Workspace ${workspace}; ${confinement}` };

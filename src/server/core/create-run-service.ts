@@ -13,6 +13,7 @@ import { loadPrices } from '../../cost/price-file.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { servesModelIn } from '../../definition/model-names.js';
 import { availableTools } from '../../tools/builtin/index.js';
+import { discoverProjectTools } from '../../tools/discover-tool-files.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
 import type { RunService } from '../run-service-types.js';
@@ -56,6 +57,8 @@ export interface RunServiceOptions {
   pollMs?: number;
   /** Reports failures outside any request (a worker's store errors). */
   onError?: (error: unknown, runId: string) => void;
+  /** Reports what start-up left out (a code tool that failed to load), each naming the file. */
+  onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_WORKER: RunWorkerOptions = {
@@ -73,11 +76,19 @@ export const DEFAULT_WORKER: RunWorkerOptions = {
  */
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
-  const tools = [
+  const builtinTools = [
     ...availableTools(env),
     createGmailSendTool({ env }),
     createCalendarEventTool({ env }),
   ];
+  // Code tools from the project's tools/ and .cadre/tools (as the CLI finds them); a broken one is skipped.
+  const code = await discoverProjectTools({
+    cwd,
+    reserved: builtinTools.map((t) => t.name),
+    ...(env.HOME ? { home: env.HOME } : {}),
+  });
+  for (const warning of code.warnings) options.onWarning?.(warning);
+  const tools = [...builtinTools, ...code.tools.map((entry) => entry.tool)];
   const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
   const prices = await loadPrices(cwd, env);
   const { registry } = await discoverAgents({
