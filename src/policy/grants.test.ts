@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantCoverage, grantsForApproval } from './grants.js';
+import { describeGrantUse, grantCoverage, grantsForAgent, grantsForApproval } from './grants.js';
 import { normalizeCall } from './normalize-call.js';
 
 describe('grantsForApproval (approve_and_always_allow_recipient)', () => {
@@ -20,6 +20,7 @@ describe('grantsForApproval (approve_and_always_allow_recipient)', () => {
     expect(grantCoverage('gmail_send', call.ok ? call.recipients : [], grants)).toEqual({
       covered: true,
       missing: 0,
+      by: grants,
     });
   });
 
@@ -55,5 +56,25 @@ describe('normalizeCall', () => {
 
   it('does not treat inherited names as normalisers', () => {
     expect(normalizeCall('toString', { a: 1 })).toEqual({ ok: true, args: { a: 1 } });
+  });
+});
+
+describe('agent-scoped grants', () => {
+  const mine = { tool: 'gmail_send', recipient: 'ana@example.com', agent: 'assistant' };
+  const other = { tool: 'gmail_send', recipient: 'ana@example.com', agent: 'mailer' };
+  const anyAgent = { tool: 'write_file', recipient: '*' };
+
+  it('an agent uses its own grants and agent-less ones, never another agent’s', () => {
+    expect(grantsForAgent([mine, other, anyAgent], 'assistant')).toEqual([mine, anyAgent]);
+    expect(grantsForAgent([mine, other], undefined)).toEqual([]);
+  });
+
+  it('a step run under a grant names the recipient and when it was set', () => {
+    expect(describeGrantUse([{ ...mine, createdAt: '2026-11-26T02:05:41.000Z' }])).toBe(
+      'allowed by your rule for ana@example.com, set 02:05 UTC',
+    );
+    expect(describeGrantUse([anyAgent])).toBe(
+      'allowed by your rule for any recipient of write_file',
+    );
   });
 });

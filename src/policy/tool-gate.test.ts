@@ -24,4 +24,45 @@ describe('the gate', () => {
     );
     expect(lookups).toBe(1);
   });
+
+  it('a grant covers only the agent that earned it, and the allow names it', async () => {
+    const grant = {
+      tool: 'gmail_send',
+      recipient: 'bob@example.com',
+      agent: 'assistant',
+      id: 'g1',
+      createdAt: '2026-11-26T02:05:00.000Z',
+    };
+    const policy: GatePolicy = {
+      rules: [],
+      sideEffects: 'on',
+      grants: () => Promise.resolve([grant]),
+    };
+    const signal = new AbortController().signal;
+    const args = { to: 'bob@example.com', subject: 's', body: 'b' };
+    const by = (agent: string) =>
+      passGate(policy, [], { runId: 'r', callId: 'c', tool: GMAIL, args, agent }, [], signal);
+    expect(await by('assistant')).toEqual({ mode: 'allow', grants: [grant] });
+    expect((await by('mailer')).mode).toBe('require_approval');
+  });
+
+  it('an allow that needs no grant does not claim one', async () => {
+    const policy: GatePolicy = {
+      rules: [],
+      sideEffects: 'on',
+      trust: 'autonomous',
+      grants: () => Promise.resolve([{ tool: 'gmail_send', recipient: '*', agent: 'a' }]),
+    };
+    const signal = new AbortController().signal;
+    const args = { to: 'bob@example.com', subject: 's', body: 'b' };
+    expect(
+      await passGate(
+        policy,
+        [],
+        { runId: 'r', callId: 'c', tool: GMAIL, args, agent: 'a' },
+        [],
+        signal,
+      ),
+    ).toEqual({ mode: 'allow' });
+  });
 });

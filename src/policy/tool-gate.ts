@@ -1,4 +1,5 @@
 import { decide } from './decide.js';
+import { grantCoverage, grantsForAgent } from './grants.js';
 import { applyVerdict, runBeforeInterceptors, type ToolInterceptor } from './interceptors.js';
 import { normalizeCall } from './normalize-call.js';
 import type { Grant, PolicyDecision, PolicyRule, PolicyTool, TrustLevel } from './types.js';
@@ -37,6 +38,8 @@ export interface GatedCall {
   callId: string;
   tool: PolicyTool;
   args: Record<string, unknown>;
+  /** The agent making the call: only its own grants (and agent-less ones) apply. */
+  agent?: string;
   /** Set when the call is outside the patterns its agent narrowed the tool to: refused outright. */
   refusal?: string;
 }
@@ -63,15 +66,28 @@ export async function passGate(
   if (policy.remote) return policy.remote(call, approvedForRun, signal);
   const normalized = normalizeCall(call.tool.name, call.args);
   // Grants only ever cover side effects: a read-only call costs no lookup.
-  const grants = policy.grants && call.tool.sideEffect ? await policy.grants(signal) : [];
-  let decision = decide(
-    { userId: policy.principal ?? 'local', ...(policy.trust ? { trust: policy.trust } : {}) },
-    call.tool,
-    normalized,
-    grants,
-    policy.rules,
-    { sideEffects: policy.sideEffects },
-  );
+  // A grant covers only the agent that earned it.
+  const grants =
+    policy.grants && call.tool.sideEffect
+      ? grantsForAgent(await policy.grants(signal), call.agent)
+      : [];
+  const principal = {
+    userId: policy.principal ?? 'local',
+    ...(policy.trust ? { trust: policy.trust } : {}),
+  };
+  const options = { sideEffects: policy.sideEffects };
+  let decision = decide(principal, call.tool, normalized, grants, policy.rules, options);
+  // A call that would have asked without grants ran under them: the step says which.
+  if (
+    decision.mode === 'allow' &&
+    grants.length > 0 &&
+    normalized.ok &&
+    decide(principal, call.tool, normalized, [], policy.rules, options).mode !== 'allow'
+  )
+    decision = {
+      mode: 'allow',
+      grants: grantCoverage(call.tool.name, normalized.recipients, grants).by,
+    };
   if (
     decision.mode === 'require_approval' &&
     call.tool.approvalFloor === undefined &&

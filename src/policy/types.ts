@@ -18,7 +18,8 @@ export interface Principal {
 }
 
 export type PolicyDecision =
-  | { mode: 'allow' }
+  /** `grants`: the standing grants that allowed the call, when grants (not a rule or trust) did. */
+  | { mode: 'allow'; grants?: readonly Grant[] }
   | { mode: 'require_approval'; reason: string }
   | { mode: 'deny'; reason: string };
 
@@ -32,6 +33,13 @@ export type PolicyMode = PolicyDecision['mode'];
 export interface Grant {
   tool: string;
   recipient: string;
+  /** The agent it covers; unset covers every agent (a grant a library caller writes itself). */
+  agent?: string;
+  /** Where a stored grant came from, so a step run under it can say so. */
+  id?: string;
+  createdAt?: string;
+  /** The name of the person who set it. */
+  setBy?: string;
 }
 
 /** What decide() needs to know about a tool. */

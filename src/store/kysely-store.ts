@@ -33,6 +33,7 @@ import type {
   RunGuard,
   NewAction,
   NewApproval,
+  NewGrant,
   NewRun,
   OwnedEvents,
   PendingPageRequest,
@@ -169,12 +170,17 @@ export class KyselyStore implements Store {
   resolveApproval = (resolution: Resolution, signal?: AbortSignal) =>
     approvals.resolveApproval(this.context, resolution, signal);
 
-  addGrant = (input: { userId: string; tool: string; recipient: string }, signal?: AbortSignal) =>
+  addGrant = (input: NewGrant, signal?: AbortSignal) =>
     grants.addGrant(this.context, input, signal);
   listGrants = (userId: string, signal?: AbortSignal) =>
     grants.listGrants(this.context, userId, signal);
-  hasGrant = (userId: string, tool: string, recipient: string, signal?: AbortSignal) =>
-    grants.hasGrant(this.context, userId, tool, recipient, signal);
+  hasGrant = (
+    userId: string,
+    scope: { agent: string; tool: string; recipient: string },
+    signal?: AbortSignal,
+  ) => grants.hasGrant(this.context, userId, scope, signal);
+  revokeGrant = (userId: string, grantId: string, signal?: AbortSignal) =>
+    grants.revokeGrant(this.context, userId, grantId, signal);
 
   appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
     events.appendEvents(this.context, runId, list, signal);

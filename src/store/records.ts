@@ -157,12 +157,17 @@ export interface Approval {
 }
 
 /** "Always allow": `tool` may act on `recipient` (normalised: trimmed, lower-case) without asking. */
+/** "Always allow": `agent` may call `tool` for `recipient` (`*`: any) without asking `userId`. */
 export interface Grant {
   id: string;
   userId: string;
+  /** The agent that earned it; no other agent of the user is covered. */
+  agent: string;
   tool: string;
   recipient: string;
   createdAt: string;
+  /** The name of the person whose decision set it. */
+  setBy?: string;
 }
 
 export interface RunEvent {

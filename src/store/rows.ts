@@ -136,9 +136,11 @@ export const toApproval = (row: ApprovalRow): Approval => ({
 export const toGrant = (row: GrantRow): Grant => ({
   id: row.id,
   userId: row.user_id,
+  agent: row.agent,
   tool: row.tool,
   recipient: row.recipient,
   createdAt: row.created_at,
+  ...(row.set_by === null ? {} : { setBy: row.set_by }),
 });
 
 export const toAuditEntry = (row: AuditRow): AuditEntry => ({

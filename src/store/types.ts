@@ -120,8 +120,18 @@ export interface Resolution {
   feedback?: string;
   /** false: the call no longer matches what was approved; it is rejected whatever the decision. */
   matches?: boolean;
-  /** "Always allow" grants stored with an approving decision. */
+  /** "Always allow" grants stored with an approving decision, for the agent of the approval's run. */
   grants?: ReadonlyArray<{ tool: string; recipient: string }>;
+}
+
+export interface NewGrant {
+  userId: string;
+  /** The agent the grant covers. */
+  agent: string;
+  tool: string;
+  recipient: string;
+  /** The name of the person who set it. */
+  setBy?: string;
 }
 
 export interface EnqueueRun extends StartExtras {
@@ -377,12 +387,16 @@ export interface Store {
   resolveApproval(resolution: Resolution, signal?: AbortSignal): Promise<ResolveResult>;
 
   /** Idempotent; the recipient is normalised (trimmed, lower-cased). */
-  addGrant(
-    input: { userId: string; tool: string; recipient: string },
-    signal?: AbortSignal,
-  ): Promise<Grant>;
+  addGrant(input: NewGrant, signal?: AbortSignal): Promise<Grant>;
+  /** Every grant of the user, every agent's, oldest first. */
   listGrants(userId: string, signal?: AbortSignal): Promise<Grant[]>;
-  hasGrant(userId: string, tool: string, recipient: string, signal?: AbortSignal): Promise<boolean>;
+  hasGrant(
+    userId: string,
+    scope: { agent: string; tool: string; recipient: string },
+    signal?: AbortSignal,
+  ): Promise<boolean>;
+  /** Undoes one of the user's grants; false when the user has no grant with that id. */
+  revokeGrant(userId: string, grantId: string, signal?: AbortSignal): Promise<boolean>;
 
   /** Appends in order; the store assigns each event the run's next seq. */
   appendEvents(

@@ -140,18 +140,27 @@ export function resolveApproval(
           .where('status', '=', 'awaiting_confirmation')
           .execute();
       }
-      if (!rejected && !mismatch) {
+      if (!rejected && !mismatch && (resolution.grants?.length ?? 0) > 0) {
+        // Approvals are only asked at the root of a run: its agent is the one that earned the grant.
+        const earner = await db
+          .selectFrom('runs')
+          .innerJoin('users', 'users.id', 'runs.user_id')
+          .select(['runs.agent', 'users.name'])
+          .where('runs.id', '=', found.run_id)
+          .executeTakeFirstOrThrow();
         for (const grant of resolution.grants ?? [])
           await db
             .insertInto('grants')
             .values({
               id: context.newId(),
               user_id: resolution.userId,
+              agent: earner.agent,
               tool: grant.tool,
               recipient: normaliseRecipient(grant.recipient),
               created_at: time,
+              set_by: earner.name,
             })
-            .onConflict((c) => c.columns(['user_id', 'tool', 'recipient']).doNothing())
+            .onConflict((c) => c.columns(['user_id', 'agent', 'tool', 'recipient']).doNothing())
             .execute();
       }
       const batch = (

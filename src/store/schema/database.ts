@@ -119,12 +119,16 @@ export interface ApprovalRow {
   resolved_at: string | null;
 }
 
+/** Agent and setter since 0007. */
 export interface GrantRow {
   id: string;
   user_id: string;
+  agent: string;
   tool: string;
   recipient: string;
   created_at: string;
+  /** The name of the person whose decision set it; null when stored directly (addGrant without one). */
+  set_by: string | null;
 }
 
 export interface RunEventRow {

@@ -188,38 +188,4 @@ export function approvalCases(fixture: CurrentFixture): void {
       ).toEqual({ approvals: [] });
     });
   });
-
-  describe('grants', () => {
-    it('adding is idempotent and normalises the recipient', async () => {
-      const { store } = fixture();
-      const alice = await store.ensureUser('alice');
-      const first = await store.addGrant({
-        userId: alice.id,
-        tool: 'gmail_send',
-        recipient: ' Bob@Example.COM ',
-      });
-      const again = await store.addGrant({
-        userId: alice.id,
-        tool: 'gmail_send',
-        recipient: 'bob@example.com',
-      });
-      expect(first.recipient).toBe('bob@example.com');
-      expect(again).toEqual(first);
-      expect(await store.listGrants(alice.id)).toEqual([first]);
-    });
-
-    it('has() matches user, tool and normalised recipient only', async () => {
-      const { store } = fixture();
-      const alice = await store.ensureUser('alice');
-      const bob = await store.ensureUser('bob');
-      await store.addGrant({ userId: alice.id, tool: 'gmail_send', recipient: 'bob@example.com' });
-      expect(await store.hasGrant(alice.id, 'gmail_send', 'BOB@example.com')).toBe(true);
-      expect(await store.hasGrant(alice.id, 'gmail_send', 'eve@example.com')).toBe(false);
-      expect(await store.hasGrant(alice.id, 'calendar_event_create', 'bob@example.com')).toBe(
-        false,
-      );
-      expect(await store.hasGrant(bob.id, 'gmail_send', 'bob@example.com')).toBe(false);
-      expect(await store.listGrants(bob.id)).toEqual([]);
-    });
-  });
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { approvalCases } from './conformance-approvals.js';
+import { grantCases } from './conformance-grants.js';
 import { identityCases } from './conformance-identity.js';
 import { logCases } from './conformance-log.js';
 import { queueCases } from './conformance-queue.js';
@@ -32,6 +33,7 @@ export function describeStoreConformance(name: string, open: OpenFixture): void 
     tokenCases(fixture);
     runCases(fixture);
     approvalCases(fixture);
+    grantCases(fixture);
     logCases(fixture);
     queueCases(fixture);
     recordedCases(fixture);

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { seedApproval, type CurrentFixture } from './store-fixture.js';
+
+export function grantCases(fixture: CurrentFixture): void {
+  describe('grants', () => {
+    it('adding is idempotent and normalises the recipient', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const input = { userId: alice.id, agent: 'assistant', tool: 'gmail_send' };
+      const first = await store.addGrant({
+        ...input,
+        recipient: ' Bob@Example.COM ',
+        setBy: 'alice',
+      });
+      const again = await store.addGrant({ ...input, recipient: 'bob@example.com' });
+      expect(first).toMatchObject({
+        agent: 'assistant',
+        recipient: 'bob@example.com',
+        setBy: 'alice',
+      });
+      expect(Number.isNaN(Date.parse(first.createdAt))).toBe(false);
+      expect(again).toEqual(first);
+      expect(await store.listGrants(alice.id)).toEqual([first]);
+    });
+
+    it('has() matches user, agent, tool and normalised recipient only', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const bob = await store.ensureUser('bob');
+      const scope = { agent: 'assistant', tool: 'gmail_send', recipient: 'bob@example.com' };
+      await store.addGrant({ userId: alice.id, ...scope });
+      expect(await store.hasGrant(alice.id, { ...scope, recipient: 'BOB@example.com' })).toBe(true);
+      expect(await store.hasGrant(alice.id, { ...scope, recipient: 'eve@example.com' })).toBe(
+        false,
+      );
+      expect(await store.hasGrant(alice.id, { ...scope, tool: 'calendar_event_create' })).toBe(
+        false,
+      );
+      expect(await store.hasGrant(alice.id, { ...scope, agent: 'mailer' })).toBe(false);
+      expect(await store.hasGrant(bob.id, scope)).toBe(false);
+      expect(await store.listGrants(bob.id)).toEqual([]);
+    });
+
+    it('one recipient granted to two agents is two grants, each revoked alone', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const base = { userId: alice.id, tool: 'gmail_send', recipient: 'bob@example.com' };
+      const mine = await store.addGrant({ ...base, agent: 'assistant' });
+      const other = await store.addGrant({ ...base, agent: 'mailer' });
+      expect(await store.listGrants(alice.id)).toEqual([mine, other]);
+      expect(await store.revokeGrant(alice.id, mine.id)).toBe(true);
+      expect(await store.revokeGrant(alice.id, mine.id)).toBe(false);
+      expect(await store.listGrants(alice.id)).toEqual([other]);
+    });
+
+    it('another user cannot revoke a grant that is not theirs', async () => {
+      const { store } = fixture();
+      const alice = await store.ensureUser('alice');
+      const eve = await store.ensureUser('eve');
+      const grant = await store.addGrant({
+        userId: alice.id,
+        agent: 'assistant',
+        tool: 'gmail_send',
+        recipient: 'bob@example.com',
+      });
+      expect(await store.revokeGrant(eve.id, grant.id)).toBe(false);
+      expect(await store.listGrants(alice.id)).toEqual([grant]);
+    });
+
+    it("an approving decision's grants belong to the run's agent and name who set them", async () => {
+      const { store } = fixture();
+      const { user, approval } = await seedApproval(store, 'alice');
+      const resolved = await store.resolveApproval({
+        approvalId: approval.id,
+        userId: user.id,
+        decision: 'approve_and_always_allow_recipient',
+        matches: true,
+        grants: [{ tool: 'gmail_send', recipient: 'Bob@Example.com' }],
+      });
+      expect(resolved.ok).toBe(true);
+      const [grant, ...rest] = await store.listGrants(user.id);
+      expect(rest).toEqual([]);
+      expect(grant).toMatchObject({
+        userId: user.id,
+        agent: 'assistant',
+        tool: 'gmail_send',
+        recipient: 'bob@example.com',
+        setBy: 'alice',
+      });
+    });
+  });
+}
