@@ -1,5 +1,5 @@
 import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
-import { approveTools } from '../runtime/calls/confirmation.js';
+import { approvalPath, approveTools } from '../runtime/calls/confirmation.js';
 import type { ApproveList } from './approve-names.js';
 import type { CliIO } from './cli-io.js';
 
@@ -20,9 +20,11 @@ export function terminalConfirm(io: CliIO, approvals: ApproveList): Confirmation
   return async (request, signal) => {
     if (approvals.covers(request.tool) || !io.ask) return fallback(request, signal);
     for (;;) {
+      // A subagent's call says who asks: `assistant › mailer › gmail_send: Send to …`.
+      const who = request.execution.depth > 0 ? `${approvalPath(request)}: ` : '';
       const answer = (
         await io.ask(
-          `\nAllow ${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `,
+          `\nAllow ${who}${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `,
           signal,
         )
       )

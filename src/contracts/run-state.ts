@@ -30,9 +30,41 @@ export interface RunState {
   nudged: boolean;
   recoveredFrom?: RecoverableReason;
   /** A turn parked for approvals: every call, with the responses known so far (null = awaiting a decision). */
-  pendingTurn?: { calls: FunctionCallPart[]; responses: Array<FunctionResponsePart | null> };
+  pendingTurn?: {
+    calls: FunctionCallPart[];
+    responses: Array<FunctionResponsePart | null>;
+    /**
+     * Subagents paused inside this turn's calls, by the parent's call id: the
+     * call is answered when its child, resumed where it stopped, finishes.
+     * Absent in states stored before subagents could wait.
+     */
+    children?: Record<string, SuspendedChild>;
+  };
   status: 'running' | 'paused' | 'finished';
   terminateReason?: TerminateReason;
   finalText?: string;
   error?: { code: string; message: string };
+}
+
+/** A call somewhere in a run tree that waits for a person. */
+export interface AwaitedCall {
+  /** Unique in the run tree: a subagent's call id is prefixed with its scope (see `scopedCallId`). */
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  preview: string;
+  /** The agents from the root to the one that asked, then the tool: `assistant › mailer › gmail_send`. */
+  path?: string[];
+}
+
+/** A subagent paused for approval, kept inside its parent's parked turn. */
+export interface SuspendedChild {
+  /** Kept so the resumed child is the same execution: its scoped call ids stay the same. */
+  executionId: string;
+  /** The prefix of this child's call ids in the tree (`mailer@1a2b3c4d`). */
+  scope: string;
+  agent: string;
+  state: RunState;
+  /** Its waiting calls (nested children's included), ids scoped to the tree. */
+  pending: AwaitedCall[];
 }

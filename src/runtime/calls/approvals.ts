@@ -5,6 +5,7 @@ import { answered, type CallEnvironment, type CallOutcome } from './call-environ
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
 import { describeArgs } from './describe-args.js';
+import { SubagentPaused } from '../subagents/child-pause.js';
 
 export const previewOf = (tool: Tool, args: Record<string, unknown>): string =>
   tool.preview?.(args) ?? `${tool.name} ${describeArgs(args)}`;
@@ -104,6 +105,8 @@ export async function execute(
     });
     response = okResponse(call, output);
   } catch (error) {
+    // A subagent waits for a person: this call parks with it, unanswered.
+    if (error instanceof SubagentPaused) return { kind: 'deferred', call, child: error.child };
     if (isAbortError(error) || env.toolContext.signal.aborted) {
       // The action must not stay `executing`: record that it was cut short.
       if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });

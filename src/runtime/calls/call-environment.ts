@@ -6,7 +6,7 @@ import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { CompletionProtocol } from '../completion/completion.js';
 import type { ConfirmationHandler } from './confirmation.js';
-import type { RunState } from '../../contracts/run-state.js';
+import type { RunState, SuspendedChild } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 
 /** What the calls of one turn need from the run. */
@@ -53,8 +53,8 @@ export type CallOutcome =
       /** Set when the run must end as failed (onReject: fail). */
       failRun?: { code: string; message: string };
     }
-  /** A person decides later: the run pauses with this call unanswered. */
-  | { kind: 'deferred'; call: FunctionCallPart };
+  /** A person decides later: the run pauses with this call unanswered (or its subagent waiting). */
+  | { kind: 'deferred'; call: FunctionCallPart; child?: SuspendedChild };
 
 export const answered = (
   response: FunctionResponsePart,

@@ -11,7 +11,16 @@ export interface ConfirmationRequest {
   /** Why the gate asks (the policy's reason, or an interceptor's). */
   reason: string;
   execution: ExecutionContext;
+  /**
+   * false: nothing above this call can keep a paused subagent (a router, a
+   * workflow, a worker thread), so `defer` will be read as a refusal.
+   */
+  canDefer?: boolean;
 }
+
+/** Who asks, from the root: `assistant › mailer › gmail_send`. */
+export const approvalPath = (request: Pick<ConfirmationRequest, 'execution' | 'tool'>): string =>
+  [...request.execution.path, request.tool].join(' › ');
 
 export type ConfirmationDecision =
   | { kind: 'approve' }

@@ -1,4 +1,9 @@
-import { emptyUsage, type GenerationConfig, type ModelClient } from '../../model/types.js';
+import {
+  emptyUsage,
+  type FunctionCallPart,
+  type GenerationConfig,
+  type ModelClient,
+} from '../../model/types.js';
 import {
   DEFAULT_MAX_TIME_MINUTES,
   DEFAULT_MAX_TURNS,
@@ -20,7 +25,8 @@ import { pickModel, prepareExecution, type PreparedExecution } from './prepare-e
 import { preparePrompt } from '../prompt/prompts.js';
 import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
-import type { RunState } from '../../contracts/run-state.js';
+import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
+import { ExecutionPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from '../subagents/granted-tools.js';
 import { definitionTools } from '../subagents/definition-tools.js';
@@ -50,12 +56,8 @@ export type RunOutcome =
   | { status: 'finished'; result: RunResult }
   | { status: 'paused'; state: RunState; pending: PendingCall[] };
 
-export interface PendingCall {
-  callId: string;
-  tool: string;
-  args: Record<string, unknown>;
-  preview: string;
-}
+/** A call waiting for a person, anywhere in the run tree (a subagent's id is scoped, with its path). */
+export type PendingCall = AwaitedCall;
 
 /**
  * Runs an agent definition to the end. Bad inputs or templates throw
@@ -154,10 +156,10 @@ export async function resumeRun(
     throw new ConfigError(
       `A resumed call needs a decision, not "defer" (${deferred.map(([id]) => id).join(', ')}).`,
     );
-  const missing = pending.calls.filter((c, i) => pending.responses[i] === null && !decisions[c.id]);
+  const missing = awaitedCalls(stored).filter((c) => !decisions[c.callId]);
   if (missing.length > 0)
     throw new ConfigError(
-      `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.id).join(', ')}.`,
+      `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.callId).join(', ')}.`,
     );
   return continueRun(
     definition,
@@ -247,10 +249,17 @@ const runCode = (run: CodeAgentRun): Promise<RunResult> =>
   driveCodeAgent(run.agent, run.input, run.options, launchChild);
 
 /** How every run tree starts its children: here, so subagent code never imports the executor. */
-const launchChild: LaunchChild = (child) =>
-  child.kind === 'code'
-    ? driveCodeAgent(child.agent, child.input, child.options, launchChild)
-    : executeAgent(child.definition, child.options);
+const launchChild: LaunchChild = async (child) => {
+  if (child.kind === 'code')
+    return driveCodeAgent(child.agent, child.input, child.options, launchChild);
+  const { resume, ...options } = child.options;
+  const outcome = resume
+    ? await resumeRun(child.definition, resume.state, resume.decisions, options)
+    : await startRun(child.definition, options);
+  // The parent's call parks with this state; the run resumes it where it stopped.
+  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  return outcome.result;
+};
 
 interface OfferedTools {
   /** Pool tools, `task` and agents, by name. */
@@ -359,12 +368,18 @@ function loopContext(
                 throw new ToolExecutionError(
                   `Not started: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
                 );
-              return spawnChild(services, parent, request, callerSignal);
+              return spawnChild(services, parent, request, callerSignal, { suspendable: true });
             },
           }
         : {}),
     },
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
+    ...(allowNested
+      ? {
+          resumeSpawn: (request, resume) =>
+            spawnChild(services, parent, request, callerSignal, { suspendable: true, resume }),
+        }
+      : {}),
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     prices: services.prices,
     ...(services.claim ? { claim: services.claim } : {}),
@@ -427,19 +442,24 @@ async function drive(
 }
 
 function pendingCalls(ctx: LoopContext): PendingCall[] {
-  const pending = ctx.state.pendingTurn;
+  return awaitedCalls(ctx.state, (call) => {
+    const tool = ctx.registry.get(call.name);
+    return tool ? previewOf(tool, call.args) : call.name;
+  });
+}
+
+/** Every call of the tree waiting for a decision: this turn's own, then those of its paused subagents. */
+function awaitedCalls(
+  state: Readonly<RunState>,
+  preview: (call: FunctionCallPart) => string = (call) => call.name,
+): PendingCall[] {
+  const pending = state.pendingTurn;
   if (!pending) return [];
   return pending.calls.flatMap((call, i) => {
     if (pending.responses[i] !== null) return [];
-    const tool = ctx.registry.get(call.name);
-    return [
-      {
-        callId: call.id,
-        tool: call.name,
-        args: call.args,
-        preview: tool ? previewOf(tool, call.args) : call.name,
-      },
-    ];
+    const child = pending.children?.[call.id];
+    if (child) return child.pending;
+    return [{ callId: call.id, tool: call.name, args: call.args, preview: preview(call) }];
   });
 }
 

@@ -17,6 +17,9 @@ import type { ConfirmationHandler } from '../calls/confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
+import type { SpawnRequest } from '../../contracts/agent.js';
+import type { RunResult } from '../../contracts/run-result.js';
+import type { ChildResume } from '../subagents/child-pause.js';
 
 /** Everything one execution's turns share. Lives for the run; `state` is the only part persisted. */
 export interface LoopContext {
@@ -51,4 +54,6 @@ export interface LoopContext {
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   interceptors?: readonly ToolInterceptor[];
   policy?: GatePolicy;
+  /** Continues a subagent that paused inside one of this execution's calls. */
+  resumeSpawn?: (request: SpawnRequest, resume: ChildResume) => Promise<RunResult>;
 }

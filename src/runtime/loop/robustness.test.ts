@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
-import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
-import { executeAgent } from './executor.js';
+import { executeAgent, startRun } from './executor.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
 
 const def = (
@@ -117,33 +116,30 @@ describe('robustness (scripted model responses)', () => {
     expect(result.terminate_reason).toBe('MAX_TURNS');
   });
 
-  it('a subagent whose side effect would wait for a person is refused, and the parent still hears back', async () => {
+  it('a subagent whose side effect waits for a person pauses the whole run, naming the path', async () => {
     const child = def('child', ['send']);
     const parent = def('parent', ['child']);
-    const events: CadreEvent[] = [];
     const sent: Array<Record<string, unknown>> = [];
     const model = new ScriptedModel((r): ScriptedTurn => {
       if (role(r) === 'child')
         return answered(r)
-          ? { parts: [{ text: 'could not send' }] }
+          ? { parts: [{ text: 'child done' }] }
           : { parts: [{ functionCall: { name: 'send', args: { to: 'x' } } }] };
       return answered(r)
         ? { parts: [{ text: 'parent done' }] }
         : { parts: [{ functionCall: { name: 'child', args: { prompt: 'send' } } }] };
     });
-    const result = await executeAgent(parent, {
+    const outcome = await startRun(parent, {
       model,
       tools: [sendTool(sent)],
       agents: catalog(child, parent),
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
-      onEvent: (e) => events.push(e),
     });
-    expect(result.final_message).toBe('parent done');
     expect(sent).toEqual([]);
-    expect(events.find((e) => e.type === 'subagent_finished')?.data.terminate_reason).toBe('GOAL');
-    const childAnswer = model.requests.find((r) => role(r) === 'child' && answered(r));
-    expect(JSON.stringify(childAnswer?.messages.at(-1))).toContain('cannot wait for');
+    expect(outcome.status).toBe('paused');
+    if (outcome.status === 'paused')
+      expect(outcome.pending.map((p) => p.path)).toEqual([['parent', 'child', 'send']]);
   });
 
   it('compiles equal schemas once and accepts a schema with $id twice', async () => {

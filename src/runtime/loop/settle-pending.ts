@@ -1,12 +1,15 @@
 import { ConfigError, isAbortError } from '../../errors/cadre-error.js';
-import { applyDecision } from '../calls/approvals.js';
+import { applyDecision, execute } from '../calls/approvals.js';
+import { decisionsFor } from '../subagents/child-pause.js';
+import type { SuspendedChild } from '../../contracts/run-state.js';
+import type { CallEnvironment } from '../calls/call-environment.js';
 import { eitherSignal } from './either-signal.js';
 import { answered, type CallOutcome } from '../calls/call-environment.js';
 import { errorResponse } from '../calls/call-responses.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
-import { afterCalls, callEnvironment } from './take-turn.js';
+import { afterCalls, callEnvironment, parkedTurn } from './take-turn.js';
 import { reportResult } from '../calls/tool-calls.js';
 import { observed } from '../calls/gated-call.js';
 
@@ -32,6 +35,17 @@ export async function settlePendingTurn(
         continue;
       }
       const tool = ctx.registry.get(call.name);
+      const child = pending.children?.[call.id];
+      if (tool && child) {
+        // The call that started a paused subagent runs again, and its spawn resumes that child.
+        const started = performance.now();
+        const resumed = resumingEnv(ctx, env, child, decisions);
+        const outcome = await observed(call, tool, resumed, () => execute(call, tool, resumed));
+        if (outcome.kind === 'answered')
+          reportResult(call, outcome, performance.now() - started, env);
+        outcomes.push(outcome);
+        continue;
+      }
       const decision = decisions[call.id];
       if (!tool || !decision) {
         outcomes.push(
@@ -63,6 +77,30 @@ export async function settlePendingTurn(
     delete ctx.state.pendingTurn;
     return ctx.callerSignal.aborted ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
   }
+  if (outcomes.some((o) => o.kind === 'deferred')) {
+    // A resumed subagent asks again: the turn stays parked with the answers known so far.
+    ctx.state.pendingTurn = parkedTurn(pending.calls, outcomes);
+    return { reason: 'PAUSED' };
+  }
   delete ctx.state.pendingTurn;
   return afterCalls(ctx, outcomes, false);
+}
+
+/** The call's environment with a spawn that continues the paused child instead of starting one. */
+function resumingEnv(
+  ctx: LoopContext,
+  env: CallEnvironment,
+  child: SuspendedChild,
+  decisions: Readonly<Record<string, ConfirmationDecision>>,
+): CallEnvironment {
+  const resume = ctx.resumeSpawn;
+  if (!resume) return env;
+  return {
+    ...env,
+    toolContext: {
+      ...env.toolContext,
+      spawn: (request) =>
+        resume(request, { child, decisions: decisionsFor(child.scope, decisions) }),
+    },
+  };
 }

@@ -101,13 +101,25 @@ export async function answerCalls(
   }
   if (outcomes.some((o) => o.kind === 'deferred')) {
     // Park the turn: answered calls keep their responses, deferred ones wait for a person.
-    state.pendingTurn = {
-      calls: [...calls],
-      responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
-    };
+    state.pendingTurn = parkedTurn(calls, outcomes);
     return { reason: 'PAUSED' };
   }
   return afterCalls(ctx, outcomes, isGrace);
+}
+
+/** A turn waiting for people: the answers known, and the subagents paused inside its calls. */
+export function parkedTurn(
+  calls: readonly FunctionCallPart[],
+  outcomes: readonly CallOutcome[],
+): NonNullable<LoopContext['state']['pendingTurn']> {
+  const children = Object.fromEntries(
+    outcomes.flatMap((o) => (o.kind === 'deferred' && o.child ? [[o.call.id, o.child]] : [])),
+  );
+  return {
+    calls: [...calls],
+    responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
+    ...(Object.keys(children).length > 0 ? { children } : {}),
+  };
 }
 
 /** Records the answers of a turn's calls and says whether the run ends. */

@@ -13,6 +13,25 @@ import type { SpawnServices } from './spawn-services.js';
 import { splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
+import {
+  childScope,
+  ExecutionPaused,
+  scopedCallId,
+  SubagentPaused,
+  type ChildResume,
+} from './child-pause.js';
+
+/** How a spawn may end besides a result: waiting for a person, and going on from such a wait. */
+export interface SpawnMode {
+  /**
+   * The caller can keep a paused child in its own parked turn (a declarative
+   * agent's loop): a decision deferred inside the child pauses the whole run.
+   * Otherwise (code agents, routers, workflows) the child is told to report instead.
+   */
+  suspendable?: boolean;
+  /** Continue a child that paused before, where it stopped. */
+  resume?: ChildResume;
+}
 
 /** The calling execution, as a spawn needs to see it. */
 export interface SpawnParent {
@@ -48,6 +67,7 @@ export async function spawnChild(
   parent: SpawnParent,
   request: SpawnRequest,
   signal: AbortSignal,
+  mode: SpawnMode = {},
 ): Promise<RunResult> {
   const name = entryName(request.target);
   const depth = parent.execution.depth + 1;
@@ -56,35 +76,57 @@ export async function spawnChild(
       `Subagent depth limit (${services.maxDepth}) reached: ${pathString(parent.execution)} cannot start '${name}'. Do the work yourself or finish.`,
     );
   }
-  const execution = childExecution(parent.execution, name);
+  const fresh = childExecution(parent.execution, name);
+  // A resumed child is the same execution as before it paused: same id, same scope.
+  const execution = mode.resume ? { ...fresh, executionId: mode.resume.child.executionId } : fresh;
+  const scope = mode.resume?.child.scope ?? childScope(name, execution.executionId);
+  // A worker-thread child cannot be kept paused: it reports instead.
+  const suspendable = mode.suspendable === true && request.isolation !== 'thread';
   parent.emit({
-    type: 'subagent_started',
-    message: `Starting ${name}`,
+    type: mode.resume ? 'subagent_resumed' : 'subagent_started',
+    message: `${mode.resume ? 'Resuming' : 'Starting'} ${name}`,
     data: { agent: name, executionId: execution.executionId, depth, ephemeral: request.ephemeral },
   });
   // The budget is taken once a slot is granted, so time spent queueing is not given twice.
   const run = (): Promise<RunResult> =>
     runTarget(
-      services,
+      childServices(services, scope, suspendable),
       parent,
       request,
       execution,
       Math.min(request.timeoutMs ?? Infinity, parent.remainingMs()),
       signal,
+      mode.resume,
     );
   // Per-parent first, then global; a child of a child runs under the slot its
   // ancestor already holds, so nested fan-out can never deadlock on the global limit.
   const limited = (): Promise<RunResult> => parent.perParent().run(run, signal);
   let result: RunResult | undefined;
+  let paused: SubagentPaused | undefined;
   try {
     result = await (parent.execution.depth === 0
       ? services.global.run(limited, signal)
       : limited());
     parent.childFinished?.(result);
+  } catch (error) {
+    if (!(error instanceof ExecutionPaused)) throw error;
+    paused = new SubagentPaused({
+      executionId: execution.executionId,
+      scope,
+      agent: name,
+      state: error.state,
+      // Ids as the parent's tree knows them; the path from the root to the agent that asked.
+      pending: error.pending.map((call) => ({
+        ...call,
+        callId: scopedCallId(scope, call.callId),
+        path: call.path ?? [...execution.path, call.tool],
+      })),
+    });
+    throw paused;
   } finally {
     parent.emit({
-      type: 'subagent_finished',
-      message: `${name}: ${result?.terminate_reason ?? 'did not finish'}`,
+      type: paused ? 'subagent_paused' : 'subagent_finished',
+      message: `${name}: ${paused ? 'waiting for approval' : (result?.terminate_reason ?? 'did not finish')}`,
       data: {
         agent: name,
         executionId: execution.executionId,
@@ -108,12 +150,13 @@ function runTarget(
   execution: ExecutionContext,
   budgetMs: number,
   cancel: AbortSignal,
+  resume: ChildResume | undefined,
 ): Promise<RunResult> {
   const signal = request.signal ? AbortSignal.any([cancel, request.signal]) : cancel;
   const shared = {
     runId: parent.runId,
     execution,
-    services: childServices(services),
+    services,
     signal,
     allowNested: request.allowNested ?? true,
     timeBudgetMs: budgetMs,
@@ -138,7 +181,7 @@ function runTarget(
       ...definition,
       modelConfig: { ...definition.modelConfig, model: request.model },
     };
-  if (request.isolation === 'thread') {
+  if (request.isolation === 'thread' && !resume) {
     const blocker = threadBlocker(definition, services);
     if (!blocker) {
       return runInThread(
@@ -168,7 +211,11 @@ function runTarget(
   return services.launch({
     kind: 'definition',
     definition,
-    options: { ...shared, inputs: request.inputs },
+    options: {
+      ...shared,
+      inputs: request.inputs,
+      ...(resume ? { resume: { state: resume.child.state, decisions: resume.decisions } } : {}),
+    },
   });
 }
 
@@ -226,22 +273,41 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
 }
 
 /**
- * A child cannot pause its parent's turn for a person: a decision deferred
- * inside it becomes a refusal the child's model can read and work around.
+ * What a child's calls see of the tree's services: its call ids carry its
+ * scope wherever they are claimed or decided, and the request says whether
+ * the tree can wait. Where it cannot, a deferred decision becomes a refusal
+ * the child's model can read and work around.
  */
-function childServices(services: SpawnServices): SpawnServices {
-  const confirm = services.confirm;
+function childServices(
+  services: SpawnServices,
+  scope: string,
+  suspendable: boolean,
+): SpawnServices {
+  const { confirm, claim, settle } = services;
+  const scoped = <T extends { id: string }>(call: T): T => ({
+    ...call,
+    id: scopedCallId(scope, call.id),
+  });
   return {
     ...services,
     confirm: async (request, signal) => {
-      const decision = await confirm(request, signal);
-      return decision.kind === 'defer'
+      const decision = await confirm(
+        {
+          ...request,
+          callId: scopedCallId(scope, request.callId),
+          canDefer: suspendable && request.canDefer !== false,
+        },
+        signal,
+      );
+      return decision.kind === 'defer' && !suspendable
         ? {
             kind: 'reject',
             feedback:
-              'This needs a person’s approval, which a subagent cannot wait for. Report what you would do instead.',
+              'This needs a person’s approval, which this subagent cannot wait for here. Report what you would do instead.',
           }
         : decision;
     },
+    ...(claim ? { claim: (call) => claim(scoped(call)) } : {}),
+    ...(settle ? { settle: (call, outcome) => settle(scoped(call), outcome) } : {}),
   };
 }

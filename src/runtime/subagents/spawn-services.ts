@@ -9,7 +9,8 @@ import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js'
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationDecision, ConfirmationHandler } from '../calls/confirmation.js';
+import type { RunState } from '../../contracts/run-state.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
 import { Semaphore } from '../../util/semaphore.js';
@@ -69,7 +70,14 @@ export type ChildRun =
   | {
       kind: 'definition';
       definition: AgentDefinition;
-      options: ChildOptions & { inputs: Record<string, unknown> };
+      options: ChildOptions & {
+        inputs: Record<string, unknown>;
+        /** Go on from a pause instead of starting. */
+        resume?: {
+          state: RunState;
+          decisions: Readonly<Record<string, ConfirmationDecision>>;
+        };
+      };
     }
   | {
       kind: 'code';
@@ -78,6 +86,7 @@ export type ChildRun =
       options: ChildOptions & { modelName?: string };
     };
 
+/** Starts (or resumes) a child; a definition child that waits for a person throws ExecutionPaused. */
 export type LaunchChild = (child: ChildRun) => Promise<RunResult>;
 
 export interface SpawnLimits {

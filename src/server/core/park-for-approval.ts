@@ -58,8 +58,9 @@ export function serverGatePolicy(
 /**
  * The server's confirmation handler: it only asks a person, by parking the
  * call as an action awaiting confirmation (the gate already decided that a
- * person must be asked). A subagent cannot pause its parent's turn: it is
- * told, and the call is not run.
+ * person must be asked). A subagent's call parks the same way, under its
+ * scoped call id, and the whole run waits; only a subagent below a router,
+ * a workflow or a worker thread, which cannot be kept paused, is told instead.
  */
 export function parkForApproval(
   ctx: ServerContext,
@@ -72,7 +73,8 @@ export function parkForApproval(
   return async (request, signal) => {
     const normalized = normalizeCall(request.tool, request.args);
     const args = normalized.ok ? normalized.args : request.args;
-    if (request.execution.depth > 0) {
+    // Above this subagent is a router, a workflow or a worker thread: it cannot be kept paused.
+    if (request.execution.depth > 0 && request.canDefer === false) {
       await beforeAction();
       await audit(
         ctx.store,
@@ -88,7 +90,7 @@ export function parkForApproval(
       );
       return {
         kind: 'reject',
-        feedback: `${request.reason} A subagent cannot wait for approval; report what you would do instead.`,
+        feedback: `${request.reason} This subagent cannot wait for approval here; report what you would do instead.`,
       };
     }
     const inputHash = canonicalHash(args);
