@@ -126,10 +126,12 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     tools,
     mcpServers,
     prices,
+    // `--model` is only the default: an agent that names its model keeps it (`name` is already
+    // the agent's model, else the default), so the stored run names the model really used.
     resolveModel: (name, thread) =>
       options.modelClient
         ? { client: options.modelClient, model: name }
-        : resolveModel(options.model ?? name, thread),
+        : resolveModel(name, thread),
     ...(defaultModel ? { defaultModel } : {}),
     runtime: await createRuntime(),
     defaultAgent,

@@ -12,6 +12,8 @@ import type { Claim, Run, RunJob, StartExtras, ThreadMessage } from '../../store
 import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
 import { audit } from './audit-log.js';
+import { closeUnrunActions } from './close-unrun.js';
+import { modelStringFor } from './run-model.js';
 import type { RunRecorder } from './run-recorder.js';
 import { pinnedDefinition } from './pick-definition.js';
 import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
@@ -66,6 +68,7 @@ export async function driveRun(
     if (storeUnavailableIn(error)) throw error;
     // A run that cannot even start (no model configured, a bad stored state) ends failed
     // instead of being taken over and failing again forever.
+    if (recorder.stored()) await closeUnrunActions(ctx, run).catch(() => undefined);
     const finished = await recorder
       .finish({
         status: 'failed',
@@ -106,7 +109,7 @@ async function driveStep(
     prices: ctx.prices,
     agents: ctx.agents,
     resolveModel: (name) => {
-      const resolved = ctx.resolveModel(name, run.threadId);
+      const resolved = ctx.resolveModel(modelStringFor(name, run.model), run.threadId);
       model = resolved.model;
       return resolved;
     },
@@ -195,6 +198,14 @@ async function driveStep(
       recording.finish(outcome.result),
     );
   }
+  // A run failing before it made the calls it waited on (its model unreachable on resume) leaves
+  // none looking as if a person still had to decide; closed first, so its end shows them closed.
+  if (
+    outcome.status === 'finished' &&
+    outcome.result.terminate_reason !== 'GOAL' &&
+    recorder.stored()
+  )
+    await closeUnrunActions(ctx, run);
   const settled = await record(run, recorder, outcome, parked);
   if (!settled) return { kind: 'elsewhere' };
   return { kind: 'settled', run: settled, actionsCreated };

@@ -1,0 +1,48 @@
+import { normalizeCall } from '../../policy/normalize-call.js';
+import type { Run } from '../../store/types.js';
+import { audit } from './audit-log.js';
+import type { ServerContext } from './server-context.js';
+
+/**
+ * A run that failed outside its loop (a model that cannot be reached on
+ * resume) never runs the calls it was waiting on, approved or not. Left
+ * `awaiting_confirmation`, they would look as if a person still had to
+ * decide them; they end `failed` (`not_run`), each with its audit entry.
+ */
+export async function closeUnrunActions(
+  ctx: Pick<ServerContext, 'store'>,
+  run: Run,
+  signal?: AbortSignal,
+): Promise<void> {
+  const actions = await ctx.store.listActions(run.id, signal);
+  for (const action of actions) {
+    if (action.status !== 'awaiting_confirmation' && action.status !== 'planned') continue;
+    const moved = await ctx.store.transitionAction(
+      action.id,
+      {
+        from: action.status,
+        to: 'failed',
+        errorCode: 'not_run',
+        errorMessage: 'The run failed before this call ran.',
+      },
+      signal,
+    );
+    if (!moved.ok) continue;
+    const normalized = normalizeCall(action.tool, action.args);
+    await audit(
+      ctx.store,
+      {
+        runId: run.id,
+        actionId: action.id,
+        modelName: run.model,
+        toolName: action.tool,
+        args: normalized.ok ? normalized.args : action.args,
+        decision: action.requiresApproval
+          ? { mode: 'require_approval', reason: 'the run failed before the call ran' }
+          : { mode: 'allow' },
+        execution: { status: 'failed', errorCode: 'not_run' },
+      },
+      signal,
+    );
+  }
+}
