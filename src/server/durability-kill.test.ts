@@ -12,13 +12,21 @@ import {
 import type { FakeServer } from '../testing/fake-turn.js';
 import { seededRandom, testClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
+import { isRunning } from '../testing/processes.js';
 import { startServeProcess } from '../testing/serve-process.js';
 import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
 
 const KILLS = 20;
 let smtp: TestSmtpServer;
 let gemini: FakeServer;
+// Every serve process a test starts: each is stopped, and waited for, after the file.
+const children = new Set<ChildProcess>();
 let child: ChildProcess | undefined;
+const track = (started: ChildProcess): ChildProcess => {
+  children.add(started);
+  child = started;
+  return started;
+};
 
 beforeAll(async () => {
   // The SMTP server holds its DATA reply for a second, so kills land mid-send too.
@@ -26,7 +34,9 @@ beforeAll(async () => {
   gemini = await startMailerGemini();
 }, 30_000);
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await Promise.all([...children].map(stopProcess));
+  // None may outlive the file (reparented to PID 1, it would hold its port and database).
+  expect([...children].filter((c) => c.pid !== undefined && isRunning(c.pid))).toEqual([]);
   await smtp.close();
   await gemini.close();
 }, 30_000);
@@ -44,7 +54,7 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
         ['--db', db, '--model', 'gemini-2.5-flash', '--drain-seconds', '0'],
         serveEnv({ CADRE_LEASE_MS: '1000', CADRE_POLL_MS: '100' }),
       );
-      child = started.child;
+      track(started.child);
       return started.url;
     };
     const mailsTo = (to: string) => mailed(smtp, to);
@@ -164,7 +174,7 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
       ['--db', db, '--model', 'gemini-2.5-flash'],
       serveEnv({ CADRE_LEASE_MS: '600000' }),
     );
-    child = next.child;
+    track(next.child);
     const lines = await client.lines(
       await client.get(next.url, `/api/runs/${paused.runId}/stream?after=0`),
     );
@@ -179,6 +189,14 @@ describe('cadre serve on SQLite, SIGKILLed at random moments around a resolve (s
   }, 60_000);
 });
 
+/** SIGKILLs a process unless it has exited, and resolves once it has. */
+function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGKILL');
+  return exited;
+}
+
 function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
   return mailerEnv(smtp, gemini, extra);
 }
@@ -192,7 +210,7 @@ async function freshServer(args: string[], extra: Record<string, string> = {}) {
     ['--db', db, '--model', 'gemini-2.5-flash', ...args],
     serveEnv(extra),
   );
-  child = started.child;
+  track(started.child);
   return {
     cwd,
     db,

@@ -45,7 +45,11 @@ export function startCadreProcess(
   });
   let out = '';
   return new Promise((resolveStarted, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cadre did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => {
+      // A process that never said it was ready is the caller's to stop no more: stop it here.
+      child.kill('SIGKILL');
+      reject(new Error(`cadre did not start: ${out}`));
+    }, 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = ready.exec(out);
