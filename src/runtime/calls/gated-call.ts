@@ -4,6 +4,7 @@ import { DEFAULT_GATE_POLICY, passGate } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
 import type { Tool } from '../../tools/types.js';
 import { applyDecision, askPerson, execute } from './approvals.js';
+import { grantAppliedEvent } from './grant-applied.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse } from './call-responses.js';
 
@@ -32,11 +33,14 @@ export async function gatedCall(
         ...(floor === undefined ? {} : { approvalFloor: floor }),
       },
       args: call.args,
+      agent: env.state.agent,
       ...outsidePatterns(call, tool, env),
     },
     env.state.alwaysApproved,
     env.toolContext.signal,
   );
+  if (decision.mode === 'allow' && decision.grants?.length)
+    env.emit(grantAppliedEvent(call, decision.grants));
   if (decision.mode === 'deny') {
     const outcome = answered(errorResponse(call, `Refused: ${decision.reason}`));
     await observe(call, tool, env, { status: 'denied', reason: decision.reason });

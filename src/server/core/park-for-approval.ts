@@ -31,11 +31,8 @@ export function serverGatePolicy(
     sideEffects: ctx.policy.sideEffects,
     ...(ctx.policy.trust ? { trust: ctx.policy.trust } : {}),
     principal: userId,
-    grants: async (signal) =>
-      (await ctx.store.listGrants(userId, signal)).map((g) => ({
-        tool: g.tool,
-        recipient: g.recipient,
-      })),
+    // Each grant keeps its agent (the gate applies only the calling agent's) and its origin.
+    grants: (signal) => ctx.store.listGrants(userId, signal),
     onRefused: async (call, decision, signal) => {
       await beforeRecord();
       const normalized = normalizeCall(call.tool.name, call.args);
