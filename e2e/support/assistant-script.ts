@@ -3,6 +3,8 @@ import type { ModelRequest, Part } from '../../src/model/types.js';
 
 export const MAIL = { to: 'bob@example.com', subject: 'Lunch', body: 'Lunch at noon on Friday?' };
 export const GREETING = ['Hello Ann, ', 'this answer ', 'arrived in pieces.'];
+/** What the model says before its call, for prompts that ask it to explain. */
+export const SAID = 'I will ask you before I mail Bob about lunch.';
 
 const text = (value: string): ScriptedTurn => ({
   parts: [{ text: value }],
@@ -48,6 +50,7 @@ export function assistantTurn(request: ModelRequest): ScriptedTurn {
   if (/mail/i.test(lastUserText(request)))
     return {
       parts: [
+        ...(/explain/i.test(lastUserText(request)) ? [{ text: SAID }] : []),
         { thought: 'The user wants a mail sent; gmail_send waits for their approval.' },
         { functionCall: { name: 'gmail_send', args: MAIL } },
       ],

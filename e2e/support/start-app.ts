@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { ScriptedModel, type Script } from '../../src/model/scripted-model.js';
 import { buildServer } from '../../src/server/http/build-server.js';
 import { createRunService } from '../../src/server/core/create-run-service.js';
 import { registerWebUi } from '../../src/server/web-ui.js';
@@ -18,12 +18,18 @@ export interface RunningApp {
   token: string;
   smtp: TestSmtpServer;
   model: PausableModel;
+  /** A bearer token of another user (made on first call). */
+  tokenFor(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export interface AppOptions {
   /** More agent files for the picker, by file name (`summarizer.yaml`). */
   agents?: Record<string, string>;
+  /** The model's answers, instead of the scripted assistant (a list runs out). */
+  script?: Script;
+  /** The model string runs store (`scripted:FILE` as `cadre serve --model` gives it). */
+  model?: string;
 }
 
 /**
@@ -38,12 +44,14 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
   const smtp = await startSmtpServer();
   // Keyed, as `cadre serve` opens it: the page shows the chain as verified.
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  const model = new PausableModel(new ScriptedModel(assistantTurn));
+  const model = new PausableModel(
+    new ScriptedModel(options.script ?? assistantTurn, { source: options.model ?? 'scripted' }),
+  );
   const service = await createRunService({
     store,
     cwd: dir,
     env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'cadre@example.com', HOME: dir },
-    model: 'scripted',
+    model: options.model ?? 'scripted',
     modelClient: model,
   });
   const app = buildServer({ service, store, log: { level: 'silent' } });
@@ -57,6 +65,9 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
     token,
     smtp,
     model,
+    async tokenFor(name) {
+      return (await store.createToken((await store.ensureUser(name)).id)).token;
+    },
     async close() {
       await app.close();
       await service.close();

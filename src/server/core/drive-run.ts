@@ -11,6 +11,7 @@ import type { RunState } from '../../contracts/run-state.js';
 import type { Claim, Run, RunJob, StartExtras, ThreadMessage } from '../../store/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
+import { approvalMessage } from './approval-message.js';
 import { audit } from './audit-log.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { modelStringFor } from './run-model.js';
@@ -268,11 +269,10 @@ async function record(
   parked: ParkedCall[],
 ): Promise<Run | undefined> {
   if (outcome.status === 'paused') {
-    const asks = outcome.pending.map((p) => `- ${p.preview}`).join('\n');
     const result = await recorder.park({
       state: outcome.state,
       summary: 'Waiting for approval.',
-      message: `I need your approval to:\n${asks}`,
+      message: approvalMessage(outcome.state, outcome.pending),
       approvals: parked.map((p) => ({
         actionId: p.actionId,
         callId: p.callId,

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated user; empty on public routes. */
     userId: string;
+    /** The authenticated user's name (what `cadre token create --user` named); empty on public routes. */
+    userName: string;
     /** SHA-256 of the bearer token: the rate-limit key, so no plaintext token sits in memory maps. */
     tokenKey: string;
   }
@@ -42,6 +44,7 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   const { tokens, failures, signals } = options;
   app.decorateRequest('userId', '');
+  app.decorateRequest('userName', '');
   app.decorateRequest('tokenKey', '');
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
@@ -50,6 +53,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     const user = token ? await tokens.find(tokenKey, token, signals(reply)) : undefined;
     if (token && user) {
       request.userId = user.id;
+      request.userName = user.name;
       request.tokenKey = tokenKey;
       return;
     }

@@ -16,6 +16,7 @@ import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
+import { meRoutes } from './routes/me-routes.js';
 import { openAiCompatRoutes } from './routes/openai-compat-routes.js';
 import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
@@ -103,6 +104,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     runReadRoutes(scope, ctx);
     trajectoryRoutes(scope, ctx);
     agentRoutes(scope, ctx);
+    meRoutes(scope);
     mcpRoutes(scope, ctx);
     openAiCompatRoutes(scope, ctx);
     auditRoutes(scope, ctx);

@@ -38,6 +38,8 @@ export interface Api {
   getThread(threadId: string, signal?: AbortSignal): Promise<ThreadView>;
   getRun(runId: string, signal?: AbortSignal): Promise<RunView>;
   listAgents(signal?: AbortSignal): Promise<AgentView[]>;
+  /** Who the token signs in as. */
+  me(signal?: AbortSignal): Promise<{ name: string }>;
   audit(runId: string, signal?: AbortSignal): Promise<AuditEntry[]>;
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
   runStream(body: RunBody, signal?: AbortSignal): AsyncGenerator<StreamLine>;
@@ -80,6 +82,12 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     getRun: async (id, signal) =>
       (await getJson(`/api/runs/${encodeURIComponent(id)}`, signal)) as RunView,
     listAgents: async (signal) => listOf<AgentView>(await getJson('/api/agents', signal), 'agents'),
+    me: async (signal) => {
+      const body = (await getJson('/api/me', signal)) as { user?: { name?: unknown } };
+      const name = body.user?.name;
+      if (typeof name !== 'string') throw new ApiError(200, 'empty', 'The server sent no user.');
+      return { name };
+    },
     audit: async (runId, signal) =>
       listOf<AuditEntry>(
         await getJson(`/api/audit?runId=${encodeURIComponent(runId)}`, signal),

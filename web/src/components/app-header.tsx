@@ -5,9 +5,11 @@ interface Props {
   theme: Theme;
   onToggleTheme(): void;
   onSignOut(): void;
+  /** Who is signed in, once the server has said. */
+  user?: string;
 }
 
-export function AppHeader({ theme, onToggleTheme, onSignOut }: Props) {
+export function AppHeader({ theme, onToggleTheme, onSignOut, user }: Props) {
   return (
     <header className="app-header">
       <a className="skip-link" href="#main">
@@ -15,6 +17,11 @@ export function AppHeader({ theme, onToggleTheme, onSignOut }: Props) {
       </a>
       <span className="brand">Cadre</span>
       <div className="header-actions">
+        {user && (
+          <span className="signed-in muted">
+            Signed in as <strong>{user}</strong>
+          </span>
+        )}
         <ThemeToggle theme={theme} onToggle={onToggleTheme} />
         <button type="button" className="ghost" onClick={onSignOut}>
           Sign out

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
+import { feedbackKey, readDraft, writeDraft } from '../state/drafts.js';
 
 interface Props {
   approval: ApprovalView;
@@ -17,7 +18,9 @@ interface Props {
  * and the three answers; feedback goes to the model with a rejection.
  */
 export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Props) {
-  const [feedback, setFeedback] = useState('');
+  // Kept as it is typed, so a reload before deciding does not lose it.
+  const key = feedbackKey(approval.approvalId);
+  const [feedback, setFeedback] = useState(() => readDraft(window.localStorage, key));
   const id = useId();
   const offers = (d: ApprovalDecision) => approval.decisions.includes(d);
   const decide = (d: ApprovalDecision) => onDecide(d, feedback);
@@ -37,7 +40,10 @@ export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Prop
         id={`${id}-feedback`}
         rows={2}
         value={feedback}
-        onChange={(e) => setFeedback(e.target.value)}
+        onChange={(e) => {
+          setFeedback(e.target.value);
+          writeDraft(window.localStorage, key, e.target.value);
+        }}
         placeholder="e.g. Send it to Carol instead"
         disabled={busy}
       />

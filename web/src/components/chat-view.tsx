@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { AgentView, ThreadMessage } from '../api/wire-types.js';
 import { decisionsByMessage } from '../state/stored-trace.js';
@@ -7,6 +7,13 @@ import { useDraft } from '../state/use-draft.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
 import { chosenAgent } from '../state/agent-choice.js';
 import { inputsText, takesInputs } from '../state/input-values.js';
+import { readForkNote } from '../state/fork-notes.js';
+import { runOutcome } from '../state/run-outcome.js';
+import { pickerValue, replyName, threadAgent } from '../state/thread-agent.js';
+import { useRunSummaries } from '../state/use-run-summaries.js';
+import { ForkBanner } from './fork-banner.js';
+import { ScriptedNote } from './scripted-note.js';
+import { ThreadNotFound } from './thread-not-found.js';
 import { AgentPicker } from './agent-picker.js';
 import { ExamplePrompts } from './example-prompts.js';
 import { InputForm } from './input-form.js';
@@ -69,7 +76,22 @@ export function ChatView(props: Props) {
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, pending.length, liveText, liveSteps]);
-  const title = chat.thread?.thread.title ?? (threadId ? 'Loading…' : 'New thread');
+  const runs = useRunSummaries(api, chat.thread);
+  // A thread keeps its agent: opening or reloading it shows (and sends to) the agent it ran.
+  const agentOfThread = threadAgent(chat.thread, runs);
+  useEffect(() => {
+    if (threadId && agentOfThread && agents.length > 0)
+      onAgentChange(pickerValue(agents, agentOfThread));
+  }, [threadId, agentOfThread, agents, onAgentChange]);
+  const fork = useMemo(
+    () => (threadId ? readForkNote(window.localStorage, threadId) : undefined),
+    [threadId],
+  );
+  const models = messages.flatMap((m) => (m.runId && runs[m.runId] ? [runs[m.runId]?.model] : []));
+  const title = chat.missing
+    ? 'Thread not found'
+    : (chat.thread?.thread.title ?? (threadId ? 'Loading…' : 'New thread'));
+  if (chat.missing) return <ThreadNotFound title={title} navigate={navigate} />;
 
   return (
     <section className="chat" aria-labelledby="chat-title">
@@ -78,6 +100,8 @@ export function ChatView(props: Props) {
         <AgentPicker agents={agents} value={agent} onChange={onAgentChange} />
         <RecordToggle checked={record} onChange={setRecord} />
       </div>
+      {fork && <ForkBanner note={fork} navigate={navigate} />}
+      <ScriptedNote models={models} />
       {!threadId && messages.length === 0 && !chat.live && (
         <ExamplePrompts {...(chosen ? { agent: chosen } : {})} onPick={draft.setText} />
       )}
@@ -86,6 +110,12 @@ export function ChatView(props: Props) {
           <MessageItem
             key={message.id}
             message={message}
+            {...(message.runId && runs[message.runId]
+              ? { agentName: replyName(agents, runs[message.runId]?.agent) }
+              : {})}
+            {...(message.runId && withTrace.has(message.id) && runs[message.runId]
+              ? { outcome: runOutcome(runs[message.runId] ?? { status: '' }) }
+              : {})}
             {...(message.runId &&
             message.runId !== streaming &&
             withTrace.has(message.id) &&
@@ -97,7 +127,7 @@ export function ChatView(props: Props) {
             navigate={navigate}
           />
         ))}
-        {chat.live && <LiveRunView live={chat.live} />}
+        {chat.live && <LiveRunView live={chat.live} agentName={replyName(agents, chosen?.name)} />}
       </ol>
       {pending.length > 0 && (
         <div className="approvals" role="region" aria-label="Pending approvals" aria-live="polite">

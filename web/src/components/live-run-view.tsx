@@ -9,10 +9,11 @@ const STATUS_TEXT: Record<string, string> = {
   awaiting_confirmation: 'Waiting for your approval.',
   completed: 'Done.',
   failed: 'The run failed.',
+  cancelled: 'Cancelled.',
 };
 
 /** The run being streamed: the prompt at once, then steps and text as they arrive. */
-export function LiveRunView({ live }: { live: LiveRun }) {
+export function LiveRunView({ live, agentName }: { live: LiveRun; agentName?: string }) {
   const { trace } = live;
   // A finished run without text (a refused approval, an error) leaves only the notice.
   const showReply = !live.done || trace.text !== '' || trace.steps.length > 0;
@@ -31,7 +32,7 @@ export function LiveRunView({ live }: { live: LiveRun }) {
       )}
       {showReply && (
         <li className="message message-assistant live" aria-busy={!live.done}>
-          <span className="message-role">Assistant</span>
+          <span className="message-role">{agentName ?? 'Assistant'}</span>
           <p className="live-status muted" role="status">
             {live.done ? '' : status}
           </p>

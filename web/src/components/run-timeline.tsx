@@ -1,7 +1,10 @@
 import type { Api } from '../api/api.js';
+import type { TrajectoryApi } from '../api/trajectory-api.js';
 import { buildExecutionTree } from '../state/event-tree.js';
 import { formatCost, formatDuration, formatTokens } from '../state/format.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
+import { statusLabel } from '../state/run-outcome.js';
+import { useRecorded } from '../state/use-recorded.js';
 import { useRunDetails } from '../state/use-run-details.js';
 import { AuditView } from './audit-view.js';
 import { ExecutionNodeView } from './execution-node-view.js';
@@ -9,13 +12,15 @@ import { TrajectoryLink } from './trajectory-link.js';
 
 interface Props {
   api: Api;
+  recordings: TrajectoryApi;
   runId: string;
   navigate: Navigate;
 }
 
 /** One run: a summary, the event tree with subagents nested, and its audit entries. */
-export function RunTimeline({ api, runId, navigate }: Props) {
+export function RunTimeline({ api, recordings, runId, navigate }: Props) {
   const details = useRunDetails(api, runId);
+  const recorded = useRecorded(recordings, runId);
   if (details.error)
     return (
       <div role="alert" className="notice notice-error">
@@ -42,11 +47,17 @@ export function RunTimeline({ api, runId, navigate }: Props) {
         ← Back to the thread
       </a>
       <h1 id="run-title">Run timeline</h1>
-      <TrajectoryLink runId={run.id} navigate={navigate} />
+      {recorded === 'yes' && <TrajectoryLink runId={run.id} navigate={navigate} />}
+      {recorded === 'no' && (
+        <p className="muted">
+          Not recorded: tick &ldquo;Record runs&rdquo; before sending to keep a run you can step
+          through and fork.
+        </p>
+      )}
       <dl className="run-summary">
         <dt>Status</dt>
         <dd>
-          <span className={`badge badge-${run.status}`}>{run.status}</span>
+          <span className={`badge badge-${statusLabel(run)}`}>{statusLabel(run)}</span>
         </dd>
         <dt>Agent</dt>
         <dd>{run.agent}</dd>

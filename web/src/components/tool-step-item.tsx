@@ -23,7 +23,8 @@ export function ToolStepItem({ step }: { step: ToolStep }) {
       {step.durationMs !== undefined && step.state !== 'rejected' && (
         <span className="muted step-duration">{formatDuration(step.durationMs)}</span>
       )}
-      {step.preview && step.preview !== step.summary && (
+      {/* While it waits, the approval card shows what the call will do. */}
+      {step.preview && step.preview !== step.summary && step.state !== 'awaiting_approval' && (
         <span className="step-preview">{step.preview}</span>
       )}
       {step.decision && (

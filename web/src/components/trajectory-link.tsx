@@ -1,6 +1,6 @@
 import { trajectoryPath, type Navigate } from '../state/use-route.js';
 
-/** From a run to its recording; the recording's page says so when the run was not recorded. */
+/** From a run to its recording; offered only for a run that kept one. */
 export function TrajectoryLink({ runId, navigate }: { runId: string; navigate: Navigate }) {
   return (
     <a

@@ -4,6 +4,7 @@ import type {
   TrajectoryStepView,
   TrajectoryView as Recording,
 } from '../api/trajectory-api.js';
+import { forkNote, writeForkNote } from '../state/fork-notes.js';
 import { formatDuration } from '../state/format.js';
 import { runPath, threadPath, type Navigate } from '../state/use-route.js';
 import { useTrajectory } from '../state/use-trajectory.js';
@@ -46,6 +47,12 @@ export function TrajectoryView({ api, runId, navigate }: Props) {
           recording={state.trajectory}
           onFork={async (step, prompt) => {
             const { threadId } = await api.fork(runId, { step, prompt });
+            // The fork's thread says where it came from and what it kept.
+            writeForkNote(
+              window.localStorage,
+              threadId,
+              forkNote(runId, state.trajectory.steps, step),
+            );
             navigate(threadPath(threadId));
           }}
         />

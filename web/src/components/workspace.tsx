@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { createApi } from '../api/api.js';
 import { createTrajectoryApi } from '../api/trajectory-api.js';
 import { useAgents } from '../state/use-agents.js';
+import { useMe } from '../state/use-me.js';
 import { threadPath, useRoute } from '../state/use-route.js';
 import { useThreads } from '../state/use-threads.js';
 import type { Theme } from '../state/use-theme.js';
@@ -32,13 +33,19 @@ export function Workspace({ token, theme, onToggleTheme, onSignOut }: Props) {
   const [route, navigate] = useRoute();
   const threads = useThreads(api);
   const agents = useAgents(api);
+  const me = useMe(api);
   const [agent, setAgent] = useState('');
   const openThread = useCallback((id: string) => navigate(threadPath(id)), [navigate]);
   const activeThread = route.view === 'chat' ? route.threadId : undefined;
 
   return (
     <div className="app">
-      <AppHeader theme={theme} onToggleTheme={onToggleTheme} onSignOut={() => onSignOut()} />
+      <AppHeader
+        theme={theme}
+        onToggleTheme={onToggleTheme}
+        onSignOut={() => onSignOut()}
+        {...(me ? { user: me } : {})}
+      />
       <div className="layout">
         <ThreadList
           threads={threads.threads}
@@ -51,7 +58,12 @@ export function Workspace({ token, theme, onToggleTheme, onSignOut }: Props) {
           {route.view === 'trajectory' ? (
             <TrajectoryView api={recordings} runId={route.runId} navigate={navigate} />
           ) : route.view === 'run' ? (
-            <RunTimeline api={api} runId={route.runId} navigate={navigate} />
+            <RunTimeline
+              api={api}
+              recordings={recordings}
+              runId={route.runId}
+              navigate={navigate}
+            />
           ) : (
             <ChatView
               api={api}

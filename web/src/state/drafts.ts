@@ -1,6 +1,9 @@
 /** Where a thread's unsent message is kept; a new thread's draft has its own key. */
 export const draftKey = (threadId?: string): string => `cadre.draft.${threadId ?? 'new'}`;
 
+/** Where the feedback typed on an approval card is kept until the decision is stored. */
+export const feedbackKey = (approvalId: string): string => `cadre.feedback.${approvalId}`;
+
 type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export function readDraft(storage: DraftStorage, key: string): string {

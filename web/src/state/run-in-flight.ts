@@ -1,7 +1,5 @@
 import type { ThreadView } from '../api/wire-types.js';
-
-/** What the server writes when a run parks for approval (`drive-run.ts`). */
-export const APPROVAL_ASK = 'I need your approval';
+import { isApprovalAsk } from './approval-ask.js';
 
 /**
  * The thread's run that may still be going on without a page watching it:
@@ -14,5 +12,5 @@ export function runInFlight(view: ThreadView): string | undefined {
   if (!last?.runId) return undefined;
   if (last.role === 'user') return last.runId;
   const waiting = view.pendingApprovals.some((a) => a.runId === last.runId);
-  return last.content.startsWith(APPROVAL_ASK) && !waiting ? last.runId : undefined;
+  return isApprovalAsk(last.content) && !waiting ? last.runId : undefined;
 }

@@ -5,7 +5,7 @@ import type {
   ThreadMessage,
   ThreadRunView,
 } from '../api/wire-types.js';
-import { APPROVAL_ASK } from './run-in-flight.js';
+import { isApprovalAsk } from './approval-ask.js';
 import { applyLine, emptyTrace, type RunTrace, type ToolStep } from './run-trace.js';
 
 function withDecision(step: ToolStep, decisions: readonly DecisionView[]): ToolStep {
@@ -57,7 +57,7 @@ export function decisionsByMessage(
   const byMessage = new Map<string, DecisionView[]>();
   for (const run of runs ?? []) {
     const asks = messages.filter(
-      (m) => m.runId === run.runId && m.role === 'assistant' && m.content.startsWith(APPROVAL_ASK),
+      (m) => m.runId === run.runId && m.role === 'assistant' && isApprovalAsk(m.content),
     );
     for (const decision of run.decisions) {
       const ask = asks.find((m) => m.createdAt >= decision.askedAt);

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { isConflict } from '../api/api-error.js';
+import { ApiError, isConflict } from '../api/api-error.js';
 import type { Api, RunOptions } from '../api/api.js';
 import type { StreamLine } from '../api/stream-line.js';
 import type { ApprovalDecision, ApprovalView, ThreadView } from '../api/wire-types.js';
+import { feedbackKey, writeDraft } from './drafts.js';
 import { failureText } from './failure-text.js';
 import { runInFlight } from './run-in-flight.js';
 import { applyLine, emptyTrace, seedStep, type RunTrace } from './run-trace.js';
@@ -28,6 +29,8 @@ export interface LiveRun {
 
 export interface Chat {
   thread?: ThreadView;
+  /** The server has no such thread for this user (missing, or someone else's). */
+  missing: boolean;
   /** Each run's steps (stored, so they survive a reload) and the thoughts seen streaming. */
   traces: Record<string, RunTrace>;
   live?: LiveRun;
@@ -77,6 +80,7 @@ const isAbort = (error: unknown): boolean =>
 export function useChat(options: ChatOptions): Chat {
   const { api, threadId, agent, onThreadCreated, onThreadsChanged } = options;
   const [thread, setThread] = useState<ThreadView>();
+  const [missing, setMissing] = useState(false);
   const [streamed, setStreamed] = useState<Record<string, RunTrace>>({});
   const [live, setLive] = useState<LiveRun>();
   const [notice, setNotice] = useState<ChatNotice>();
@@ -177,6 +181,7 @@ export function useChat(options: ChatOptions): Chat {
       if (threadId === undefined || threadId !== adoptedThread.current) {
         generation.current += 1;
         setThread(undefined);
+        setMissing(false);
         setStreamed({});
         setLive(undefined);
         setNotice(undefined);
@@ -202,6 +207,8 @@ export function useChat(options: ChatOptions): Chat {
         }
       } catch (error) {
         if (isAbort(error)) return;
+        // Another user's thread is answered exactly like a missing one.
+        if (error instanceof ApiError && error.status === 404) return setMissing(true);
         const failure = failureText(error, 'load');
         setNotice({
           kind: 'error',
@@ -292,6 +299,7 @@ export function useChat(options: ChatOptions): Chat {
         const live = { approvalId: approval.approvalId, trace: start, done: false };
         const outcome = await stream(lines, live, (trace) => {
           // Stored: the card closes now, and the thread shows who decided; the run streams on.
+          writeDraft(window.localStorage, feedbackKey(approval.approvalId), '');
           setDeciding(undefined);
           setDecided((ids) => new Set(ids).add(approval.approvalId));
           reload();
@@ -327,6 +335,7 @@ export function useChat(options: ChatOptions): Chat {
   );
   return {
     ...(thread ? { thread } : {}),
+    missing,
     traces,
     ...(live ? { live } : {}),
     ...(notice ? { notice } : {}),

@@ -1,0 +1,20 @@
+import type { RunState } from '../../contracts/run-state.js';
+
+/** How the thread message of a parked run introduces its calls; the page looks for it. */
+export const APPROVAL_ASK = 'I need your approval to:';
+
+/**
+ * The thread message of a run that waits for approval: what the model said
+ * in the turn that made the calls (it is the reply the person reads), then
+ * the calls waiting.
+ */
+export function approvalMessage(state: RunState, pending: readonly { preview: string }[]): string {
+  const asks = pending.map((p) => `- ${p.preview}`).join('\n');
+  const ask = `${APPROVAL_ASK}\n${asks}`;
+  const turn = state.messages.findLast((m) => m.role === 'model');
+  const said = (turn?.parts ?? [])
+    .flatMap((p) => (p.kind === 'text' ? [p.text] : []))
+    .join('')
+    .trim();
+  return said ? `${said}\n\n${ask}` : ask;
+}
