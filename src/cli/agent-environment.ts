@@ -40,6 +40,8 @@ export interface EnvironmentOptions {
   /** Folders the user named (`cadre validate DIR`): read whole, code modules included. */
   folders?: readonly string[];
   builtins?: readonly AgentEntry[];
+  /** Tool names definitions may use besides this command's own (`cadre validate`: the server's). */
+  extraTools?: readonly string[];
 }
 
 /**
@@ -60,7 +62,7 @@ export async function agentEnvironment(
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
   });
   const tools = [...builtins, ...code.tools.map((entry) => entry.tool)];
-  const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL];
+  const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL, ...(options.extraTools ?? [])];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const prices = await loadPrices(io.cwd, io.env);
   const { registry, diagnostics, skipped, warnings } = await discoverAgents({

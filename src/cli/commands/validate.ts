@@ -7,6 +7,7 @@ import {
 } from '../../errors/validation-error.js';
 import { loadDefinition, loadDefinitionsFromDir } from '../../definition/load-definition.js';
 import type { LoadResult } from '../../definition/load-definition.js';
+import { SERVER_TOOL_NAMES } from '../../tools/server-tool-names.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -40,6 +41,13 @@ export async function validateCommand(
     for (const warning of loaded.warnings)
       io.stdout(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
     const file = loaded.definition.source?.file;
+    const serverOnly = loaded.definition.toolConfig.tools.filter((t) =>
+      SERVER_TOOL_NAMES.includes(t),
+    );
+    if (serverOnly.length > 0)
+      io.stdout(
+        `${style.dim('note')} ${file ? relative(io.cwd, file) : loaded.definition.name}: ${serverOnly.join(', ')} run under \`cadre serve\` and \`cadre worker\`, where a person approves each call\n`,
+      );
     io.stdout(
       `${style.green('ok')} ${file ? relative(io.cwd, file) : loaded.definition.name} (${loaded.definition.name})\n`,
     );
@@ -55,10 +63,11 @@ export async function validateCommand(
       const isDir = info.isDirectory();
       // Definitions may name agents found beside them or in the project's agent folders;
       // a named folder is read whole, a named file's sibling code is never imported.
-      const { loadOptions, skipped } = await agentEnvironment(
-        io,
-        isDir ? { folders: [absolute] } : { besides: absolute },
-      );
+      // What `cadre serve` runs is valid here: its mail and calendar tools included.
+      const { loadOptions, skipped } = await agentEnvironment(io, {
+        ...(isDir ? { folders: [absolute] } : { besides: absolute }),
+        extraTools: SERVER_TOOL_NAMES,
+      });
       for (const line of skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
       if (isDir) {
         const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
