@@ -26,8 +26,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 
   program
     .command('run')
-    .description('Run an agent definition (YAML, JSON, Markdown or TS module)')
-    .argument('<file>', 'agent definition file')
+    .description(
+      'Run an agent: a definition file (YAML, JSON, Markdown or TS module) or a discovered agent by name',
+    )
+    .argument('<agent>', 'an agent definition file, or the name of an agent `cadre agents` lists')
     .argument('[prompt...]', "the user's message, for agents that take a prompt")
     .option('-i, --input <key=value>', 'an input value (repeatable)', collect, [])
     .option(

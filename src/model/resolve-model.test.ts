@@ -59,9 +59,11 @@ describe('parseModelString', () => {
   });
 
   it.each(['bedrock:claude', 'anthropic:', 'openai:', ''])(
-    'rejects %j with a ConfigError naming --model',
+    'rejects %j with a ConfigError naming the model forms (advice for any caller, not --model)',
     (input) => {
-      expect(configErrorOf(() => parseModelString(input)).message).toContain('--model');
+      const message = configErrorOf(() => parseModelString(input)).message;
+      expect(message).toContain('openai:<id>');
+      expect(message).not.toContain('--model');
     },
   );
 });
@@ -210,15 +212,39 @@ describe('resolveModelClient', () => {
 
   describe('when nothing is configured', () => {
     it.each(['gemini-2.5-flash', 'openai:gpt-4.1'])(
-      'throws a ConfigError for %s naming GEMINI_API_KEY, OPENAI_BASE_URL and --model',
+      'throws a ConfigError for %s naming GEMINI_API_KEY, OPENAI_BASE_URL and the model names, advice a library caller can follow (no --model)',
       (modelString) => {
         const error = configErrorOf(() => resolveModelClient(modelString, {}));
         expect(error.code).toBe('config_error');
         expect(error.message).toContain('GEMINI_API_KEY');
         expect(error.message).toContain('OPENAI_BASE_URL');
-        expect(error.message).toContain('--model');
+        expect(error.message).toContain('openai:<id>');
+        expect(error.message).not.toContain('--model');
       },
     );
+
+    it('a bare OpenAI name (gpt-5) says which providers could serve it and what to set, not that Gemini needs a key', () => {
+      const error = configErrorOf(() => resolveModelClient('gpt-5', { GEMINI_API_KEY: 'g' }));
+      expect(error.message).toContain('No configured provider serves "gpt-5"');
+      expect(error.message).toContain('OPENAI_API_KEY');
+      expect(error.message).toContain('openai:gpt-5');
+      expect(error.message).toContain('ollama:gpt-5');
+      expect(error.message).not.toContain('--model');
+    });
+
+    it('a bare OpenAI name goes to OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL is set', () => {
+      expect(resolveModelClient('gpt-5', { OPENAI_API_KEY: 'k' })).toMatchObject({
+        provider: 'openai',
+        model: 'gpt-5',
+      });
+      expect(resolveModelClient('o3', { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).provider).toBe(
+        'openai',
+      );
+      expect(
+        resolveModelClient('gemini-2.5-flash', { OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'g' })
+          .provider,
+      ).toBe('gemini');
+    });
 
     it('treats blank variables as unset', () => {
       expect(() => resolveModelClient('gemini-2.5-flash', { GEMINI_API_KEY: '  ' })).toThrow(

@@ -3,8 +3,9 @@
  * `openai:<id>` → OpenAI (or a compatible server at OPENAI_BASE_URL),
  * `ollama:<id>` → Ollama's OpenAI-compatible endpoint, `anthropic:<id>` →
  * Claude; bare Claude names (`claude-*`, `sonnet`, `opus`, `haiku`, see
- * claude-models.ts) → Claude when ANTHROPIC_API_KEY is set; anything else →
- * Gemini (`gemini:` prefix optional). SDKs load only when first used.
+ * claude-models.ts) → Claude when ANTHROPIC_API_KEY is set; bare OpenAI ids
+ * (`gpt-*`, `o3`, …) → OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL is set,
+ * else a setup error; anything else → Gemini (`gemini:` prefix optional). SDKs load only when first used.
  */
 import { ConfigError } from '../errors/index.js';
 import type { ModelClient } from './types.js';
@@ -88,13 +89,32 @@ export function routeModel(modelString: string, env: ModelEnv = process.env): Pa
     parsed.provider === 'gemini' && !hasPrefix(modelString)
       ? claudeModelId(modelString)
       : undefined;
-  if (claude === undefined) return parsed;
+  if (claude === undefined) return routeOpenAIName(modelString, parsed, env);
   if (!read(env, 'ANTHROPIC_API_KEY'))
     throw unreachable(
       modelString,
       `"${modelString.trim()}" is a Claude model and needs ANTHROPIC_API_KEY`,
     );
   return { provider: 'anthropic', model: claude };
+}
+
+/**
+ * A bare OpenAI id (`gpt-5`, `o3`, `chatgpt-4o-latest`) goes to OpenAI when
+ * OPENAI_API_KEY or OPENAI_BASE_URL is set, as Claude names go to Anthropic;
+ * otherwise it is a setup error saying which providers could serve it, as
+ * Gemini cannot.
+ */
+function routeOpenAIName(modelString: string, parsed: ParsedModel, env: ModelEnv): ParsedModel {
+  const id = modelString.trim();
+  if (parsed.provider !== 'gemini' || hasPrefix(id) || !/^(gpt-|chatgpt-|o\d)/i.test(id))
+    return parsed;
+  if (read(env, 'OPENAI_API_KEY') || read(env, 'OPENAI_BASE_URL'))
+    return { provider: 'openai', model: id };
+  throw new ConfigError(
+    `No configured provider serves "${id}": it is an OpenAI model name, and Gemini cannot serve it. ` +
+      `Set OPENAI_API_KEY to reach it as openai:${id} (or OPENAI_BASE_URL for a compatible server such as vLLM), ` +
+      `or use ollama:${id} for an Ollama server that has it (OLLAMA_BASE_URL, default ${DEFAULT_OLLAMA_BASE_URL}).`,
+  );
 }
 
 const hasPrefix = (modelString: string): boolean => /^[a-z][a-z0-9_-]*:/i.test(modelString.trim());
@@ -173,11 +193,11 @@ function unreachable(modelString: string, need: string): ConfigError {
   );
 }
 
+/** Advice that fits every caller: it names models and variables, never a command-line flag. */
 function setupHint(): string {
   return (
-    'Set GEMINI_API_KEY for Gemini, or OPENAI_API_KEY / OPENAI_BASE_URL and pass --model openai:<id>, ' +
-    'or ANTHROPIC_API_KEY and pass --model anthropic:<id> (or sonnet, opus, haiku), ' +
-    'or run Ollama and pass --model ollama:<id>.'
+    'Set GEMINI_API_KEY for gemini-<id> models, OPENAI_API_KEY (or OPENAI_BASE_URL) for openai:<id>, ' +
+    'ANTHROPIC_API_KEY for anthropic:<id> (or sonnet, opus, haiku), or run Ollama for ollama:<id>.'
   );
 }
 

@@ -1,26 +1,32 @@
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
-import { resolveModelClient } from '../../model/resolve-model.js';
 import { executeAgent, type RunOptions } from '../../runtime/loop/executor.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { loadDefinition } from '../../definition/load-definition.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
+import { nameOf } from '../../agents/agent-registry.js';
+import { AGENT_NAME_PATTERN } from '../../definition/agent-name.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { ConfigError } from '../../errors/cadre-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
 import { commandPolicy } from '../command-policy.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
+import { cliModelResolver } from '../cli-model.js';
 import { createProgressPrinter } from '../progress.js';
 import { unconfinedShellWarning } from '../sandbox-notice.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
-import { createStyle } from '../style.js';
+import { createStyle, type Style } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 export interface RunCommandOptions {
@@ -53,23 +59,15 @@ export async function runCommand(
     // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; nothing is loaded otherwise.
     telemetry = await telemetryFromEnv(io.env);
     const policy = await commandPolicy(io, options.policy);
-    const path = resolve(io.cwd, file);
-    const environment = await agentEnvironment(io, { besides: path });
-    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
-    const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
-    for (const warning of warnings)
-      io.stderr(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
+    const { environment, definition } = await runTarget(file, io, style);
     const unconfined = await unconfinedShellWarning(definition.toolConfig.tools, io.env);
     if (unconfined) io.stderr(`${style.yellow('warning')} ${unconfined}\n`);
     const approvals = checkedApprovals(options.approve, definition, environment);
-    const inputs = parseCliInputs(definition, options.input);
-    if (promptWords.length > 0) inputs.prompt = promptWords.join(' ');
+    const inputs = parseCliInputs(definition, options.input, promptWords);
     const workspace = await workspaceFolder(io, options.workspace);
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every agent of the tree shares one client.
-    const resolveOnce = cachedResolver((model: string) =>
-      resolveModelClient(model, io.env, { cwd: io.cwd }),
-    );
+    const resolveOnce = cachedResolver(cliModelResolver(io));
     const runOptions: RunOptions = {
       inputs,
       runtime: await createRuntime(),
@@ -107,6 +105,46 @@ export async function runCommand(
     interrupt.dispose();
     await telemetry?.shutdown();
   }
+}
+
+/**
+ * What `cadre run FILE|NAME` runs: a definition file (the data definitions
+ * beside it are read too), else an agent discovered by name, as `cadre chat`
+ * accepts. Neither is an error that lists the agents there are.
+ */
+async function runTarget(
+  file: string,
+  io: CliIO,
+  style: Style,
+): Promise<{ environment: AgentEnvironment; definition: AgentDefinition }> {
+  const warn = (line: string): void => io.stderr(`${style.yellow('warning')} ${line}\n`);
+  const path = resolve(io.cwd, file);
+  const isFile = (await stat(path).catch(() => undefined)) !== undefined;
+  if (isFile || !AGENT_NAME_PATTERN.test(file)) {
+    const environment = await agentEnvironment(io, { besides: path });
+    environment.skipped.forEach(warn);
+    const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
+    for (const warning of warnings) warn(formatIssue(warning));
+    return { environment, definition };
+  }
+  const environment = await agentEnvironment(io);
+  environment.skipped.forEach(warn);
+  const entry = environment.registry.get(file);
+  if (entry?.kind === 'definition') return { environment, definition: entry.definition };
+  if (entry?.kind === 'code')
+    throw new ConfigError(
+      `${file} is a built-in code agent: name it in an agent's tools, or run it from code; cadre run runs definitions.`,
+    );
+  const names = environment.registry
+    .list()
+    .filter((agent) => agent.entry.kind === 'definition')
+    .map((agent) => nameOf(agent.entry));
+  throw new ValidationError([
+    {
+      path: file,
+      message: `no such file, and no agent of that name in ./agents, .cadre/agents or ~/.cadre/agents${names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`,
+    },
+  ]);
 }
 
 function humanResult(result: RunResult): string {
