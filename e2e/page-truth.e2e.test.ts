@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptedTurn } from '../src/model/scripted-model.js';
 import type { ThreadView } from '../src/server/run-service-types.js';
 import { GREETING, MAIL, SAID } from './support/assistant-script.js';
 import { openBrowser, screenshot, signIn, type Browser } from './support/browser.js';
@@ -248,5 +250,37 @@ describe('web page: a scripted model that runs out (scripted list of one turn)',
         .count(),
     ).toBe(0);
     await screenshot(page, 'truth-03-script-ran-out');
+  });
+});
+
+describe('web page: the key-less demo script (examples/scripts/assistant-turns.json, scripted)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    const file = 'examples/scripts/assistant-turns.json';
+    const { turns } = JSON.parse(await readFile(file, 'utf8')) as { turns: ScriptedTurn[] };
+    app = await startApp({ script: turns, model: `scripted:${file}` });
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.close();
+  });
+
+  it('the example mail prompt gets a mail card, and the thread says its model is scripted', async () => {
+    const { page } = browser;
+    await signIn(page, app.url, app.token);
+    await page.getByRole('button', { name: /^Email bob@example.com/ }).click();
+    await composer(page).press('Enter');
+    await card(page).waitFor();
+    expect(await card(page).locator('pre').textContent()).toBe(
+      'Send "Lunch on Friday" to bob@example.com',
+    );
+    await page.getByText("I'll write to Bob for you.").waitFor();
+    await page
+      .getByRole('note')
+      .getByText(/^Scripted model \(examples\/scripts\/assistant-turns\.json\)/)
+      .waitFor();
+    await screenshot(page, 'truth-04-demo-mail-card');
   });
 });
