@@ -22,6 +22,8 @@ export interface RunState {
   completed?: { output: unknown };
   traces: ToolTrace[];
   usage: Usage;
+  /** Input tokens the provider reported for the last model call: how full the context is. */
+  contextTokens?: number;
   /** What finished subagents cost; kept in the state so a paused run's total survives resume. */
   subagentCosts?: SubagentCost[];
   /** Tools a person approved for the rest of this run ("always"). */

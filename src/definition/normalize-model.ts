@@ -2,7 +2,7 @@ import { warningAt, type IssuePath, type PendingIssue } from './issues.js';
 import { meansRunDefault } from './model-names.js';
 import type { RawModelConfig, RawRunConfig } from './raw-definition-schema.js';
 import { pickSpelling } from './spelling.js';
-import type { ModelConfig, RunConfig } from './types.js';
+import type { CompactionConfig, ModelConfig, RunConfig } from './types.js';
 import type { ValidateContext } from './validate-context.js';
 
 /**
@@ -72,5 +72,29 @@ export function normalizeRun(
   if (minutes) out.max_time_minutes = minutes.value;
   const cost = pickSpelling<number>(raw, ['max_cost_usd', 'maxCostUsd'], at, issues);
   if (cost) out.max_cost_usd = cost.value;
+  if (raw.compaction)
+    out.compaction = normalizeCompaction(raw.compaction, [...at, 'compaction'], issues);
+  return out;
+}
+
+function normalizeCompaction(
+  raw: NonNullable<RawRunConfig['compaction']>,
+  at: IssuePath,
+  issues: PendingIssue[],
+): CompactionConfig {
+  const out: CompactionConfig = {};
+  if (raw.enabled !== undefined) out.enabled = raw.enabled;
+  if (raw.threshold !== undefined) out.threshold = raw.threshold;
+  const keep = pickSpelling<number>(raw, ['keep_turns', 'keepTurns'], at, issues);
+  if (keep) out.keep_turns = keep.value;
+  const window = pickSpelling<number>(raw, ['context_window', 'contextWindow'], at, issues);
+  if (window) out.context_window = window.value;
+  const trim = pickSpelling<number>(
+    raw,
+    ['max_tool_result_chars', 'maxToolResultChars'],
+    at,
+    issues,
+  );
+  if (trim) out.max_tool_result_chars = trim.value;
   return out;
 }

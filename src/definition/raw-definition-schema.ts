@@ -154,6 +154,33 @@ const toolConfig = strictObject(
   'The tools the agent may call.',
 );
 
+const compactionTokens = (description: string) => positiveInt(description).optional();
+
+const compaction = strictObject(
+  {
+    enabled: z
+      .boolean({ error: expected('true or false') })
+      .describe('false: never summarise earlier turns (default true).')
+      .optional(),
+    threshold: numberBetween(
+      0.1,
+      0.99,
+      "Share of the model's context window at which earlier turns are summarised (default 0.8).",
+    ).optional(),
+    keep_turns: positiveInt('Newest model turns kept verbatim (default 4).').optional(),
+    keepTurns: positiveInt('camelCase spelling of keep_turns.').optional(),
+    context_window: compactionTokens(
+      "The model's context window in tokens, instead of the model table's.",
+    ),
+    contextWindow: compactionTokens('camelCase spelling of context_window.'),
+    max_tool_result_chars: positiveInt(
+      'Tool results longer than this are trimmed, with a marker, in the turns that are summarised (default 4000).',
+    ).optional(),
+    maxToolResultChars: positiveInt('camelCase spelling of max_tool_result_chars.').optional(),
+  },
+  'How a conversation that nears the context window is compacted.',
+);
+
 const runConfig = strictObject(
   {
     max_turns: positiveInt('Most model turns.').optional(),
@@ -170,6 +197,7 @@ const runConfig = strictObject(
       1_000_000,
       'camelCase spelling of max_cost_usd.',
     ).optional(),
+    compaction: compaction.optional(),
   },
   'Limits against runaway runs.',
 );

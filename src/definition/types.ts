@@ -75,6 +75,21 @@ export interface RunConfig {
   max_turns?: number;
   /** Dollars the run may spend, subagents included; once spent, no further model call: MAX_COST. */
   max_cost_usd?: number;
+  compaction?: CompactionConfig;
+}
+
+/** When and how earlier turns are summarised as a conversation nears the model's context window. */
+export interface CompactionConfig {
+  /** false turns compaction off. */
+  enabled?: boolean;
+  /** Share of the context window (by the last call's reported input tokens) that triggers it. */
+  threshold?: number;
+  /** Newest model turns kept verbatim. */
+  keep_turns?: number;
+  /** Overrides the model table's context window. */
+  context_window?: number;
+  /** Longer tool results are trimmed, with a marker, in the turns being summarised. */
+  max_tool_result_chars?: number;
 }
 
 export type DefinitionFormat = 'yaml' | 'json' | 'markdown' | 'module' | 'object';

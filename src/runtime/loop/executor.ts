@@ -41,6 +41,7 @@ import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
 import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
 import type { Agent, AgentInput } from '../../contracts/agent.js';
+import { compactionSettings } from '../compaction/compaction-settings.js';
 import { driveCodeAgent, type CodeAgentOptions, type CodeAgentRun } from './code-agent-runner.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 
@@ -373,13 +374,13 @@ function loopContext(
           }
         : {}),
     },
-    maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(allowNested
       ? {
           resumeSpawn: (request, resume) =>
             spawnChild(services, parent, request, callerSignal, { suspendable: true, resume }),
         }
       : {}),
+    maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     prices: services.prices,
     ...(services.claim ? { claim: services.claim } : {}),
@@ -387,6 +388,7 @@ function loopContext(
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(services.interceptors ? { interceptors: services.interceptors } : {}),
     ...(services.policy ? { policy: services.policy } : {}),
+    compaction: compactionSettings(definition.runConfig?.compaction, state.model, options),
   };
 }
 

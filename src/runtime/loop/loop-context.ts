@@ -17,6 +17,7 @@ import type { ConfirmationHandler } from '../calls/confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
+import type { CompactionSettings } from '../compaction/compaction-settings.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { ChildResume } from '../subagents/child-pause.js';
@@ -54,6 +55,8 @@ export interface LoopContext {
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   interceptors?: readonly ToolInterceptor[];
   policy?: GatePolicy;
+  /** When earlier turns are summarised (runConfig.compaction); absent: never. */
+  compaction?: CompactionSettings;
   /** Continues a subagent that paused inside one of this execution's calls. */
   resumeSpawn?: (request: SpawnRequest, resume: ChildResume) => Promise<RunResult>;
 }

@@ -1,6 +1,7 @@
 import type { AgentLookup } from '../../contracts/agent.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { PriceTable } from '../../cost/prices.js';
+import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
@@ -47,6 +48,14 @@ export interface RunOptions {
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** Model prices for cost (default: the built-in table; the CLI and server add `.cadre/prices.json`). */
   prices?: PriceTable;
+  /** Context windows by model id (default: the built-in table; the CLI and server add `.cadre/models.json`). */
+  contextWindows?: ContextWindowTable;
+  /**
+   * History messages kept verbatim (a server thread's window): once the
+   * history holds half as many again, the older ones are summarised at the
+   * first turn into one note.
+   */
+  historyWindow?: number;
   /** Agents a definition may call by name (as tools, or through `task`). */
   agents?: AgentLookup;
   /** Depth cap and concurrency limits for subagents. */

@@ -11,6 +11,7 @@ import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
+import { compactConversation } from '../compaction/compact-conversation.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 
@@ -25,6 +26,11 @@ export async function takeTurn(
   isGrace = false,
 ): Promise<Stop | undefined> {
   const { state, emit } = ctx;
+  try {
+    await compactConversation(ctx, signal);
+  } catch (error) {
+    return interruption(ctx, error, signal);
+  }
   emit({
     type: 'turn_started',
     message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
@@ -52,6 +58,7 @@ export async function takeTurn(
   if (turn.usage) {
     const usage = priced(turn.usage, priceFor(state.model, ctx.prices));
     state.usage = addUsage(state.usage, usage);
+    state.contextTokens = usage.inputTokens;
     emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
   if (turn.calls.length > 0) turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };

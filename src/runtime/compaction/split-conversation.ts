@@ -1,0 +1,131 @@
+import type { Message, Part } from '../../model/types.js';
+
+/** Opens the note that stands for summarised turns; the model, the page and the summariser see it. */
+export const SUMMARY_MARKER = '[Earlier conversation summarised]';
+
+/**
+ * True when `messages[0..cut)` can be folded and `messages[cut..]` kept:
+ * every call before the cut is answered before it, and nothing kept answers
+ * a call that is folded (providers reject a call without its answer).
+ */
+export function isSafeCut(messages: readonly Message[], cut: number): boolean {
+  if (cut <= 0 || cut >= messages.length) return false;
+  const open = new Set<string>();
+  for (const message of messages.slice(0, cut)) {
+    for (const part of message.parts) {
+      if (part.kind === 'function_call') open.add(part.id);
+      if (part.kind === 'function_response') open.delete(part.id);
+    }
+  }
+  return open.size === 0 && !messages[cut]?.parts.some((p) => p.kind === 'function_response');
+}
+
+/** The nearest safe cut at or before `cut`, or 0 when there is none. */
+export function safeCutAtOrBefore(messages: readonly Message[], cut: number): number {
+  for (let at = Math.min(cut, messages.length - 1); at > 0; at--) {
+    if (isSafeCut(messages, at)) return at;
+  }
+  return 0;
+}
+
+/** Where the newest `keepTurns` model turns begin (fewer when the run has fewer); 0: nothing to fold. */
+export function turnCut(messages: readonly Message[], keepTurns: number): number {
+  const turnStarts = messages.flatMap((m, i) => (m.role === 'model' ? [i] : []));
+  if (turnStarts.length < 2) return 0;
+  const keep = Math.min(keepTurns, turnStarts.length - 1);
+  return safeCutAtOrBefore(messages, turnStarts[turnStarts.length - keep] ?? 0);
+}
+
+/**
+ * At a run's start, where the opening history (every message before the
+ * prompt) is cut so `window` of its messages stay; 0 until it holds half as
+ * many again, so a thread is summarised every few messages, not on each.
+ */
+export function historyCut(messages: readonly Message[], window: number): number {
+  const history = messages.length - 1;
+  if (history <= window + Math.ceil(window / 2)) return 0;
+  return safeCutAtOrBefore(messages, history - window);
+}
+
+/** The folded turns as plain text for the summariser; long tool results trimmed with a marker. */
+export function transcript(messages: readonly Message[], maxToolResultChars: number): string {
+  return messages
+    .flatMap((message) => message.parts.flatMap((part) => lineOf(message.role, part)))
+    .map((line) => trimmed(line, maxToolResultChars))
+    .join('\n\n');
+}
+
+/** What a trimmed line was, for the marker; untrimmed lines (people's and the model's words) have none. */
+type Line = { text: string; trimmable?: 'tool result' | 'call' };
+
+function lineOf(role: Message['role'], part: Part): Line[] {
+  switch (part.kind) {
+    case 'text':
+      return [{ text: `${role === 'user' ? 'User' : 'Assistant'}: ${part.text}` }];
+    case 'thought':
+      return [];
+    case 'function_call':
+      return [
+        {
+          text: `Assistant called ${part.name} with ${JSON.stringify(part.args)}`,
+          trimmable: 'call',
+        },
+      ];
+    case 'function_response': {
+      const answer =
+        'error' in part.response
+          ? `failed: ${part.response.error}`
+          : `returned: ${outputText(part.response.output)}`;
+      return [{ text: `${part.name} ${answer}`, trimmable: 'tool result' }];
+    }
+    default:
+      return part satisfies never;
+  }
+}
+
+const outputText = (output: unknown): string =>
+  typeof output === 'string' ? output : JSON.stringify(output);
+
+function trimmed(line: Line, max: number): string {
+  if (!line.trimmable || line.text.length <= max) return line.text;
+  const cut = line.text.length - max;
+  return `${line.text.slice(0, max)}\n[trimmed: ${cut} more characters of this ${line.trimmable} are not shown]`;
+}
+
+/** The latest user text in `messages` that is not a summary note: the request being worked on. */
+export function latestRequest(messages: readonly Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role !== 'user') continue;
+    const text = message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+    if (text && !text.startsWith(SUMMARY_MARKER)) return text;
+  }
+  return undefined;
+}
+
+/**
+ * The conversation with `messages[0..cut)` replaced by one note: the
+ * summary, then (when given) the request verbatim, so the task itself is
+ * never paraphrased. Kept turns are untouched.
+ */
+export function foldedConversation(
+  messages: readonly Message[],
+  cut: number,
+  summary: string,
+  request: string | undefined,
+): Message[] {
+  const note = [
+    `${SUMMARY_MARKER}\n${summary.trim()}`,
+    request ? `The request being worked on, verbatim:\n${request}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const tail = messages.slice(cut);
+  const first = tail[0];
+  if (first?.role === 'user')
+    return [
+      { role: 'user', parts: [{ kind: 'text', text: note }, ...first.parts] },
+      ...tail.slice(1),
+    ];
+  return [{ role: 'user', parts: [{ kind: 'text', text: note }] }, ...tail];
+}
