@@ -20,6 +20,7 @@ import { pinnedDefinition } from './pick-definition.js';
 import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
 import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
 import { observed } from '../../telemetry/observed.js';
+import { threadHistory, withThroughSeq } from './thread-context.js';
 
 /** How a worker drives one run. */
 export interface DriveHooks {
@@ -33,7 +34,14 @@ export interface DriveHooks {
 /** Where a drive starts: a run claimed from the store, or one this process just started. */
 export type DriveStart =
   | { kind: 'claimed'; claim: Claim }
-  | { kind: 'new'; run: Run; definition: AgentDefinition; history: Message[]; record: boolean };
+  | {
+      kind: 'new';
+      run: Run;
+      definition: AgentDefinition;
+      history: Message[];
+      historySeqs?: readonly number[];
+      record: boolean;
+    };
 
 /** The run a drive starts from. */
 export const runOf = (start: DriveStart): Run =>
@@ -103,6 +111,8 @@ async function driveStep(
   };
   const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
+  // Read when the run summarises its thread, to store which messages the summary covers.
+  let historySeqs: readonly number[] = start.kind === 'new' ? (start.historySeqs ?? []) : [];
   const options: ExecutionOptions = {
     runId: run.id,
     tools: ctx.tools,
@@ -133,7 +143,7 @@ async function driveStep(
         recorder.event(
           event.type === 'run_started'
             ? { ...event, data: { ...event.data, threadId: run.threadId } }
-            : event,
+            : withThroughSeq(event, historySeqs),
         ),
       { conversationId: run.threadId },
     ),
@@ -169,12 +179,14 @@ async function driveStep(
           ...startExtras(run.job),
         }
       : await nextStep(ctx, run);
+  if (step.kind === 'start' && step.historySeqs) historySeqs = step.historySeqs;
   switch (step.kind) {
     case 'start': {
       const started: ExecutionOptions = {
         ...options,
         inputs: step.inputs ?? { prompt: step.prompt },
         history: step.history,
+        historyWindow: HISTORY_MESSAGES,
         ...(step.conversation ? { conversation: step.conversation } : {}),
       };
       // The recording keeps the inputs, so the trajectory replays (and forks) as it ran.
@@ -213,7 +225,13 @@ async function driveStep(
 }
 
 type Step =
-  | ({ kind: 'start'; prompt: string; record: boolean; history: Message[] } & StartExtras)
+  | ({
+      kind: 'start';
+      prompt: string;
+      record: boolean;
+      history: Message[];
+      historySeqs?: readonly number[];
+    } & StartExtras)
   | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
   | { kind: 'recover'; state: RunState };
 
@@ -223,14 +241,12 @@ async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
   if (state?.status === 'paused' && job?.kind === 'resume') return { kind: 'resume', job, state };
   if (state?.status === 'running') return { kind: 'recover', state };
   if (!state && job?.kind === 'start') {
-    const earlier = await ctx.store.listMessages(run.threadId, {
-      limit: HISTORY_MESSAGES + 1,
-    });
+    const thread = await threadHistory(ctx.store, run.threadId, job.messageSeq);
     return {
       kind: 'start',
       prompt: job.prompt,
       record: job.record === true,
-      history: toHistory(earlier.filter((m) => m.seq < job.messageSeq).slice(-HISTORY_MESSAGES)),
+      ...thread,
       ...startExtras(job),
     };
   }

@@ -1,16 +1,16 @@
 import { NotFoundError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { CadreEvent } from '../../events/types.js';
-import { emptyUsage, type Message } from '../../model/types.js';
+import { emptyUsage } from '../../model/types.js';
 import { startJob } from '../../store/operations/run-start.js';
 import type { Run, StartExtras } from '../../store/types.js';
 import { validateInputs } from '../../runtime/prompt/inputs.js';
 import type { RunHooks, RunRequest, RunResponse } from '../run-service-types.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import { followLocal } from './follow-local.js';
-import { toHistory } from './drive-run.js';
+import { threadHistory, type ThreadHistory } from './thread-context.js';
 import type { PickedAgent } from './pick-definition.js';
-import { HISTORY_MESSAGES, type ServerContext } from './server-context.js';
+import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
 
 /**
@@ -87,17 +87,12 @@ async function startHere(
   agent: PickedAgent,
   hooks: RunHooks,
 ): Promise<RunResponse | undefined> {
-  let history: Message[] = [];
+  let thread: ThreadHistory = { history: [], historySeqs: [] };
   if (request.threadId) {
-    // One read: the thread is the user's, and what the model should see of it.
-    const earlier = await ctx.store.readHistory(
-      request.userId,
-      request.threadId,
-      HISTORY_MESSAGES,
-      hooks.signal,
-    );
-    if (!earlier) throw new NotFoundError('No such thread.');
-    history = toHistory(earlier);
+    // The thread is the user's; then what the model should see of it: its summary and what follows.
+    const owned = await ctx.store.readHistory(request.userId, request.threadId, 1, hooks.signal);
+    if (!owned) throw new NotFoundError('No such thread.');
+    thread = await threadHistory(ctx.store, request.threadId, undefined, hooks.signal);
   }
   const time = new Date().toISOString();
   const run: Run = {
@@ -140,7 +135,7 @@ async function startHere(
       definitionHash: agent.hash,
       model: run.model,
     },
-    history,
+    ...thread,
     record: request.record === true,
     // An id that leaves this process names a stored run: a client that reads it (from the
     // status line or an event), loses this process and asks another still finds the run. A

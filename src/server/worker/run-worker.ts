@@ -63,6 +63,8 @@ export interface AdoptRun {
   definition: AgentDefinition;
   unstored: UnstoredRun;
   history: Message[];
+  /** The thread seq of each history message (see ThreadHistory). */
+  historySeqs?: readonly number[];
   record: boolean;
   /** Store it now, before anything else: its id is about to leave this process. */
   storeFirst: boolean;
