@@ -99,7 +99,7 @@ export function timelineRows(node: ExecutionNode): TimelineRow[] {
     rows.push({
       kind: 'event',
       event,
-      text: event.message,
+      text: rowText(event),
       ...(durationMs === undefined ? {} : { durationMs }),
     });
     const child = node.children.find((c) => c.executionId === event.data.executionId);
@@ -111,4 +111,15 @@ export function timelineRows(node: ExecutionNode): TimelineRow[] {
   for (const child of node.children)
     if (!placed.has(child.executionId)) rows.push({ kind: 'child', node: child });
   return rows;
+}
+
+/** A row's text: the event's message, with the token figures of a summarised conversation. */
+function rowText(event: CadreEvent): string {
+  if (event.type !== 'context_compacted') return event.message;
+  const { tokensBefore, tokensAfter } = event.data;
+  const figures =
+    typeof tokensBefore === 'number' && typeof tokensAfter === 'number'
+      ? ` (${tokensBefore.toLocaleString('en-US')} → about ${tokensAfter.toLocaleString('en-US')} tokens)`
+      : '';
+  return `Earlier conversation summarised${figures}`;
 }
