@@ -157,6 +157,11 @@ export interface ApprovalView {
   preview: string;
   /** The policy's reason for asking. */
   reason: string;
+  /**
+   * A subagent's call: who asks, from the run's agent to the tool
+   * (`['assistant', 'mailer', 'gmail_send']`; without the run's agent where it is not read).
+   */
+  path?: string[];
   /** Several calls of one turn share a batch; the run goes on when all are decided. */
   batchId: string;
   createdAt: string;

@@ -121,7 +121,12 @@ export interface Resolution {
   /** false: the call no longer matches what was approved; it is rejected whatever the decision. */
   matches?: boolean;
   /** "Always allow" grants stored with an approving decision, for the agent of the approval's run. */
-  grants?: ReadonlyArray<{ tool: string; recipient: string }>;
+  grants?: ReadonlyArray<{
+    tool: string;
+    recipient: string;
+    /** The subagent whose call earned it; absent: the run's own agent. */
+    agent?: string;
+  }>;
 }
 
 export interface NewGrant {

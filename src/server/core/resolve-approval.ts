@@ -7,6 +7,7 @@ import { attachRun, type Attacher } from './attach-run.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';
+import { scopeAgents } from '../../runtime/subagents/child-pause.js';
 
 /**
  * Resolves one approval. The decision, the action's fate and, once every
@@ -43,7 +44,7 @@ export async function resolveApproval(
       ...(request.feedback ? { feedback: request.feedback } : {}),
       matches,
       ...(approving && request.decision === 'approve_and_always_allow_recipient'
-        ? { grants: grantsForApproval(approval.tool, normalized) }
+        ? { grants: earnedBy(approval.callId, grantsForApproval(approval.tool, normalized)) }
         : {}),
     },
     hooks.signal,
@@ -78,4 +79,13 @@ export async function resolveApproval(
     ...(hooks.onEvent ? { onEvent: hooks.onEvent, after: run.eventSeq } : {}),
   });
   return runResponse(ctx, request.userId, after);
+}
+
+/** A subagent's approval earns its grants for that subagent, never for the agents above it. */
+function earnedBy<T extends { tool: string; recipient: string }>(
+  callId: string,
+  grants: readonly T[],
+): Array<T & { agent?: string }> {
+  const agent = scopeAgents(callId).at(-1);
+  return agent ? grants.map((grant) => ({ ...grant, agent })) : [...grants];
 }

@@ -2,6 +2,7 @@ import type { Action, Approval, ApprovalDecision, Run } from '../../store/types.
 import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
 import { describeArgs } from '../../runtime/calls/describe-args.js';
 import type { ServerContext } from './server-context.js';
+import { scopeAgents } from '../../runtime/subagents/child-pause.js';
 
 const DECISIONS: ApprovalDecision[] = [
   'reject',
@@ -14,9 +15,10 @@ export async function approvalView(
   ctx: ServerContext,
   approval: Approval,
   threadId: string,
+  runAgent?: string,
 ): Promise<ApprovalView> {
   const action = await ctx.store.getAction(approval.actionId);
-  return approvalCard(ctx, approval, threadId, action?.args);
+  return approvalCard(ctx, approval, threadId, action?.args, runAgent);
 }
 
 /** The card from what is already read: `args` of the call, undefined if its action is gone. */
@@ -25,7 +27,9 @@ export function approvalCard(
   approval: Approval,
   threadId: string,
   args: Record<string, unknown> | undefined,
+  runAgent?: string,
 ): ApprovalView {
+  const agents = scopeAgents(approval.callId);
   const tool = ctx.tools.find((t) => t.name === approval.tool);
   // Tools a run gets elsewhere (its MCP servers) are not in the pool: show the call itself.
   const preview = !args
@@ -43,6 +47,9 @@ export function approvalCard(
       ctx.policy.sideEffects === 'off'
         ? 'Side effects are off.'
         : `${approval.tool} changes the world outside this conversation, and no grant covers this call.`,
+    ...(agents.length > 0
+      ? { path: [...(runAgent ? [runAgent] : []), ...agents, approval.tool] }
+      : {}),
     batchId: approval.batchId,
     createdAt: approval.createdAt,
     decisions: DECISIONS,
@@ -86,6 +93,6 @@ export async function runResponse(
         : 'running',
     summary: run.summary,
     actions: views,
-    approvals: await Promise.all(pending.map((a) => approvalView(ctx, a, run.threadId))),
+    approvals: await Promise.all(pending.map((a) => approvalView(ctx, a, run.threadId, run.agent))),
   };
 }

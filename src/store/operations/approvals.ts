@@ -141,7 +141,7 @@ export function resolveApproval(
           .execute();
       }
       if (!rejected && !mismatch && (resolution.grants?.length ?? 0) > 0) {
-        // Approvals are only asked at the root of a run: its agent is the one that earned the grant.
+        // The grant goes to the agent whose call asked: a subagent's, else the run's own.
         const earner = await db
           .selectFrom('runs')
           .innerJoin('users', 'users.id', 'runs.user_id')
@@ -154,7 +154,7 @@ export function resolveApproval(
             .values({
               id: context.newId(),
               user_id: resolution.userId,
-              agent: earner.agent,
+              agent: grant.agent ?? earner.agent,
               tool: grant.tool,
               recipient: normaliseRecipient(grant.recipient),
               created_at: time,
