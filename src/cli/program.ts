@@ -271,7 +271,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .description('Create a token for a user (created on first use); printed once, stored hashed')
     .requiredOption('--user <name>', 'the user the token acts as')
     .option(...tokenDb)
-    .action(async (options: { user: string; db?: string }) => {
+    .option('--create-db', 'create the SQLite database if there is none yet (else: refused)')
+    .action(async (options: { user: string; db?: string; createDb?: boolean }) => {
       const { tokenCreateCommand } = await loadCommand(() => import('./commands/token.js'), TOKEN);
       exitCode = await tokenCreateCommand(options, io);
     });

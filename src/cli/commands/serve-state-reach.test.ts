@@ -41,7 +41,10 @@ beforeAll(async () => {
     ]),
   );
   token = (
-    await runCliCaptured(['token', 'create', '--user', 'ann'], { cwd: dir, env: { HOME: dir } })
+    await runCliCaptured(['token', 'create', '--user', 'ann', '--create-db'], {
+      cwd: dir,
+      env: { HOME: dir },
+    })
   ).stdout.trim();
   const io: CliIO = {
     stdout: (t) => (stdout += t),

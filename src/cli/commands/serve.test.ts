@@ -69,7 +69,9 @@ describe('cadre serve (real HTTP, SQLite, fake Gemini server)', () => {
   it('serves a token holder: run, stream, approval, resolve; stops cleanly on Ctrl-C', async () => {
     const db = join(dir, 'cadre.db');
     const token = (
-      await runCliCaptured(['token', 'create', '--user', 'ann', '--db', db], { cwd: dir })
+      await runCliCaptured(['token', 'create', '--user', 'ann', '--db', db, '--create-db'], {
+        cwd: dir,
+      })
     ).stdout.trim();
     gemini = await startFakeGemini({
       turns: [

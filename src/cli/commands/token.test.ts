@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { auth, fakeService, startTestServer } from '../../server/http/test-suppo
 import { openKyselyStore, openStore } from '../../store/open-store.js';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { sha256Hex } from '../../util/sha256.js';
+import { describeStore } from './token.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -15,9 +17,12 @@ beforeEach(async () => {
 describe('cadre token create (temp SQLite store)', () => {
   it('prints a token once that the store resolves to the user, and stores only its hash', async () => {
     const db = join(dir, 'cadre.db');
-    const first = await runCliCaptured(['token', 'create', '--user', 'ann', '--db', db], {
-      cwd: dir,
-    });
+    const first = await runCliCaptured(
+      ['token', 'create', '--user', 'ann', '--db', db, '--create-db'],
+      {
+        cwd: dir,
+      },
+    );
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/shown once/);
     const token = first.stdout.trim();
@@ -39,11 +44,13 @@ describe('cadre token create (temp SQLite store)', () => {
 
   it('uses CADRE_DATABASE_URL, then .cadre/cadre.db under the working folder', async () => {
     const viaEnv = join(dir, 'env.db');
-    const a = await runCliCaptured(['token', 'create', '--user', 'bo'], {
+    const a = await runCliCaptured(['token', 'create', '--user', 'bo', '--create-db'], {
       cwd: dir,
       env: { CADRE_DATABASE_URL: viaEnv },
     });
-    const b = await runCliCaptured(['token', 'create', '--user', 'cy'], { cwd: dir });
+    const b = await runCliCaptured(['token', 'create', '--user', 'cy', '--create-db'], {
+      cwd: dir,
+    });
     for (const [url, run, name] of [
       [viaEnv, a, 'bo'],
       [join(dir, '.cadre', 'cadre.db'), b, 'cy'],
@@ -72,7 +79,9 @@ describe('cadre token create (temp SQLite store)', () => {
 describe('cadre token list / revoke (temp SQLite store)', () => {
   const create = async (db: string, user: string) =>
     (
-      await runCliCaptured(['token', 'create', '--user', user, '--db', db], { cwd: dir })
+      await runCliCaptured(['token', 'create', '--user', user, '--db', db, '--create-db'], {
+        cwd: dir,
+      })
     ).stdout.trim();
   const list = (db: string, ...extra: string[]) =>
     runCliCaptured(['token', 'list', '--db', db, ...extra], { cwd: dir });
@@ -192,6 +201,7 @@ describe('cadre token list / revoke (temp SQLite store)', () => {
 
   it('says when there is nothing to list', async () => {
     const db = join(dir, 'cadre.db');
+    await (await openStore({ url: db })).close();
     const empty = await list(db);
     expect(empty).toMatchObject({ code: 0, stdout: '' });
     expect(empty.stderr).toMatch(/No tokens yet/);
@@ -199,5 +209,39 @@ describe('cadre token list / revoke (temp SQLite store)', () => {
     const nobody = await list(db, '--user', 'cy');
     expect(nobody.stderr).toMatch(/No tokens for cy/);
     expect(JSON.parse((await list(db, '--json', '--user', 'cy')).stdout)).toEqual([]);
+  });
+});
+
+describe('cadre token: which database (temp SQLite store)', () => {
+  it('refuses to create a database nobody asked for, and names it (exit 2)', async () => {
+    const run = await runCliCaptured(['token', 'create', '--user', 'ann'], { cwd: dir });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain(`no database at ${join(dir, '.cadre', 'cadre.db')}`);
+    expect(run.stderr).toMatch(/start `cadre serve` in this folder first.*--db.*--create-db/);
+    expect(existsSync(join(dir, '.cadre', 'cadre.db'))).toBe(false);
+    for (const argv of [
+      ['token', 'list'],
+      ['token', 'revoke', 'abcdef12'],
+    ]) {
+      const other = await runCliCaptured(argv, { cwd: dir });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain('no database at');
+    }
+    expect(existsSync(join(dir, '.cadre', 'cadre.db'))).toBe(false);
+  });
+
+  it('writes into the database that exists (as `cadre serve` made it) and says which', async () => {
+    const db = join(dir, '.cadre', 'cadre.db');
+    await mkdir(join(dir, '.cadre'));
+    await (await openStore({ url: db })).close();
+    const run = await runCliCaptured(['token', 'create', '--user', 'ann'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Token for ann in ${db}:`);
+  });
+
+  it('never prints a PostgreSQL password', () => {
+    expect(describeStore('postgres://cadre:secret@127.0.0.1:5432/cadre')).toBe(
+      'postgres://cadre:***@127.0.0.1:5432/cadre',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadAuditKey } from '../../store/audit-key.js';
 import { DEFAULT_TOKEN_CACHE } from '../../server/http/token-cache.js';
@@ -20,9 +21,40 @@ export function storeUrlFor(options: StoreCommandOptions, io: CliIO): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : resolve(io.cwd, url);
 }
 
-/** `cadre token create --user NAME`: prints a new API token once; only its hash is stored. */
+/** A SQLite file that does not exist yet (never a server URL, never `:memory:`). */
+const missingFile = (url: string): boolean =>
+  !/^[a-z][a-z0-9+.-]*:/i.test(url) && url !== ':memory:' && !existsSync(url);
+
+/** Refuses a command whose SQLite file does not exist: opening it would create an empty one. */
+function noDatabase(url: string, io: CliIO, style: Style, create?: string): number {
+  io.stderr(
+    `${style.red('error')} no database at ${url}: start \`cadre serve\` in this folder first (it creates it)` +
+      ` or name the server's database with --db or CADRE_DATABASE_URL` +
+      `${create ? `, or pass ${create} to create it here` : ''}\n`,
+  );
+  return EXIT.setup;
+}
+
+/** The database as a person may read it: a server URL without its password. */
+export function describeStore(url: string): string {
+  if (!/^postgres(ql)?:/i.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'a PostgreSQL database';
+  }
+}
+
+/**
+ * `cadre token create --user NAME`: prints a new API token once; only its
+ * hash is stored. The database is named on stderr; a SQLite file that does
+ * not exist is refused unless `--create-db` asks for it, as a token written
+ * to a stray database is refused (401) by the server running elsewhere.
+ */
 export async function tokenCreateCommand(
-  options: StoreCommandOptions & { user: string },
+  options: StoreCommandOptions & { user: string; createDb?: boolean },
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
@@ -31,16 +63,18 @@ export async function tokenCreateCommand(
     io.stderr(`${style.red('error')} --user needs a name of 1 to 100 characters\n`);
     return EXIT.failed;
   }
+  const url = storeUrlFor(options, io);
+  if (!options.createDb && missingFile(url)) return noDatabase(url, io, style, '--create-db');
   try {
     const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
-    const store = await openStore({ url: storeUrlFor(options, io), auditKey });
+    const store = await openStore({ url, auditKey });
     try {
       const user = await store.ensureUser(name);
       const { token } = await store.createToken(user.id);
       // The token alone on stdout, so `$(cadre token create ...)` captures it.
       io.stdout(`${token}\n`);
       io.stderr(
-        `Token for ${user.name}: shown once, store it now. Send it as 'Authorization: Bearer <token>'.\n`,
+        `Token for ${user.name} in ${describeStore(url)}: shown once, store it now. Send it as 'Authorization: Bearer <token>'.\n`,
       );
       return EXIT.ok;
     } finally {
@@ -62,8 +96,10 @@ export async function tokenListCommand(
     io.stderr(`${style.red('error')} --user needs a name\n`);
     return EXIT.failed;
   }
+  const url = storeUrlFor(options, io);
+  if (missingFile(url)) return noDatabase(url, io, style);
   try {
-    const store = await openStore({ url: storeUrlFor(options, io) });
+    const store = await openStore({ url });
     try {
       const tokens = await store.listTokens(name === undefined ? {} : { userName: name });
       if (options.json) {
@@ -100,8 +136,10 @@ export async function tokenRevokeCommand(
     );
     return EXIT.failed;
   }
+  const url = storeUrlFor(options, io);
+  if (missingFile(url)) return noDatabase(url, io, style);
   try {
-    const store = await openStore({ url: storeUrlFor(options, io) });
+    const store = await openStore({ url });
     try {
       const result = await store.revokeToken(wanted);
       if (!result.ok && result.reason === 'not_found') {
