@@ -7,6 +7,7 @@ import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { loadPrices } from '../cost/price-file.js';
 import { servesModelIn } from '../definition/model-names.js';
 import type { PriceTable } from '../cost/prices.js';
+import { loadContextWindows, type ContextWindowTable } from '../cost/context-windows.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
 import type { LoadOptions } from '../definition/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
@@ -30,6 +31,8 @@ export interface AgentEnvironment {
   codeTools: CodeTool[];
   /** Model prices: the built-in table with `.cadre/prices.json` or CADRE_PRICES on top. */
   prices: PriceTable;
+  /** Context windows: the built-in table with `.cadre/models.json` on top. */
+  contextWindows: ContextWindowTable;
   /** The project's MCP servers (`.cadre/mcp.json` or `.mcp.json`), for RunOptions.mcpServers. */
   mcpServers: Record<string, McpServerConfig>;
 }
@@ -65,6 +68,7 @@ export async function agentEnvironment(
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL, ...(options.extraTools ?? [])];
   const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
   const prices = await loadPrices(io.cwd, io.env);
+  const contextWindows = await loadContextWindows(io.cwd);
   const { registry, diagnostics, skipped, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
@@ -90,6 +94,7 @@ export async function agentEnvironment(
     tools,
     codeTools: code.tools,
     prices,
+    contextWindows,
     mcpServers,
   };
 }

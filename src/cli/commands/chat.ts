@@ -156,6 +156,7 @@ async function turn(
       tools: t.environment.tools,
       mcpServers: t.environment.mcpServers,
       prices: t.environment.prices,
+      contextWindows: t.environment.contextWindows,
       agents: t.environment.registry,
       workspace: t.workspace,
       ...((t.options.model ?? t.io.env.CADRE_MODEL)

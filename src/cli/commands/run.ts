@@ -74,6 +74,7 @@ export async function runCommand(
       tools: environment.tools,
       mcpServers: environment.mcpServers,
       prices: environment.prices,
+      contextWindows: environment.contextWindows,
       agents: environment.registry,
       workspace,
       ...(modelName ? { defaultModel: modelName } : {}),

@@ -107,6 +107,11 @@ describe('compaction (scripted model reporting large usage)', () => {
     // The page and the trajectory read the event; the progress line the usage.
     const summaryUsage = events.find((e) => e.type === 'usage' && e.data.purpose === 'compaction');
     expect(summaryUsage?.data).toMatchObject({ inputTokens: 600, outputTokens: 40 });
+    const summaryChars = JSON.stringify(summaryRequest.messages).length;
+    console.log(
+      `compaction: ${String(compacted[0]!.data.tokensBefore)} → about ${data.tokensAfter} tokens; ` +
+        `summary request ${summaryChars} characters (about ${Math.ceil(summaryChars / 4)} tokens), scripted usage 600 in + 40 out`,
+    );
   });
 
   it('is off with enabled: false: the same script never summarises', async () => {
