@@ -82,7 +82,8 @@ export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSourc
               tool: approval.tool,
               preview: approval.preview,
               reason: approval.reason,
-              agent: name,
+              // A subagent's call names who asks: `desk › mailer`.
+              agent: approval.path ? approval.path.slice(0, -1).join(' › ') : name,
             },
             context.signal,
           );

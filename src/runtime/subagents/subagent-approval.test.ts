@@ -201,4 +201,65 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     if (paused.status !== 'paused') throw new Error('expected a pause');
     await expect(resumeRun(assistant, paused.state, {}, options)).rejects.toThrow(/mailer@/);
   });
+
+  it('durable: a `task` child waits and resumes like a named agent', async () => {
+    const mailer = def('mailer', ['send']);
+    const boss = def('boss', ['task']);
+    const sent: Array<Record<string, unknown>> = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (role(r) === 'mailer')
+        return answered(r) ? { parts: [{ text: 'mailed' }] } : call('send', { to: 'dee' });
+      return answered(r)
+        ? { parts: [{ text: `boss heard: ${lastText(r)}` }] }
+        : call('task', { agent: 'mailer', query: 'mail dee' });
+    });
+    const options: ExecutionOptions = {
+      model,
+      tools: [sendTool(sent)],
+      agents: catalog(mailer, boss),
+      inputs: { prompt: 'go' },
+      confirm: () => Promise.resolve({ kind: 'defer' }),
+    };
+    const paused = await startRun(boss, options);
+    if (paused.status !== 'paused') throw new Error('expected a pause');
+    expect(paused.pending.map((p) => p.path)).toEqual([['boss', 'mailer', 'send']]);
+    const done = await resumeRun(
+      boss,
+      paused.state,
+      { [paused.pending[0]?.callId ?? '']: { kind: 'approve' } },
+      options,
+    );
+    expect(sent).toEqual([{ to: 'dee' }]);
+    expect(done.status === 'finished' && done.result.final_message).toContain('mailed');
+  });
+
+  it('in process: a router domain’s call asks the handler with its path', async () => {
+    const mailer = def('mailer', ['send']);
+    const router: AgentDefinition = {
+      ...def('assistant', []),
+      router: { domains: ['mailer'] },
+    };
+    const sent: Array<Record<string, unknown>> = [];
+    const asked: string[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (r.tools.some((t) => t.name === 'route'))
+        return call('route', { targets: [{ domain: 'mailer', intent: 'mail ann' }] });
+      if (role(r) === 'mailer')
+        return answered(r) ? { parts: [{ text: 'mailed' }] } : call('send', { to: 'ann' });
+      return { parts: [{ text: 'all done' }] };
+    });
+    const result = await executeAgent(router, {
+      model,
+      tools: [sendTool(sent)],
+      agents: catalog(mailer, router),
+      inputs: { prompt: 'mail ann' },
+      confirm: (request) => (
+        asked.push(approvalPath(request)),
+        Promise.resolve({ kind: 'approve' })
+      ),
+    });
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(asked).toEqual(['assistant › mailer › send']);
+    expect(sent).toEqual([{ to: 'ann' }]);
+  });
 });

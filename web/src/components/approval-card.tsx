@@ -29,6 +29,12 @@ export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Prop
       <h2 id={`${id}-title`} className="approval-title">
         Approval needed: <code>{approval.tool}</code>
       </h2>
+      {approval.path && (
+        // A subagent's call: who asks, from the run's agent down.
+        <p className="approval-path">
+          Asked by <code>{approval.path.join(' › ')}</code>
+        </p>
+      )}
       <h3 className="approval-label">What will be done</h3>
       <pre className="approval-preview">{approval.preview}</pre>
       <h3 className="approval-label">Why you are asked</h3>
