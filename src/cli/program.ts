@@ -4,6 +4,7 @@ import { EXIT } from './cli-io.js';
 import { AUDIT, loadCommand, MCP, SERVE, TOKEN, WORKER } from './command-packages.js';
 import { CadreError } from '../errors/cadre-error.js';
 import { missingPackage } from '../util/optional-import.js';
+import { grantsCommands } from './grants-commands.js';
 import { reportError } from './report-error.js';
 import { createStyle } from './style.js';
 import type { EvalCommandOptions } from './commands/eval.js';
@@ -295,6 +296,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       const { tokenRevokeCommand } = await loadCommand(() => import('./commands/token.js'), TOKEN);
       exitCode = await tokenRevokeCommand(idOrPrefix, options, io);
     });
+
+  grantsCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   const audit = program
     .command('audit')
