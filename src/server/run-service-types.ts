@@ -75,6 +75,10 @@ export interface RunService {
    * run's model step with its prompt edited; undefined when the run is not the user's.
    */
   forkRun(request: ForkRequest, hooks?: RunHooks): Promise<RunResponse | undefined>;
+  /** GET /api/grants: the user's "always allow" grants, every agent's, oldest first. */
+  listGrants(userId: string, signal?: AbortSignal): Promise<GrantView[]>;
+  /** DELETE /api/grants/:id: false when the user has no such grant. */
+  revokeGrant(userId: string, grantId: string, signal?: AbortSignal): Promise<boolean>;
   audit(userId: string, runId?: string, signal?: AbortSignal): Promise<AuditEntry[]>;
   verifyAudit(signal?: AbortSignal): Promise<AuditVerification>;
   /**
@@ -84,6 +88,17 @@ export interface RunService {
   drain(graceMs: number): Promise<{ finished: number; handedOver: number }>;
   /** drain(0). */
   close(): Promise<void>;
+}
+
+/** A standing "always allow": `agent` may call `tool` for `recipient` (`*`: anyone) without asking. */
+export interface GrantView {
+  id: string;
+  agent: string;
+  tool: string;
+  recipient: string;
+  createdAt: string;
+  /** The name of the person who set it. */
+  setBy?: string;
 }
 
 export interface RunRequest {

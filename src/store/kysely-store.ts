@@ -181,6 +181,10 @@ export class KyselyStore implements Store {
   ) => grants.hasGrant(this.context, userId, scope, signal);
   revokeGrant = (userId: string, grantId: string, signal?: AbortSignal) =>
     grants.revokeGrant(this.context, userId, grantId, signal);
+  listAllGrants = (filter: { userName?: string }, signal?: AbortSignal) =>
+    grants.listAllGrants(this.context, filter, signal);
+  revokeAnyGrant = (grantId: string, signal?: AbortSignal) =>
+    grants.revokeAnyGrant(this.context, grantId, signal);
 
   appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
     events.appendEvents(this.context, runId, list, signal);

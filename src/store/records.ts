@@ -170,6 +170,11 @@ export interface Grant {
   setBy?: string;
 }
 
+/** A grant with its user's name, for the operator's view of every user. */
+export interface NamedGrant extends Grant {
+  userName: string;
+}
+
 export interface RunEvent {
   runId: string;
   /** Assigned by the store: 1, 2, ... per run, continuing across resumes. */

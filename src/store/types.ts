@@ -13,6 +13,7 @@ import type {
   AuditVerification,
   Grant,
   ListedToken,
+  NamedGrant,
   MessageRole,
   Run,
   RunEvent,
@@ -402,6 +403,10 @@ export interface Store {
   ): Promise<boolean>;
   /** Undoes one of the user's grants; false when the user has no grant with that id. */
   revokeGrant(userId: string, grantId: string, signal?: AbortSignal): Promise<boolean>;
+  /** Every user's grants, or one user's by name, with the user's name (`cadre grants list`). */
+  listAllGrants(filter: { userName?: string }, signal?: AbortSignal): Promise<NamedGrant[]>;
+  /** Undoes a grant whoever's it is (`cadre grants revoke`); undefined when there is none. */
+  revokeAnyGrant(grantId: string, signal?: AbortSignal): Promise<NamedGrant | undefined>;
 
   /** Appends in order; the store assigns each event the run's next seq. */
   appendEvents(

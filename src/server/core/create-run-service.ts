@@ -19,6 +19,7 @@ import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
 import type { RunService } from '../run-service-types.js';
 import { SERVER_ASSISTANT } from './default-assistant.js';
 import { readViews } from './read-views.js';
+import { grantViews } from './grant-views.js';
 import { resolveApproval } from './resolve-approval.js';
 import { runPrompt } from './run-prompt.js';
 import { forkRun } from './fork-run.js';
@@ -196,6 +197,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     ...reads,
+    ...grantViews(ctx),
     async trajectory(userId, runId, signal) {
       const found = await runTrajectory(ctx, userId, runId, signal);
       return found && trajectoryView(found.trajectory);

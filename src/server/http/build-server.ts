@@ -14,6 +14,7 @@ import { closeSpentSockets } from './spent-sockets.js';
 import { agentRoutes } from './routes/agent-routes.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
+import { grantRoutes } from './routes/grant-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { meRoutes } from './routes/me-routes.js';
@@ -108,6 +109,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     mcpRoutes(scope, ctx);
     openAiCompatRoutes(scope, ctx);
     auditRoutes(scope, ctx);
+    grantRoutes(scope, ctx);
   });
   return app;
 }

@@ -1,7 +1,7 @@
-import type { Grant } from '../records.js';
+import type { Grant, NamedGrant } from '../records.js';
 import { normaliseRecipient } from '../recipient.js';
 import { toGrant } from '../rows.js';
-import { now, type StoreContext } from '../store-context.js';
+import { now, writeTransaction, type StoreContext } from '../store-context.js';
 import type { NewGrant } from '../types.js';
 
 export async function addGrant(
@@ -81,4 +81,42 @@ export async function revokeGrant(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** Every user's grants (or one user's, by name), for the operator's `cadre grants list`. */
+export async function listAllGrants(
+  context: StoreContext,
+  filter: { userName?: string },
+  signal?: AbortSignal,
+): Promise<NamedGrant[]> {
+  let query = context.db
+    .selectFrom('grants')
+    .innerJoin('users', 'users.id', 'grants.user_id')
+    .selectAll('grants')
+    .select('users.name as user_name');
+  if (filter.userName !== undefined) query = query.where('users.name', '=', filter.userName);
+  const rows = await query.orderBy('grants.id').execute({ signal });
+  return rows.map(({ user_name, ...row }) => ({ ...toGrant(row), userName: user_name }));
+}
+
+/** The operator's revoke (`cadre grants revoke ID`): whoever's grant it is; what was removed, if any. */
+export async function revokeAnyGrant(
+  context: StoreContext,
+  grantId: string,
+  signal?: AbortSignal,
+): Promise<NamedGrant | undefined> {
+  signal?.throwIfAborted();
+  return writeTransaction(context, async (db) => {
+    const row = await db
+      .selectFrom('grants')
+      .innerJoin('users', 'users.id', 'grants.user_id')
+      .selectAll('grants')
+      .select('users.name as user_name')
+      .where('grants.id', '=', grantId)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    await db.deleteFrom('grants').where('id', '=', grantId).execute();
+    const { user_name, ...grant } = row;
+    return { ...toGrant(grant), userName: user_name };
+  });
 }

@@ -67,6 +67,26 @@ export function grantCases(fixture: CurrentFixture): void {
       expect(await store.listGrants(alice.id)).toEqual([grant]);
     });
 
+    it("the operator's view lists every user's grants by name and revokes any one", async () => {
+      const { store } = fixture();
+      const ann = await store.ensureUser('ann');
+      const bob = await store.ensureUser('bob');
+      const scope = { agent: 'assistant', tool: 'gmail_send', recipient: 'carol@example.com' };
+      const anns = await store.addGrant({ userId: ann.id, ...scope });
+      const bobs = await store.addGrant({ userId: bob.id, ...scope });
+      expect(await store.listAllGrants({})).toEqual([
+        { ...anns, userName: 'ann' },
+        { ...bobs, userName: 'bob' },
+      ]);
+      expect(await store.listAllGrants({ userName: 'bob' })).toEqual([
+        { ...bobs, userName: 'bob' },
+      ]);
+      expect(await store.listAllGrants({ userName: 'nobody' })).toEqual([]);
+      expect(await store.revokeAnyGrant(bobs.id)).toEqual({ ...bobs, userName: 'bob' });
+      expect(await store.revokeAnyGrant(bobs.id)).toBeUndefined();
+      expect(await store.listAllGrants({})).toEqual([{ ...anns, userName: 'ann' }]);
+    });
+
     it("an approving decision's grants belong to the run's agent and name who set them", async () => {
       const { store } = fixture();
       const { user, approval } = await seedApproval(store, 'alice');

@@ -1,0 +1,91 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../store/open-store.js';
+import type { Grant } from '../../store/records.js';
+import { runCliCaptured } from '../../testing/run-cli-captured.js';
+
+let dir: string;
+let db: string;
+let anns: Grant;
+let bobs: Grant;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cadre-grants-cli-'));
+  db = join(dir, 'cadre.db');
+  const store = await openStore({ url: db });
+  try {
+    const ann = await store.ensureUser('ann');
+    const bob = await store.ensureUser('bob');
+    anns = await store.addGrant({
+      userId: ann.id,
+      agent: 'mailer',
+      tool: 'gmail_send',
+      recipient: 'ana@example.com',
+      setBy: 'ann',
+    });
+    bobs = await store.addGrant({
+      userId: bob.id,
+      agent: 'assistant',
+      tool: 'calendar_event_create',
+      recipient: 'carol@example.com',
+      setBy: 'bob',
+    });
+  } finally {
+    await store.close();
+  }
+});
+
+describe('cadre grants (temp SQLite store)', () => {
+  it('lists every grant with its user, agent and setter, naming the database', async () => {
+    const listed = await runCliCaptured(['grants', 'list', '--db', db], { cwd: dir });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain(`Grants in ${db}`);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+USER\s+AGENT\s+TOOL\s+RECIPIENT\s+SET$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${anns.id}\\s+ann\\s+mailer\\s+gmail_send\\s+ana@example.com\\s+.* UTC by ann$`),
+    );
+    expect(lines).toHaveLength(3);
+  });
+
+  it('--user and --json narrow and shape the list; CADRE_DATABASE_URL names the database', async () => {
+    const listed = await runCliCaptured(['grants', 'list', '--user', 'bob', '--json'], {
+      cwd: dir,
+      env: { CADRE_DATABASE_URL: db },
+    });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        id: bobs.id,
+        user: 'bob',
+        agent: 'assistant',
+        tool: 'calendar_event_create',
+        recipient: 'carol@example.com',
+        createdAt: bobs.createdAt,
+        setBy: 'bob',
+      },
+    ]);
+  });
+
+  it('revokes one grant by id; an unknown id is an error', async () => {
+    const revoked = await runCliCaptured(['grants', 'revoke', anns.id, '--db', db], { cwd: dir });
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(
+      'Revoked: mailer may no longer call gmail_send for ana@example.com without asking ann.\n',
+    );
+    const again = await runCliCaptured(['grants', 'revoke', anns.id, '--db', db], { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no grant has the id '${anns.id}'`);
+    const left = await runCliCaptured(['grants', 'list', '--json', '--db', db], { cwd: dir });
+    expect((JSON.parse(left.stdout) as Array<{ id: string }>).map((g) => g.id)).toEqual([bobs.id]);
+  });
+
+  it('refuses a database that does not exist instead of creating an empty one', async () => {
+    const missing = join(dir, 'elsewhere', 'cadre.db');
+    const listed = await runCliCaptured(['grants', 'list', '--db', missing], { cwd: dir });
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toContain(`no database at ${missing}`);
+  });
+});

@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { openStore } from '../../store/open-store.js';
+import type { NamedGrant } from '../../store/records.js';
+import { EXIT, type CliIO } from '../cli-io.js';
+import { reportError } from '../report-error.js';
+import { createStyle, type Style } from '../style.js';
+import { storeUrlFor, type StoreCommandOptions } from './token.js';
+
+/** A server URL is shown without its password; a file path as it is. */
+function describeDatabase(url: string): string {
+  if (!/^postgres(ql)?:/i.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'a PostgreSQL database';
+  }
+}
+
+/**
+ * Opens the database `cadre token` and `cadre serve` use; a SQLite file that
+ * is not there is refused rather than created empty (it would list nothing,
+ * and hide that the server's database is elsewhere).
+ */
+async function withStore(
+  options: StoreCommandOptions,
+  io: CliIO,
+  style: Style,
+  work: (store: Awaited<ReturnType<typeof openStore>>, where: string) => Promise<number>,
+): Promise<number> {
+  const url = storeUrlFor(options, io);
+  const where = describeDatabase(url);
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(url) && url !== ':memory:' && !existsSync(url)) {
+    io.stderr(
+      `${style.red('error')} no database at ${where}: run this where \`cadre serve\` runs, or name its database with --db or CADRE_DATABASE_URL\n`,
+    );
+    return EXIT.setup;
+  }
+  try {
+    const store = await openStore({ url });
+    try {
+      return await work(store, where);
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return reportError(error, io.stderr, style);
+  }
+}
+
+/** `cadre grants list [--user NAME] [--json]`: every "always allow" grant, by user and agent. */
+export function grantsListCommand(
+  options: StoreCommandOptions & { user?: string; json?: boolean },
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const name = options.user?.trim();
+  return withStore(options, io, style, async (store, where) => {
+    const grants = await store.listAllGrants(name ? { userName: name } : {});
+    if (options.json) {
+      io.stdout(`${JSON.stringify(grants.map(grantJson), null, 2)}\n`);
+      return EXIT.ok;
+    }
+    if (grants.length === 0) {
+      io.stderr(`No grants${name ? ` for ${name}` : ''} in ${where}.\n`);
+      return EXIT.ok;
+    }
+    io.stderr(`Grants in ${where}:\n`);
+    io.stdout(grantTable(grants, style));
+    return EXIT.ok;
+  });
+}
+
+/** `cadre grants revoke ID`: the agent asks again before its next such call. */
+export function grantsRevokeCommand(
+  id: string,
+  options: StoreCommandOptions,
+  io: CliIO,
+): Promise<number> {
+  const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  return withStore(options, io, style, async (store, where) => {
+    const revoked = await store.revokeAnyGrant(id.trim());
+    if (!revoked) {
+      io.stderr(
+        `${style.red('error')} no grant has the id '${id.trim()}' in ${where} (see 'cadre grants list')\n`,
+      );
+      return EXIT.failed;
+    }
+    io.stdout(
+      `Revoked: ${revoked.agent} may no longer call ${revoked.tool} for ${whom(revoked)} without asking ${revoked.userName}.\n`,
+    );
+    return EXIT.ok;
+  });
+}
+
+const whom = (grant: NamedGrant): string => (grant.recipient === '*' ? 'anyone' : grant.recipient);
+
+function grantJson(grant: NamedGrant) {
+  return {
+    id: grant.id,
+    user: grant.userName,
+    agent: grant.agent,
+    tool: grant.tool,
+    recipient: grant.recipient,
+    createdAt: grant.createdAt,
+    setBy: grant.setBy ?? null,
+  };
+}
+
+function grantTable(grants: readonly NamedGrant[], style: Style): string {
+  const rows = grants.map((g) => [
+    g.id,
+    g.userName,
+    g.agent,
+    g.tool,
+    whom(g),
+    `${g.createdAt.slice(0, 16).replace('T', ' ')} UTC${g.setBy ? ` by ${g.setBy}` : ''}`,
+  ]);
+  const header = ['ID', 'USER', 'AGENT', 'TOOL', 'RECIPIENT', 'SET'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return `${style.dim(line(header))}\n${rows.map(line).join('\n')}\n`;
+}

@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedModel } from '../../../model/scripted-model.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/types.js';
+import { createRunService } from '../../core/create-run-service.js';
+import type { GrantView, RunService } from '../../run-service-types.js';
+import { auth, startTestServer, type TestServer } from '../test-support.js';
+
+let dir: string;
+let store: Store;
+let service: RunService;
+let server: TestServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cadre-grants-http-'));
+  store = await openStore({ url: join(dir, 'cadre.db') });
+  service = await createRunService({
+    store,
+    cwd: dir,
+    env: { HOME: dir },
+    modelClient: new ScriptedModel([]),
+    worker: false,
+  });
+  server = await startTestServer(service, { store });
+});
+afterAll(async () => {
+  await server.close();
+  await service.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function signedIn(name: string) {
+  const user = await store.ensureUser(name);
+  const { token } = await store.createToken(user.id);
+  return { userId: user.id, headers: auth(token) };
+}
+
+describe('GET / DELETE /api/grants (real HTTP and SQLite on 127.0.0.1)', () => {
+  it("lists the user's grants with their agent and setter, and revokes one; another user sees and revokes none", async () => {
+    const ann = await signedIn('ann');
+    const eve = await signedIn('eve');
+    const grant = await store.addGrant({
+      userId: ann.userId,
+      agent: 'mailer',
+      tool: 'gmail_send',
+      recipient: 'ana@example.com',
+      setBy: 'ann',
+    });
+
+    const listed = await fetch(`${server.url}/api/grants`, { headers: ann.headers });
+    expect(listed.status).toBe(200);
+    const body = (await listed.json()) as { ok: boolean; grants: GrantView[] };
+    expect(body).toEqual({
+      ok: true,
+      grants: [
+        {
+          id: grant.id,
+          agent: 'mailer',
+          tool: 'gmail_send',
+          recipient: 'ana@example.com',
+          createdAt: grant.createdAt,
+          setBy: 'ann',
+        },
+      ],
+    });
+
+    const theirs = await fetch(`${server.url}/api/grants`, { headers: eve.headers });
+    expect(((await theirs.json()) as { grants: GrantView[] }).grants).toEqual([]);
+    const stolen = await fetch(`${server.url}/api/grants/${grant.id}`, {
+      method: 'DELETE',
+      headers: eve.headers,
+    });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
+
+    const revoked = await fetch(`${server.url}/api/grants/${grant.id}`, {
+      method: 'DELETE',
+      headers: ann.headers,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({ ok: true, revoked: grant.id });
+    expect(await store.listGrants(ann.userId)).toEqual([]);
+    const again = await fetch(`${server.url}/api/grants/${grant.id}`, {
+      method: 'DELETE',
+      headers: ann.headers,
+    });
+    expect(again.status).toBe(404);
+  });
+
+  it('needs a token', async () => {
+    const res = await fetch(`${server.url}/api/grants`);
+    expect(res.status).toBe(401);
+  });
+});
