@@ -7,6 +7,8 @@ import { missingPackage } from '../util/optional-import.js';
 import { grantsCommands } from './grants-commands.js';
 import { reportError } from './report-error.js';
 import { createStyle } from './style.js';
+import { helpAfter } from './help-text.js';
+import type { CompletionCommand } from './commands/completion.js';
 import type { EvalCommandOptions } from './commands/eval.js';
 import type { McpCommandOptions } from './commands/mcp.js';
 import type { RunCommandOptions } from './commands/run.js';
@@ -24,6 +26,17 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .version('0.1.0')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  program
+    .command('init')
+    .description(
+      'Start a project: agents/helper.yaml, tools/word-count.tool.ts, policy.yaml and .cadre/ in .gitignore (never overwrites)',
+    )
+    .argument('[dir]', 'folder to set up (default: the current folder)')
+    .action(async (dir: string | undefined) => {
+      const { initCommand } = await import('./commands/init.js');
+      exitCode = await initCommand(dir, io);
+    });
 
   program
     .command('run')
@@ -340,6 +353,22 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       exitCode = await auditSealCommand(options, io);
     });
 
+  program
+    .command('completion')
+    .description('Print a shell completion script for bash, zsh or fish')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action(async (shell: string) => {
+      const { completionCommand } = await import('./commands/completion.js');
+      exitCode = completionCommand(shell, completionCommands(program), io);
+    });
+
+  // Every command's help ends with examples and the environment variables it reads.
+  program.addHelpText('after', PROGRAM_HELP);
+  for (const command of program.commands) {
+    const after = helpAfter(command.name());
+    if (after) command.addHelpText('after', after);
+  }
+
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
@@ -353,6 +382,24 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   return exitCode;
 }
+
+/** The commands, their flags and subcommands, for shell completion. */
+function completionCommands(command: Command): CompletionCommand[] {
+  return command.commands.map((sub) => ({
+    name: sub.name(),
+    flags: sub.options.flatMap((option) => (option.long ? [option.long] : [])),
+    subcommands: completionCommands(sub),
+  }));
+}
+
+const PROGRAM_HELP = `
+Examples:
+  $ cadre init                                   # a starter agent, tool and policy here
+  $ cadre run helper "How many words are in README.md?"
+  $ cadre chat
+  $ cadre serve                                  # the API and the web page on 127.0.0.1:8787
+
+Each command's --help lists the environment variables it reads.`;
 
 /** `--log-level` for the long-running commands (serve, worker). */
 const logLevelOption = (): Option =>

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,7 +118,7 @@ async function loadToolFolder(root: string, signal?: AbortSignal): Promise<Loade
   const jiti = createJiti(import.meta.url, {
     moduleCache: false,
     fsCache: false,
-    alias: { cadre: packageEntry() },
+    ...(installedIn(root) ? {} : { alias: { cadre: toolKit() } }),
   });
   const loaded: LoadedFile[] = [];
   for (const file of files) {
@@ -147,11 +148,21 @@ async function loadToolFolder(root: string, signal?: AbortSignal): Promise<Loade
   return loaded;
 }
 
-/** This package's entry, compiled or source, for the `cadre` alias. */
-function packageEntry(): string {
+/** Whether `cadre` resolves from the folder (the project installed it). */
+function installedIn(dir: string): boolean {
+  try {
+    createRequire(join(dir, 'tool.js')).resolve('cadre');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The tool-writing API of this package, compiled or source, for the `cadre` alias. */
+function toolKit(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const compiled = resolve(here, '../index.js');
-  return existsSync(compiled) ? compiled : resolve(here, '../index.ts');
+  const compiled = resolve(here, 'tool-kit.js');
+  return existsSync(compiled) ? compiled : resolve(here, 'tool-kit.ts');
 }
 
 function shortPath(cwd: string, file: string): string {
