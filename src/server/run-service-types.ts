@@ -137,6 +137,8 @@ export interface RunResponse {
   /** `running`: still being driven (a re-attach that was cut short, or a cancel still in flight). */
   status: 'completed' | 'awaiting_confirmation' | 'failed' | 'running';
   summary: string;
+  /** Why a failed run failed (`model_error`, `max_turns`, `internal`…); absent otherwise. */
+  errorCode?: string;
   actions: ActionView[];
   /** Approvals waiting for a decision, when status is awaiting_confirmation. */
   approvals: ApprovalView[];

@@ -262,4 +262,54 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     expect(asked).toEqual(['assistant › mailer › send']);
     expect(sent).toEqual([{ to: 'ann' }]);
   });
+
+  it('durable: a resumed child that asks again pauses the run again, and goes on from there', async () => {
+    const mailer = def('mailer', ['send']);
+    const boss = def('boss', ['mailer']);
+    const sent: Array<Record<string, unknown>> = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      if (role(r) === 'mailer') {
+        const answers = r.messages.filter((m) =>
+          m.parts.some((p) => p.kind === 'function_response'),
+        );
+        if (answers.length === 0) return call('send', { to: 'ann' });
+        if (answers.length === 1) return call('send', { to: 'bo' });
+        return { parts: [{ text: 'both mailed' }] };
+      }
+      return answered(r)
+        ? { parts: [{ text: `boss heard: ${lastText(r)}` }] }
+        : call('mailer', { prompt: 'go' });
+    });
+    const options: ExecutionOptions = {
+      model,
+      tools: [sendTool(sent)],
+      agents: catalog(mailer, boss),
+      inputs: { prompt: 'go' },
+      confirm: () => Promise.resolve({ kind: 'defer' }),
+    };
+    const first = await startRun(boss, options);
+    if (first.status !== 'paused') throw new Error('expected a pause');
+    const second = await resumeRun(
+      boss,
+      first.state,
+      { [first.pending[0]?.callId ?? '']: { kind: 'approve' } },
+      options,
+    );
+    if (second.status !== 'paused') throw new Error('expected a second pause');
+    expect(sent).toEqual([{ to: 'ann' }]);
+    expect(second.pending.map((p) => p.args)).toEqual([{ to: 'bo' }]);
+    expect(second.pending[0]?.callId).not.toBe(first.pending[0]?.callId);
+    const child = Object.values(second.state.pendingTurn?.children ?? {})[0];
+    expect(child?.state.turns).toBe(2);
+    const done = await resumeRun(
+      boss,
+      JSON.parse(JSON.stringify(second.state)) as RunState,
+      { [second.pending[0]?.callId ?? '']: { kind: 'approve' } },
+      options,
+    );
+    expect(done.status === 'finished' && done.result.final_message).toContain('both mailed');
+    expect(sent).toEqual([{ to: 'ann' }, { to: 'bo' }]);
+    // The boss took one turn before the pauses and one after: it was never asked again in between.
+    expect(model.requests.filter((r) => role(r) === 'boss')).toHaveLength(2);
+  });
 });
