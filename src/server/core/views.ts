@@ -92,6 +92,7 @@ export async function runResponse(
         ? run.status
         : 'running',
     summary: run.summary,
+    ...(run.status === 'failed' && run.errorCode ? { errorCode: run.errorCode } : {}),
     actions: views,
     approvals: await Promise.all(pending.map((a) => approvalView(ctx, a, run.threadId, run.agent))),
   };

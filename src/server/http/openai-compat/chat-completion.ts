@@ -4,17 +4,26 @@ import {
   completionHead,
   type ChatCompletion,
 } from './completion-shapes.js';
+import type { FastifyReply } from 'fastify';
 import type { ChatRun } from './chat-run.js';
+import { failedRun } from './failed-run.js';
 import { runOutcome } from './run-outcome.js';
 import { runTally } from './run-tally.js';
 
-/** Runs to the end or to a pause, then answers one `chat.completion`; its content is the run's answer. */
-export async function completeChat(run: ChatRun): Promise<ChatCompletion> {
+/**
+ * Runs to the end or to a pause, then answers one `chat.completion`; its
+ * content is the run's answer. A failed run is an error response instead.
+ */
+export async function completeChat(run: ChatRun): Promise<ChatCompletion | FastifyReply> {
   const createdMs = Date.now();
   // Events only for usage: the answer is the run's summary, not the text of every turn.
   const tally = runTally();
   const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
   const outcome = runOutcome(response, run.baseUrl);
+  if (response.status === 'failed') {
+    const failed = failedRun(response, outcome.cadre);
+    return run.reply.status(failed.status).send(failed.body);
+  }
   return chatCompletion(
     completionHead(response.runId, run.model, createdMs),
     outcome.content,

@@ -7,9 +7,11 @@ import {
   chatChunk,
   chatUsage,
   completionHead,
+  finishReason,
   type CadreIds,
   type CompletionHead,
 } from './completion-shapes.js';
+import { failedRun } from './failed-run.js';
 import { openAiErrorBody } from './openai-errors.js';
 import { runOutcome, streamTail } from './run-outcome.js';
 import { runTally } from './run-tally.js';
@@ -52,11 +54,20 @@ export async function streamChat(run: ChatRun): Promise<void> {
       onStarted: begin,
       onEvent,
     });
-    const last = begin({ runId: response.runId, threadId: response.threadId });
     const outcome = runOutcome(response, run.baseUrl);
+    if (response.status === 'failed') {
+      // An error event, which OpenAI's SDKs raise; before any chunk, an error status.
+      const failed = failedRun(response, outcome.cadre);
+      if (!sse.opened) return void (await run.reply.status(failed.status).send(failed.body));
+      sse.data(failed.body);
+      return sse.end();
+    }
+    const last = begin({ runId: response.runId, threadId: response.threadId });
     const tail = streamTail(response, outcome, tally.streamed());
     if (tail) sse.data(chatChunk(last, { content: tail }, null, pending));
-    sse.data(chatChunk(last, {}, 'stop', { ...pending, cadre: outcome.cadre }));
+    sse.data(
+      chatChunk(last, {}, finishReason(outcome.cadre), { ...pending, cadre: outcome.cadre }),
+    );
     if (run.includeUsage)
       sse.data(
         chatChunk(last, undefined, null, {

@@ -24,6 +24,12 @@ export interface CadreOutcome extends CadreIds {
   approvals: Array<{ approvalId: string; tool: string; preview: string; reason: string }>;
 }
 
+/**
+ * `stop`: the run answered. `awaiting_approval`: it waits for a person to
+ * decide its calls (`cadre.approvals`); the answer says where.
+ */
+export type FinishReason = 'stop' | 'awaiting_approval';
+
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
@@ -32,7 +38,7 @@ export interface ChatCompletion {
   choices: Array<{
     index: 0;
     message: { role: 'assistant'; content: string; refusal: null };
-    finish_reason: 'stop';
+    finish_reason: FinishReason;
     logprobs: null;
   }>;
   usage: ChatUsage;
@@ -47,7 +53,7 @@ export interface ChatCompletionChunk {
   choices: Array<{
     index: 0;
     delta: { role?: 'assistant'; content?: string };
-    finish_reason: 'stop' | null;
+    finish_reason: FinishReason | null;
     logprobs: null;
   }>;
   /** Present (null until the last chunk) when the client asked for usage. */
@@ -93,7 +99,7 @@ export function chatCompletion(
       {
         index: 0,
         message: { role: 'assistant', content, refusal: null },
-        finish_reason: 'stop',
+        finish_reason: finishReason(cadre),
         logprobs: null,
       },
     ],
@@ -102,11 +108,15 @@ export function chatCompletion(
   };
 }
 
+/** How a settled run's choice ends: a run waiting for a person says so. */
+export const finishReason = (cadre: Pick<CadreOutcome, 'status'>): FinishReason =>
+  cadre.status === 'awaiting_confirmation' ? 'awaiting_approval' : 'stop';
+
 /** One streamed chunk; `extra` carries usage and the `cadre` field where they belong. */
 export function chatChunk(
   head: CompletionHead,
   delta: ChatCompletionChunk['choices'][number]['delta'] | undefined,
-  finish: 'stop' | null,
+  finish: FinishReason | null,
   extra: Pick<ChatCompletionChunk, 'usage' | 'cadre'> = {},
 ): ChatCompletionChunk {
   return {

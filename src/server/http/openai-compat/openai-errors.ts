@@ -10,8 +10,12 @@ export type OpenAiErrorType =
   | 'rate_limit_error'
   | 'server_error';
 
-/** Cadre's stable codes, plus OpenAI's own for a model (agent) that does not exist. */
-export type OpenAiErrorCode = HttpErrorCode | 'model_not_found';
+/**
+ * Cadre's stable codes, plus OpenAI's own for a model (agent) that does not
+ * exist, and `run_failed` for a run that failed for a reason of its own (its
+ * turn or cost limit, a tool, the server).
+ */
+export type OpenAiErrorCode = HttpErrorCode | 'model_not_found' | 'run_failed';
 
 /** OpenAI's error body: `{error: {message, type, param, code}}`. */
 export interface OpenAiErrorBody {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
 import { openStore } from '../../../store/open-store.js';
@@ -52,7 +53,7 @@ const model = new ScriptedModel((r): ScriptedTurn => {
           usage: { inputTokens: 8, outputTokens: 3 },
         };
   if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 600 };
-  if (prompt === 'break') throw new Error('the scripted model broke');
+  if (prompt === 'break') throw new ModelError('the scripted model broke', { retryable: false });
   const path = /^write (\S+)/.exec(prompt)?.[1];
   if (path && !answeredTool(r))
     return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
@@ -334,7 +335,8 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
       runUrl: `${server.url}/runs/${cadre.runId}`,
       approvals: [{ approvalId: pending!.approvalId, tool: 'write_file' }],
     });
-    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    // Told apart from an answer: a documented finish_reason, and cadre.status.
+    expect(completion.choices[0]?.finish_reason).toBe('awaiting_approval');
     const text = completion.choices[0]?.message.content ?? '';
     expect(text).toContain(`Run ${cadre.runId} is waiting for approval`);
     expect(text).toContain(`(approval ${pending!.approvalId})`);
@@ -351,21 +353,41 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
       }),
     );
     const finish = chunks.at(-1);
-    expect(finish?.choices[0]?.finish_reason).toBe('stop');
+    expect(finish?.choices[0]?.finish_reason).toBe('awaiting_approval');
     const streamed = cadreOf(finish ?? {});
     expect(streamed.approvals).toHaveLength(1);
     expect(textOf(chunks)).toContain(`(approval ${streamed.approvals[0]!.approvalId})`);
     await service.cancelRun(ann.id, streamed.runId);
   });
 
-  it('tells of a failed run in the answer, with finish_reason stop', async () => {
-    const completion = await ask('greeter', 'break');
-    const cadre = cadreOf(completion);
-    expect(cadre.status).toBe('failed');
-    expect(completion.choices[0]?.finish_reason).toBe('stop');
-    expect(completion.choices[0]?.message.content).toMatch(
-      new RegExp(`^Run ${cadre.runId} failed: `),
-    );
+  it('answers a failed run (the scripted model breaks) as an OpenAI error the SDK raises: 502 model_error, with the run', async () => {
+    const error = await ask('greeter', 'break').catch((e: unknown) => e);
+    // Before, a 200 whose answer was the error text, with finish_reason stop.
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    const failed = error as InstanceType<typeof OpenAI.APIError>;
+    expect(failed.status).toBe(502);
+    expect(failed).toMatchObject({ code: 'model_error', type: 'server_error' });
+    const cadre = (failed.error as { cadre: CadreOutcome & { errorCode: string } }).cadre;
+    expect(cadre).toMatchObject({ status: 'failed', errorCode: 'model_error' });
+    expect(failed.message).toContain(`Run ${cadre.runId} failed: `);
+    const stored = await service.getRun(ann.id, cadre.runId);
+    expect(stored?.run.status).toBe('failed');
+  });
+
+  it('fails a streamed run the same way: the SDK raises while reading, after the role chunk', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'greeter',
+      messages: [{ role: 'user', content: 'break' }],
+      stream: true,
+    });
+    const chunks: ChatCompletionChunk[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) chunks.push(chunk);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error).toMatchObject({ code: 'model_error' });
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(false);
+    expect(textOf(chunks)).not.toMatch(/failed/);
   });
 
   it('lets the run go on when the client leaves mid-stream', async () => {
