@@ -36,7 +36,7 @@ describe('registerWebUi: the page at / beside the API', () => {
   it('serves index.html at / and for client routes, without a token', async () => {
     const dir = await builtPage();
     server = await startWithUi(dir);
-    for (const path of ['/', '/threads/t1', '/runs/r1']) {
+    for (const path of ['/', '/threads/t1', '/runs/r1', '/approvals', '/grants']) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);

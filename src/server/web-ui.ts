@@ -23,7 +23,7 @@ function packageRoot(): string {
 export const defaultWebDir = (): string => join(packageRoot(), 'dist', 'web');
 
 /** The page's client routes (web/src/state/use-route.ts): each answers index.html. */
-const CLIENT_ROUTES = ['/', '/threads/*', '/runs/*'];
+const CLIENT_ROUTES = ['/', '/threads/*', '/runs/*', '/approvals', '/grants'];
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cadre</title></head>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Thread } from '../api/wire-types.js';
 
 interface Props {
@@ -7,14 +8,19 @@ interface Props {
   error?: string;
   onOpen(threadId: string): void;
   onNew(): void;
+  /** Approvals waiting, per thread id: a badge on the thread. */
+  waiting?: ReadonlyMap<string, number>;
+  /** Shown under "New thread" (the approvals inbox and grants links). */
+  nav?: ReactNode;
 }
 
-export function ThreadList({ threads, activeId, error, onOpen, onNew }: Props) {
+export function ThreadList({ threads, activeId, error, onOpen, onNew, waiting, nav }: Props) {
   return (
     <nav className="sidebar" aria-label="Threads">
       <button type="button" className="primary new-thread" onClick={onNew}>
         New thread
       </button>
+      {nav}
       <h2 className="sidebar-title" id="threads-title">
         Threads
       </h2>
@@ -36,6 +42,11 @@ export function ThreadList({ threads, activeId, error, onOpen, onNew }: Props) {
               }}
             >
               <span className="thread-title">{thread.title || 'Untitled thread'}</span>
+              {(waiting?.get(thread.id) ?? 0) > 0 && (
+                <span className="badge" aria-label={`${waiting?.get(thread.id)} waiting for you`}>
+                  {waiting?.get(thread.id)}
+                </span>
+              )}
               <time className="muted" dateTime={thread.updatedAt}>
                 {new Date(thread.updatedAt).toLocaleString()}
               </time>

@@ -4,9 +4,16 @@ import { useCallback, useEffect, useState } from 'react';
 export type Route =
   | { view: 'chat'; threadId?: string }
   | { view: 'run'; runId: string }
-  | { view: 'trajectory'; runId: string };
+  | { view: 'trajectory'; runId: string }
+  | { view: 'approvals' }
+  | { view: 'grants' };
+
+export const APPROVALS_PATH = '/approvals';
+export const GRANTS_PATH = '/grants';
 
 export function parseRoute(pathname: string): Route {
+  if (/^\/approvals\/?$/.test(pathname)) return { view: 'approvals' };
+  if (/^\/grants\/?$/.test(pathname)) return { view: 'grants' };
   const thread = /^\/threads\/([^/]+)\/?$/.exec(pathname);
   if (thread?.[1]) return { view: 'chat', threadId: decodeURIComponent(thread[1]) };
   const run = /^\/runs\/([^/]+)\/?$/.exec(pathname);
