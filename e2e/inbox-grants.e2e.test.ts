@@ -93,6 +93,22 @@ describe('web page: approvals inbox and always-allowed grants (model behaviour i
     await card(page).getByRole('button', { name: 'Always allow for this recipient' }).click();
     await page.getByText(`Sent: the mail about "${MAIL.subject}" went to ${MAIL.to}.`).waitFor();
 
+    // The next mail to Bob runs unasked, and its step says under whose rule.
+    await prompt.fill('Mail Bob about lunch once more');
+    await prompt.press('Enter');
+    await page
+      .locator('.step', { hasText: 'gmail_send' })
+      .getByText(/^allowed by your rule for bob@example\.com, set \d/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await screenshot(page, '33-step-allowed-by-grant');
+    // Stored with the run: a reload shows it too.
+    await page.reload();
+    await page
+      .locator('.step', { hasText: 'gmail_send' })
+      .getByText(/^allowed by your rule for bob@example\.com, set \d/)
+      .waitFor();
+
     await page.getByRole('link', { name: 'Always allowed' }).click();
     await page.waitForURL(/\/grants$/);
     const row = page.getByRole('row', { name: /gmail_send/ });

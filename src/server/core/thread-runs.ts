@@ -8,6 +8,8 @@ const STEP_TYPES: ReadonlySet<string> = new Set([
   'tool_result',
   'approval_required',
   'approval_resolved',
+  // A call run unasked under an "always allow" says whose rule let it through.
+  'grant_applied',
   'subagent_started',
   'subagent_finished',
 ]);

@@ -29,7 +29,7 @@ export function InboxNav({ waiting, more, current, navigate }: Props) {
         >
           Approvals
           {waiting > 0 && (
-            <span className="badge" aria-label={`${count} waiting`}>
+            <span className="count-badge" aria-label={`${count} waiting`}>
               {count}
             </span>
           )}

@@ -43,7 +43,10 @@ export function ThreadList({ threads, activeId, error, onOpen, onNew, waiting, n
             >
               <span className="thread-title">{thread.title || 'Untitled thread'}</span>
               {(waiting?.get(thread.id) ?? 0) > 0 && (
-                <span className="badge" aria-label={`${waiting?.get(thread.id)} waiting for you`}>
+                <span
+                  className="count-badge"
+                  aria-label={`${waiting?.get(thread.id)} waiting for you`}
+                >
                   {waiting?.get(thread.id)}
                 </span>
               )}

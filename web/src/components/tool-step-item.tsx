@@ -27,6 +27,7 @@ export function ToolStepItem({ step }: { step: ToolStep }) {
       {step.preview && step.preview !== step.summary && step.state !== 'awaiting_approval' && (
         <span className="step-preview">{step.preview}</span>
       )}
+      {step.allowedBy && <span className="step-decision">{step.allowedBy}</span>}
       {step.decision && (
         <span className="step-decision">{decisionDetail(step.decision, step.state)}</span>
       )}

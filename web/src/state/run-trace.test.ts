@@ -56,6 +56,27 @@ describe('run trace: what the chat shows of a streamed run', () => {
     ]);
   });
 
+  it('a call run under an always-allow grant says whose rule let it through, and since when', () => {
+    const createdAt = '2026-11-26T02:05:00.000Z';
+    const trace = fold([
+      call,
+      event('grant_applied', {
+        callId: 'c1',
+        tool: 'gmail_send',
+        grants: [{ id: 'g1', recipient: 'ana@example.com', agent: 'assistant', createdAt }],
+      }),
+      event('tool_result', { callId: 'c1', tool: 'gmail_send', ok: true }),
+    ]);
+    const time = new Date(createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    expect(trace.steps).toEqual([
+      expect.objectContaining({
+        key: 'c1',
+        state: 'done',
+        allowedBy: `allowed by your rule for ana@example.com, set ${time}`,
+      }),
+    ]);
+  });
+
   it('keeps a rejected call rejected although its result is an error', () => {
     const trace = fold([
       call,

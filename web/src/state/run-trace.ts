@@ -17,6 +17,8 @@ export interface ToolStep {
   preview?: string;
   /** Who approved or rejected the call, and when (known from the stored thread). */
   decision?: DecisionView;
+  /** Ran unasked under the person's "always allow" ("allowed by your rule for ana@…, set 02:05"). */
+  allowedBy?: string;
 }
 
 /** What a streamed run has shown so far. */
@@ -92,6 +94,11 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
       };
       return { ...trace, steps: upsert(trace.steps, patch, false) };
     }
+    case 'grant_applied':
+      return {
+        ...trace,
+        steps: upsert(trace.steps, { key, tool, allowedBy: grantText(event) }, false),
+      };
     case 'approval_resolved': {
       const state: StepState = data.decision === 'reject' ? 'rejected' : 'approved';
       return { ...trace, steps: upsert(trace.steps, { key, tool, state }, false) };
@@ -128,6 +135,17 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
     default:
       return trace;
   }
+}
+
+/** The grant's own words, with the time it was set in the reader's zone. */
+function grantText(event: CadreEvent): string {
+  const grants = Array.isArray(event.data.grants) ? (event.data.grants as unknown[]) : [];
+  const first = grants[0] as { recipient?: unknown; createdAt?: unknown } | undefined;
+  const set = typeof first?.createdAt === 'string' ? new Date(first.createdAt) : undefined;
+  if (grants.length !== 1 || typeof first?.recipient !== 'string' || !set) return event.message;
+  const whom = first.recipient === '*' ? 'any recipient' : first.recipient;
+  const time = set.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return `allowed by your rule for ${whom}, set ${time}`;
 }
 
 /** Folds one stream line into the trace (a pure reducer, so React state stays simple). */
