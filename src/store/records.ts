@@ -55,6 +55,8 @@ export interface Thread {
   id: string;
   userId: string;
   title: string;
+  /** The agent the thread talks to: its first run's, kept for every follow-up. */
+  agent?: string;
   createdAt: string;
   updatedAt: string;
 }

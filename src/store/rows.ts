@@ -63,6 +63,7 @@ export const toThread = (row: ThreadRow): Thread => ({
   id: row.id,
   userId: row.user_id,
   title: row.title,
+  ...(row.agent ? { agent: row.agent } : {}),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });

@@ -11,6 +11,7 @@ import { followLocal } from './follow-local.js';
 import { threadHistory, type ThreadHistory } from './thread-context.js';
 import type { PickedAgent } from './pick-definition.js';
 import type { ServerContext } from './server-context.js';
+import { agentForRequest } from './thread-agent.js';
 import { runResponse } from './views.js';
 
 /**
@@ -31,7 +32,7 @@ export async function runPrompt(
 ): Promise<RunResponse> {
   const prompt = request.prompt.trim();
   if (!prompt) throw new ValidationError([{ path: 'prompt', message: 'must not be empty' }]);
-  const agent = await ctx.pickAgent(request.agent);
+  const agent = await ctx.pickAgent(await agentForRequest(ctx.store, request, hooks.signal));
   // Bad inputs are the caller's mistake: refused now, not as a run that fails later.
   if (request.inputs) validateInputs(agent.definition, request.inputs, ctx.runtime.validator);
   const extras = startExtrasOf(request);

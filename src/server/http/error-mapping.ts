@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CadreError, type ErrorCode } from '../../errors/cadre-error.js';
 import { storeUnavailableIn } from '../../errors/store-error.js';
+import { ThreadAgentMismatchError } from '../core/thread-agent.js';
 import { HttpProblem, type ErrorBody, type HttpErrorCode } from './http-problem.js';
 
 export interface MappedError {
@@ -87,6 +88,13 @@ export function mapError(thrown: unknown): MappedError {
   const error = thrown instanceof CadreError ? thrown : (storeUnavailableIn(thrown) ?? thrown);
   if (error instanceof HttpProblem)
     return { status: error.status, code: error.code, message: error.message, serverFault: false };
+  if (error instanceof ThreadAgentMismatchError)
+    return {
+      status: 409,
+      code: 'thread_agent_mismatch',
+      message: safeText(error.message),
+      serverFault: false,
+    };
   if (error instanceof CadreError) {
     const status = statusForCode(error.code);
     // A config problem is the operator's to fix; its text may name files or settings.

@@ -7,6 +7,7 @@ export type HttpErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'request_timeout'
+  | 'thread_agent_mismatch'
   | 'internal';
 
 /** A failure the HTTP layer itself decides (bad request shape, rate limit); its message is safe by construction. */

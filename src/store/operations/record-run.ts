@@ -25,7 +25,11 @@ export function recordRun(
   const messages = reply === undefined ? 1 : 2;
   const stored = context.grouped(async (db) => {
     const time = now();
-    const thread = await openThread(db, { ...input.thread, userId: input.userId, messages }, time);
+    const thread = await openThread(
+      db,
+      { ...input.thread, userId: input.userId, messages, agent: input.agent },
+      time,
+    );
     if (thread === undefined) return undefined;
     const remember = await storeDefinition(
       context,

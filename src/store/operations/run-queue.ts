@@ -50,6 +50,7 @@ export function enqueueRun(
           userId: input.userId,
           title: input.title,
           messages: 1,
+          agent: input.agent,
         },
         time,
       );

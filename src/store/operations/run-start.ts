@@ -10,13 +10,25 @@ import type { Database, ThreadRow } from '../schema/database.js';
  */
 export async function openThread(
   db: Kysely<Database>,
-  input: { id: string; existing: boolean; userId: string; title: string; messages: number },
+  input: {
+    id: string;
+    existing: boolean;
+    userId: string;
+    title: string;
+    messages: number;
+    /** The run's agent: a new thread keeps it; one that had none (older) takes it. */
+    agent: string;
+  },
   time: string,
 ): Promise<ThreadRow | undefined> {
   if (input.existing)
     return db
       .updateTable('threads')
-      .set((eb) => ({ message_seq: eb('message_seq', '+', input.messages), updated_at: time }))
+      .set((eb) => ({
+        message_seq: eb('message_seq', '+', input.messages),
+        agent: eb.fn.coalesce('agent', eb.val(input.agent)),
+        updated_at: time,
+      }))
       .where('id', '=', input.id)
       .where('user_id', '=', input.userId)
       .returningAll()
@@ -25,6 +37,7 @@ export async function openThread(
     id: input.id,
     user_id: input.userId,
     title: input.title,
+    agent: input.agent,
     message_seq: input.messages,
     created_at: time,
     updated_at: time,

@@ -16,6 +16,7 @@ export async function createThread(
     id: context.newId(),
     user_id: input.userId,
     title: input.title,
+    agent: null,
     message_seq: 0,
     created_at: time,
     updated_at: time,

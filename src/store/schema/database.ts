@@ -44,6 +44,8 @@ export interface ThreadRow {
   id: string;
   user_id: string;
   title: string;
+  /** The agent its runs go to when a request names none; null for a thread that never ran. */
+  agent: string | null;
   /** The last message seq handed out; bumping it also serialises appends. */
   message_seq: number;
   created_at: string;
