@@ -1,5 +1,18 @@
-import type { FunctionCallPart, FunctionResponsePart, Message, Usage } from '../model/types.js';
-import type { RecoverableReason, SubagentCost, TerminateReason, ToolTrace } from './run-result.js';
+import type {
+  FunctionCallPart,
+  FunctionResponsePart,
+  Message,
+  ModelChunk,
+  Usage,
+} from '../model/types.js';
+import type { AgentInput } from './agent.js';
+import type {
+  RecoverableReason,
+  RunResult,
+  SubagentCost,
+  TerminateReason,
+  ToolTrace,
+} from './run-result.js';
 
 /**
  * Everything the loop knows about a run, as plain data: no closures, no
@@ -42,6 +55,8 @@ export interface RunState {
      */
     children?: Record<string, SuspendedChild>;
   };
+  /** A router or workflow paused for approval: what it did so far, replayed when it resumes. */
+  code?: CodeMemo;
   status: 'running' | 'paused' | 'finished';
   terminateReason?: TerminateReason;
   finalText?: string;
@@ -69,4 +84,14 @@ export interface SuspendedChild {
   state: RunState;
   /** Its waiting calls (nested children's included), ids scoped to the tree. */
   pending: AwaitedCall[];
+}
+
+/** What a code agent (router, workflow) did before it paused, by call order and by child. */
+export interface CodeMemo {
+  /** The agent's input, so the replay asks the same (a resume gets no prompt of its own). */
+  input: AgentInput;
+  /** Each model call's reply, in the order the agent made them. */
+  models: ModelChunk[][];
+  /** Each child by agent, inputs and occurrence: its result, or where it is waiting. */
+  spawns: Record<string, { result: RunResult } | { child: SuspendedChild }>;
 }

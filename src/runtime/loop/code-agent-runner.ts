@@ -14,10 +14,23 @@ import { announceResult, closingServers, frameDeadline, spawnParentOf } from './
 import { pickModel, prepareExecution } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd } from './run-cost.js';
+import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
+import type { ConfirmationDecision } from '../calls/confirmation.js';
+import { ExecutionPaused } from '../subagents/child-pause.js';
+import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
+  /** A child's decision deferred below this agent pauses the run (see code-replay). */
+  pausable?: boolean;
+  /** Go on from a pause: the stored run and the people's decisions. */
+  resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> };
 };
+
+/** A code agent run ends with a result, or paused with a child waiting for a person. */
+export type CodeOutcome =
+  | { status: 'finished'; result: RunResult }
+  | { status: 'paused'; state: RunState; pending: AwaitedCall[] };
 
 /** A code agent ready to run: what a router or workflow definition becomes. */
 export interface CodeAgentRun {
@@ -37,14 +50,36 @@ export async function driveCodeAgent(
   options: CodeAgentOptions,
   launch: LaunchChild,
 ): Promise<RunResult> {
+  const outcome = await driveCodeOutcome(agent, input, options, launch);
+  // Only a pausable run pauses; as a child, its parent's call parks with it.
+  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  return outcome.result;
+}
+
+export async function driveCodeOutcome(
+  agent: Agent,
+  given: AgentInput,
+  options: CodeAgentOptions,
+  launch: LaunchChild,
+): Promise<CodeOutcome> {
   const startedAtMs = performance.now();
   const prepared = await prepareExecution(options, agent.name, launch);
   return closingServers(prepared, async () => {
     const { runId, execution, emit, services } = prepared;
-    const { client, model } = pickModel(options.modelName, services);
+    const picked = pickModel(options.modelName, services);
+    const model = picked.model;
+    const input = options.resume?.state.code?.input ?? given;
+    const replay = options.pausable
+      ? codeReplay(input, options.resume?.state.code, options.resume?.decisions ?? {})
+      : undefined;
+    const client = replay ? replay.model(picked.client) : picked.client;
     const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs);
     const callerSignal = options.signal ?? new AbortController().signal;
-    const signal = AbortSignal.any([callerSignal, deadline.signal]);
+    const signal = AbortSignal.any([
+      callerSignal,
+      deadline.signal,
+      ...(replay ? [replay.stopped] : []),
+    ]);
     let usage: Usage = emptyUsage();
     const children: SubagentCost[] = [];
     let turns = 0;
@@ -62,7 +97,13 @@ export async function driveCodeAgent(
       spawn: (request) => {
         if (options.allowNested === false)
           throw new ToolExecutionError(`${agent.name} may not start subagents.`);
-        return spawnChild(services, parent, request, callerSignal);
+        return replay
+          ? replay.spawn(
+              request,
+              (mode) => spawnChild(services, parent, request, callerSignal, mode),
+              (result) => parent.childFinished?.(result),
+            )
+          : spawnChild(services, parent, request, callerSignal);
       },
       remainingMs: () => deadline.remaining(),
       workspace: services.workspace,
@@ -101,6 +142,32 @@ export async function driveCodeAgent(
     } finally {
       deadline.dispose();
     }
+    if (replay?.stopped.aborted && !callerSignal.aborted && !deadline.signal.aborted) {
+      const pending = replay.pending();
+      const state: RunState = {
+        version: 1,
+        runId,
+        agent: agent.name,
+        model,
+        messages: [],
+        turns,
+        activeMs: performance.now() - startedAtMs,
+        startedAt: options.resume?.state.startedAt ?? new Date().toISOString(),
+        emittedVars: {},
+        traces: [],
+        usage,
+        alwaysApproved: [],
+        nudged: false,
+        code: replay.memo,
+        status: 'paused',
+      };
+      emit({
+        type: 'run_paused',
+        message: `Waiting for approval of ${pending.map((p) => p.preview).join('; ')}`,
+        data: { pending },
+      });
+      return { status: 'paused', state, pending };
+    }
     const content =
       typeof final?.content === 'string'
         ? final.content
@@ -127,7 +194,7 @@ export async function driveCodeAgent(
       ...(error ? { error } : {}),
     };
     announceResult(emit, result);
-    return result;
+    return { status: 'finished', result };
   });
 }
 

@@ -42,7 +42,12 @@ import type { McpTools } from '../../mcp/client/mcp-hub.js';
 import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
 import type { Agent, AgentInput } from '../../contracts/agent.js';
 import { compactionSettings } from '../compaction/compaction-settings.js';
-import { driveCodeAgent, type CodeAgentOptions, type CodeAgentRun } from './code-agent-runner.js';
+import {
+  driveCodeAgent,
+  driveCodeOutcome,
+  type CodeAgentOptions,
+  type CodeAgentRun,
+} from './code-agent-runner.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 
 export {
@@ -87,14 +92,8 @@ export async function startRun(
   definition: AgentDefinition,
   options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
-  if (definition.router) {
-    const run = routerRun({ ...definition, router: definition.router }, options);
-    return { status: 'finished', result: await runCode(run) };
-  }
-  if (definition.workflow) {
-    const run = workflowRun({ ...definition, workflow: definition.workflow }, options);
-    return { status: 'finished', result: await runCode(run) };
-  }
+  const code = codeRunOf(definition, options);
+  if (code) return pausableCode(code);
   const startedAtMs = performance.now();
   const prepared = await prepareExecution(options, definition.name, launchChild);
   return closingServers(prepared, async () => {
@@ -150,7 +149,7 @@ export async function resumeRun(
   options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
   const pending = stored.pendingTurn;
-  if (stored.status !== 'paused' || !pending)
+  if (stored.status !== 'paused' || (!pending && !stored.code))
     throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
   const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'defer');
   if (deferred.length > 0)
@@ -162,6 +161,8 @@ export async function resumeRun(
     throw new ConfigError(
       `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.callId).join(', ')}.`,
     );
+  const code = stored.code ? codeRunOf(definition, { ...options, runId: stored.runId }) : undefined;
+  if (code) return pausableCode(code, { state: structuredClone(stored) as RunState, decisions });
   return continueRun(
     definition,
     stored,
@@ -246,8 +247,28 @@ export function runCodeAgent(
   return driveCodeAgent(agent, input, options, launchChild);
 }
 
-const runCode = (run: CodeAgentRun): Promise<RunResult> =>
-  driveCodeAgent(run.agent, run.input, run.options, launchChild);
+/** A router or workflow definition as the code agent it runs as; undefined for a loop agent. */
+function codeRunOf(
+  definition: AgentDefinition,
+  options: ExecutionOptions,
+): CodeAgentRun | undefined {
+  if (definition.router) return routerRun({ ...definition, router: definition.router }, options);
+  if (definition.workflow)
+    return workflowRun({ ...definition, workflow: definition.workflow }, options);
+  return undefined;
+}
+
+/** Runs a router or workflow that may wait for a person (its children's approvals). */
+const pausableCode = (
+  run: CodeAgentRun,
+  resume?: CodeAgentOptions['resume'],
+): Promise<RunOutcome> =>
+  driveCodeOutcome(
+    run.agent,
+    run.input,
+    { ...run.options, pausable: true, ...(resume ? { resume } : {}) },
+    launchChild,
+  );
 
 /** How every run tree starts its children: here, so subagent code never imports the executor. */
 const launchChild: LaunchChild = async (child) => {
@@ -455,6 +476,8 @@ function awaitedCalls(
   state: Readonly<RunState>,
   preview: (call: FunctionCallPart) => string = (call) => call.name,
 ): PendingCall[] {
+  if (state.code)
+    return Object.values(state.code.spawns).flatMap((s) => ('child' in s ? s.child.pending : []));
   const pending = state.pendingTurn;
   if (!pending) return [];
   return pending.calls.flatMap((call, i) => {

@@ -97,6 +97,7 @@ export async function spawnChild(
       Math.min(request.timeoutMs ?? Infinity, parent.remainingMs()),
       signal,
       mode.resume,
+      suspendable,
     );
   // Per-parent first, then global; a child of a child runs under the slot its
   // ancestor already holds, so nested fan-out can never deadlock on the global limit.
@@ -151,7 +152,11 @@ function runTarget(
   budgetMs: number,
   cancel: AbortSignal,
   resume: ChildResume | undefined,
+  suspendable: boolean,
 ): Promise<RunResult> {
+  const resumed = resume
+    ? { resume: { state: resume.child.state, decisions: resume.decisions } }
+    : {};
   const signal = request.signal ? AbortSignal.any([cancel, request.signal]) : cancel;
   const shared = {
     runId: parent.runId,
@@ -171,7 +176,12 @@ function runTarget(
       kind: 'code',
       agent: target.create(),
       input,
-      options: { ...shared, ...(request.model ? { modelName: request.model } : {}) },
+      options: {
+        ...shared,
+        ...(request.model ? { modelName: request.model } : {}),
+        ...(suspendable ? { pausable: true } : {}),
+        ...resumed,
+      },
     });
   }
   let definition = withGrant(target.definition, childGrant(target.definition, parent, request));
@@ -214,7 +224,7 @@ function runTarget(
     options: {
       ...shared,
       inputs: request.inputs,
-      ...(resume ? { resume: { state: resume.child.state, decisions: resume.decisions } } : {}),
+      ...resumed,
     },
   });
 }

@@ -73,18 +73,26 @@ export type ChildRun =
       options: ChildOptions & {
         inputs: Record<string, unknown>;
         /** Go on from a pause instead of starting. */
-        resume?: {
-          state: RunState;
-          decisions: Readonly<Record<string, ConfirmationDecision>>;
-        };
+        resume?: ChildResumeState;
       };
     }
   | {
       kind: 'code';
       agent: Agent;
       input: AgentInput;
-      options: ChildOptions & { modelName?: string };
+      options: ChildOptions & {
+        modelName?: string;
+        /** A decision deferred below it pauses it (a router or workflow child of a pausable run). */
+        pausable?: boolean;
+        resume?: ChildResumeState;
+      };
     };
+
+/** Where a paused child stopped, and the decisions for its waiting calls. */
+export interface ChildResumeState {
+  state: RunState;
+  decisions: Readonly<Record<string, ConfirmationDecision>>;
+}
 
 /** Starts (or resumes) a child; a definition child that waits for a person throws ExecutionPaused. */
 export type LaunchChild = (child: ChildRun) => Promise<RunResult>;

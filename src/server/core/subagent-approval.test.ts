@@ -28,6 +28,10 @@ beforeEach(async () => {
   await writeFile(join(dir, 'agents', 'desk.yaml'), agent('desk', ['mailer', 'helper']));
   await writeFile(join(dir, 'agents', 'team.yaml'), agent('team', ['mailer']));
   await writeFile(join(dir, 'agents', 'office.yaml'), agent('office', ['team']));
+  await writeFile(
+    join(dir, 'agents', 'frontdesk.yaml'),
+    'name: frontdesk\ndescription: Routes\nkind: router\ndomains: [mailer, helper]\ndomain_timeout_secs: 60\npromptConfig:\n  systemPrompt: Route it.\n',
+  );
   smtp = await startSmtpServer();
 });
 afterEach(async () => {
@@ -85,6 +89,23 @@ function deskModel(recipients: string[], helper = false): ScriptedModel {
           ? { parts: [{ text: `office: ${last(r)}` }] }
           : { parts: [{ functionCall: { name: 'team', args: { prompt: 'mail them' } } }] };
       default:
+        if (r.tools.some((t) => t.name === 'route'))
+          return {
+            parts: [
+              {
+                functionCall: {
+                  name: 'route',
+                  args: {
+                    targets: [
+                      { domain: 'mailer', intent: `mail ${recipients[0]}` },
+                      { domain: 'helper', intent: 'help' },
+                    ],
+                  },
+                },
+              },
+            ],
+          };
+        if (r.tools.length === 0) return { parts: [{ text: `merged: ${last(r)}` }] };
         if (answered(r)) return { parts: [{ text: `desk: ${last(r)}` }] };
         return {
           parts: [
@@ -282,5 +303,23 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     // The child that asked is the one told the send may or may not have happened.
     const child = model.requests.filter((r) => role(r) === 'mailer').at(-1);
     expect(last(child!)).toContain('may or may not have happened');
+  });
+
+  it('a router whose domain sends mail: the run waits, the route is not asked again, the mail goes once', async () => {
+    const model = deskModel(['bob@example.com']);
+    const { service: svc, userId } = await service(model);
+    const paused = await svc.run({ userId, prompt: 'Mail Bob', agent: 'frontdesk' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(paused.approvals.map((a) => a.path)).toEqual([['frontdesk', 'mailer', 'gmail_send']]);
+    expect(smtp.messages).toHaveLength(0);
+    const done = await svc.resolveApproval({
+      userId,
+      approvalId: paused.approvals[0]!.approvalId,
+      decision: 'approve_once',
+    });
+    expect(done.status).toBe('completed');
+    expect(smtp.messages).toHaveLength(1);
+    expect(model.requests.filter((r) => r.tools.some((t) => t.name === 'route'))).toHaveLength(1);
+    expect(done.summary).toContain('merged');
   });
 });
