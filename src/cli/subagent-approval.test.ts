@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,30 @@ describe('cadre run: a subagent’s side effect asks on the terminal (scripted m
     await expect(readFile(join(workspace, 'no.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
     expect(run.stderr).toMatch(/write_file failed: The user rejected .*wrong folder/);
     expect(run.stderr).not.toMatch(/writer failed/);
+  });
+
+  it('cadre chat: the writer’s call is asked on the terminal with its path, then the chat goes on', async () => {
+    await mkdir(join(workspace, 'agents'), { recursive: true });
+    await writeFile(
+      join(workspace, 'agents', 'writer.yaml'),
+      await readFile(join(workspace, 'writer.yaml'), 'utf8'),
+    );
+    await writeFile(
+      join(workspace, 'agents', 'assistant.yaml'),
+      await readFile(join(workspace, 'assistant.yaml'), 'utf8'),
+    );
+    const model = await scripted('chat', 'Written.');
+    const questions: string[] = [];
+    const lines = ['write a note', 'y', '/quit'];
+    const run = await runCliCaptured(['chat', 'assistant', '--model', model], {
+      cwd: workspace,
+      ask: (q) => (questions.push(q), Promise.resolve(lines.shift() ?? '/quit')),
+    });
+    expect(run.code).toBe(0);
+    expect(questions.filter((q) => q.includes('Allow'))).toEqual([
+      expect.stringMatching(/Allow assistant › writer › write_file: Write 2 bytes to chat\.txt\?/),
+    ]);
+    expect(await readFile(join(workspace, 'chat.txt'), 'utf8')).toBe('hi');
+    expect(run.stdout).toContain('The writer reported back.');
   });
 });
