@@ -10,6 +10,8 @@ import type { Store } from '../../store/types.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
+import { serviceAgentTools } from '../../mcp/server/service-agent-tools.js';
+import type { ApprovalQuestion } from '../../mcp/server/approval-question.js';
 
 const AUDIT_KEY = randomBytes(32);
 
@@ -321,5 +323,24 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     expect(smtp.messages).toHaveLength(1);
     expect(model.requests.filter((r) => r.tools.some((t) => t.name === 'route'))).toHaveLength(1);
     expect(done.summary).toContain('merged');
+  });
+
+  it('through the server’s MCP tools, the elicitation names the path and the mail goes once', async () => {
+    const model = deskModel(['bob@example.com']);
+    const { service: svc, userId } = await service(model);
+    const questions: ApprovalQuestion[] = [];
+    const tools = serviceAgentTools({ service: svc, userId });
+    const result = await tools.call(
+      'desk',
+      { prompt: 'Mail Bob' },
+      {
+        signal: new AbortController().signal,
+        progress: () => {},
+        ask: (question) => (questions.push(question), Promise.resolve({ kind: 'approve' })),
+      },
+    );
+    expect(result?.isError).toBeFalsy();
+    expect(questions.map((q) => q.agent)).toEqual(['desk › mailer']);
+    expect(smtp.messages).toHaveLength(1);
   });
 });
