@@ -12,8 +12,8 @@ export interface ConfirmationRequest {
   reason: string;
   execution: ExecutionContext;
   /**
-   * false: nothing above this call can keep a paused subagent (a router, a
-   * workflow, a worker thread), so `defer` will be read as a refusal.
+   * false: something above this call cannot keep a paused subagent (a code
+   * agent run with `runCodeAgent`), so `defer` will be read as a refusal.
    */
   canDefer?: boolean;
 }

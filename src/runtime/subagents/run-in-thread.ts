@@ -7,6 +7,7 @@ import type { PolicyDecision } from '../../policy/types.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { SpawnServices } from './spawn-services.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
+import { ExecutionPaused } from './child-pause.js';
 
 /** Starts the worker entry: compiled JS in a build, the TS source through jiti in development. */
 function startWorker(): Worker {
@@ -77,6 +78,9 @@ export function runInThread(
           break;
         case 'result':
           finish(() => resolve(message.result));
+          break;
+        case 'paused':
+          finish(() => reject(new ExecutionPaused(message.state, message.pending)));
           break;
         case 'error':
           finish(() => reject(new ToolExecutionError(message.message)));

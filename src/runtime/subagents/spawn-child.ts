@@ -80,8 +80,8 @@ export async function spawnChild(
   // A resumed child is the same execution as before it paused: same id, same scope.
   const execution = mode.resume ? { ...fresh, executionId: mode.resume.child.executionId } : fresh;
   const scope = mode.resume?.child.scope ?? childScope(name, execution.executionId);
-  // A worker-thread child cannot be kept paused: it reports instead.
-  const suspendable = mode.suspendable === true && request.isolation !== 'thread';
+  // A worker-thread child that pauses sends its state back and resumes in this process.
+  const suspendable = mode.suspendable === true;
   parent.emit({
     type: mode.resume ? 'subagent_resumed' : 'subagent_started',
     message: `${mode.resume ? 'Resuming' : 'Starting'} ${name}`,
@@ -163,7 +163,8 @@ function runTarget(
     execution,
     services,
     signal,
-    allowNested: request.allowNested ?? true,
+    // A thread child resumed here keeps the thread's rule: no subagents of its own.
+    allowNested: resume && request.isolation === 'thread' ? false : (request.allowNested ?? true),
     timeBudgetMs: budgetMs,
     ...(request.history ? { history: request.history } : {}),
     ...(request.memory ? { memory: request.memory } : {}),
@@ -285,8 +286,8 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
 /**
  * What a child's calls see of the tree's services: its call ids carry its
  * scope wherever they are claimed or decided, and the request says whether
- * the tree can wait. Where it cannot, a deferred decision becomes a refusal
- * the child's model can read and work around.
+ * the tree can wait. Where it cannot (below code run by `runCodeAgent`), a
+ * deferred decision becomes a refusal the child's model can read and work around.
  */
 function childServices(
   services: SpawnServices,

@@ -5,6 +5,7 @@ import type { GatedCall } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision, ConfirmationRequest } from '../calls/confirmation.js';
 import type { RunResult } from '../../contracts/run-result.js';
+import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 
 /** Everything a worker thread needs to run one child: plain, structured-cloneable data. */
 export interface ThreadJob {
@@ -33,4 +34,6 @@ export type FromWorker =
   /** The parent's gate decides every call of the thread's child. */
   | { kind: 'gate'; id: number; call: GatedCall; approvedForRun: string[] }
   | { kind: 'result'; result: RunResult }
+  /** The child waits for a person: its state goes back, and it resumes in the parent's process. */
+  | { kind: 'paused'; state: RunState; pending: AwaitedCall[] }
   | { kind: 'error'; message: string };

@@ -4,7 +4,7 @@ import { resolveModelClient } from '../../model/resolve-model.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
-import { executeAgent } from '../loop/executor.js';
+import { startRun } from '../loop/executor.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
 
 /*
@@ -24,7 +24,7 @@ if (port) {
       resolveModelClient(model, job.env, { cwd: job.cwd }),
     );
     try {
-      const result = await executeAgent(job.definition, {
+      const outcome = await startRun(job.definition, {
         inputs: job.inputs,
         ...(job.history ? { history: job.history } : {}),
         defaultModel: job.model,
@@ -56,7 +56,11 @@ if (port) {
             post({ kind: 'confirm', id, request });
           }),
       });
-      post({ kind: 'result', result });
+      post(
+        outcome.status === 'paused'
+          ? { kind: 'paused', state: outcome.state, pending: outcome.pending }
+          : { kind: 'result', result: outcome.result },
+      );
     } catch (error) {
       post({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
     }

@@ -56,8 +56,8 @@ export function serverGatePolicy(
  * The server's confirmation handler: it only asks a person, by parking the
  * call as an action awaiting confirmation (the gate already decided that a
  * person must be asked). A subagent's call parks the same way, under its
- * scoped call id, and the whole run waits; only a subagent below a router,
- * a workflow or a worker thread, which cannot be kept paused, is told instead.
+ * scoped call id, and the whole run waits; only a subagent below code that
+ * cannot be kept paused is told instead.
  */
 export function parkForApproval(
   ctx: ServerContext,
@@ -70,7 +70,7 @@ export function parkForApproval(
   return async (request, signal) => {
     const normalized = normalizeCall(request.tool, request.args);
     const args = normalized.ok ? normalized.args : request.args;
-    // Above this subagent is a router, a workflow or a worker thread: it cannot be kept paused.
+    // Above this subagent is code that cannot be kept paused (runCodeAgent): it is told instead.
     if (request.execution.depth > 0 && request.canDefer === false) {
       await beforeAction();
       await audit(
