@@ -73,7 +73,9 @@ export async function driveCodeOutcome(
       ? codeReplay(input, options.resume?.state.code, options.resume?.decisions ?? {})
       : undefined;
     const client = replay ? replay.model(picked.client) : picked.client;
-    const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs);
+    // A resumed run has only the time it had not used before it paused.
+    const usedMs = options.resume?.state.activeMs ?? 0;
+    const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs, usedMs);
     const callerSignal = options.signal ?? new AbortController().signal;
     const signal = AbortSignal.any([
       callerSignal,
@@ -151,7 +153,8 @@ export async function driveCodeOutcome(
         model,
         messages: [],
         turns,
-        activeMs: performance.now() - startedAtMs,
+        // Time spent waiting for the person is not counted.
+        activeMs: usedMs + (performance.now() - startedAtMs),
         startedAt: options.resume?.state.startedAt ?? new Date().toISOString(),
         emittedVars: {},
         traces: [],

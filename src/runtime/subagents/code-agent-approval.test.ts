@@ -82,6 +82,10 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
     expect(paused.pending.map((p) => p.path)).toEqual([['assistant', 'mailer', 'send']]);
     expect(sent).toEqual([]);
     const stored = JSON.parse(JSON.stringify(paused.state)) as RunState;
+    // The router's used time and the waiting child's are kept, to be charged on resume.
+    expect(stored.activeMs).toBeGreaterThan(0);
+    const child = Object.values(stored.code?.spawns ?? {}).find((s) => 'child' in s);
+    expect(child && 'child' in child ? child.child.state.activeMs : 0).toBeGreaterThan(0);
     const done = await resumeRun(
       router,
       stored,
