@@ -135,7 +135,7 @@ export interface RunResponse {
   runId: string;
   threadId: string;
   /** `running`: still being driven (a re-attach that was cut short, or a cancel still in flight). */
-  status: 'completed' | 'awaiting_confirmation' | 'failed' | 'running';
+  status: 'completed' | 'awaiting_confirmation' | 'failed' | 'cancelled' | 'running';
   summary: string;
   /** Why a failed run failed (`model_error`, `max_turns`, `internal`…); absent otherwise. */
   errorCode?: string;

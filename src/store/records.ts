@@ -5,7 +5,14 @@ import type { RunState } from '../contracts/run-state.js';
 /** The records the server persists (DESIGN §4). Times are ISO 8601 strings (UTC). */
 
 export type RunStatus =
-  'queued' | 'planning' | 'awaiting_confirmation' | 'executing' | 'completed' | 'failed';
+  | 'queued'
+  | 'planning'
+  | 'awaiting_confirmation'
+  | 'executing'
+  | 'completed'
+  | 'failed'
+  /** A person (or the server shutting a run down for good) stopped it: not a failure. */
+  | 'cancelled';
 
 /** `interrupted`: the process running it died mid-call, so whether it happened is unknown. */
 export type ActionStatus =

@@ -161,7 +161,7 @@ export interface OwnedEvents {
 
 /** How a run ends: its status, summary, usage and the assistant's reply. */
 export interface RunEnding {
-  status: Extract<RunStatus, 'completed' | 'failed'>;
+  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled'>;
   summary: string;
   usage: Usage;
   errorCode?: string;

@@ -167,6 +167,11 @@ function settled(
         isError: true,
         runId: response.runId,
       });
+    case 'cancelled':
+      return textResult(`Run ${response.runId} was cancelled.`, {
+        isError: true,
+        runId: response.runId,
+      });
     case 'running':
       return textResult(
         `Run ${response.runId} is still running; follow it at ${runPage(response.runId, pageUrl)} ` +

@@ -6,7 +6,7 @@ import type { RunWorker } from '../worker/run-worker.js';
 import type { ServerContext } from './server-context.js';
 
 /** States in which nothing happens until a person acts (or ever again). */
-const SETTLED: readonly RunStatus[] = ['completed', 'failed', 'awaiting_confirmation'];
+const SETTLED: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'awaiting_confirmation'];
 
 export const isSettled = (run: Run): boolean => SETTLED.includes(run.status);
 

@@ -304,7 +304,7 @@ async function record(
   const ok = result.terminate_reason === 'GOAL';
   const cancelled = result.terminate_reason === 'ABORTED';
   return recorder.finish({
-    status: ok ? 'completed' : 'failed',
+    status: ok ? 'completed' : cancelled ? 'cancelled' : 'failed',
     summary: cancelled ? 'Cancelled.' : result.final_message,
     usage: result.usage,
     message: result.content,

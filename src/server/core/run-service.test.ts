@@ -248,12 +248,13 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     await expect.poll(() => runId).not.toBe('');
     expect(await svc.cancelRun(otherId, runId)).toBeUndefined();
     await svc.cancelRun(userId, runId);
-    expect(await running).toMatchObject({ status: 'failed', summary: 'Cancelled.' });
+    // Its own status: a person stopping a run is not the run failing.
+    expect(await running).toMatchObject({ status: 'cancelled', summary: 'Cancelled.' });
     expect((await svc.getRun(userId, runId))?.run).toMatchObject({ errorCode: 'cancelled' });
 
     const waiting = await svc.run({ userId, prompt: 'Mail Bob' });
     expect(waiting.status).toBe('awaiting_confirmation');
-    expect(await svc.cancelRun(userId, waiting.runId)).toMatchObject({ status: 'failed' });
+    expect(await svc.cancelRun(userId, waiting.runId)).toMatchObject({ status: 'cancelled' });
     expect(await svc.pendingApprovals(userId)).toEqual([]);
     await expect(
       svc.resolveApproval({

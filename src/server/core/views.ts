@@ -88,6 +88,7 @@ export async function runResponse(
     status:
       run.status === 'completed' ||
       run.status === 'failed' ||
+      run.status === 'cancelled' ||
       run.status === 'awaiting_confirmation'
         ? run.status
         : 'running',

@@ -9,10 +9,10 @@ export const released = (time: string) => ({
   updated_at: time,
 });
 
-/** A cancelled run's fields: failed, `cancelled`, finished now. */
+/** A cancelled run's fields: `cancelled` (its code too), finished now. */
 export const cancelledRun = (time: string) => ({
   ...released(time),
-  status: 'failed',
+  status: 'cancelled',
   error_code: 'cancelled',
   summary: 'Cancelled.',
   finished_at: time,

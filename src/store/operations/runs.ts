@@ -8,7 +8,7 @@ import { notify, RUN_CHANNEL } from './run-queue.js';
 import { withSummary } from './run-reply.js';
 import type { NewRun, RunGuard, RunPatch, Transition } from '../types.js';
 
-const FINISHED: readonly RunStatus[] = ['completed', 'failed'];
+const FINISHED: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
 
 export async function createRun(
   context: StoreContext,

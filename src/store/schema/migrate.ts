@@ -14,6 +14,7 @@ import { tokenRevocationMigration } from './0005-token-revocation.js';
 import { pendingApprovalsPageMigration } from './0006-pending-approvals-page.js';
 import { agentGrantsMigration } from './0007-agent-grants.js';
 import { threadAgentMigration } from './0008-thread-agent.js';
+import { cancelledRunsMigration } from './0009-cancelled-runs.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -27,6 +28,7 @@ const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0006_pending_approvals_page': pendingApprovalsPageMigration,
   '0007_agent_grants': agentGrantsMigration,
   '0008_thread_agent': threadAgentMigration,
+  '0009_cancelled_runs': cancelledRunsMigration(dialect),
 });
 
 /**

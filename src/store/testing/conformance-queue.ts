@@ -135,7 +135,7 @@ export function queueCases(fixture: CurrentFixture): void {
       const { store } = fixture();
       const waiting = await seedApproval(store);
       const cancelled = await store.requestCancel(waiting.user.id, waiting.run.id);
-      expect(cancelled).toMatchObject({ status: 'failed', errorCode: 'cancelled' });
+      expect(cancelled).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
       expect((await store.getApproval(waiting.user.id, waiting.approval.id))?.status).toBe(
         'rejected',
       );
@@ -188,7 +188,7 @@ export function queueCases(fixture: CurrentFixture): void {
         message: 'I need your approval to: x',
         approvals: [],
       });
-      expect(parked?.run).toMatchObject({ status: 'failed', errorCode: 'cancelled' });
+      expect(parked?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
       expect(await store.listApprovals(user.id, { status: 'pending' })).toEqual([]);
     });
 

@@ -20,7 +20,7 @@ export async function completeChat(run: ChatRun): Promise<ChatCompletion | Fasti
   const tally = runTally();
   const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
   const outcome = runOutcome(response, run.baseUrl);
-  if (response.status === 'failed') {
+  if (response.status === 'failed' || response.status === 'cancelled') {
     const failed = failedRun(response, outcome.cadre);
     return run.reply.status(failed.status).send(failed.body);
   }

@@ -55,7 +55,7 @@ export async function streamChat(run: ChatRun): Promise<void> {
       onEvent,
     });
     const outcome = runOutcome(response, run.baseUrl);
-    if (response.status === 'failed') {
+    if (response.status === 'failed' || response.status === 'cancelled') {
       // An error event, which OpenAI's SDKs raise; before any chunk, an error status.
       const failed = failedRun(response, outcome.cadre);
       if (!sse.opened) return void (await run.reply.status(failed.status).send(failed.body));

@@ -25,13 +25,15 @@ export function failedRun(
   response: RunResponse,
   cadre: CadreOutcome,
 ): { status: number; body: FailedRunBody } {
-  const errorCode = response.errorCode ?? 'internal';
+  const errorCode =
+    response.status === 'cancelled' ? 'cancelled' : (response.errorCode ?? 'internal');
   const [status, code] = statusOf(errorCode);
+  const said = response.status === 'cancelled' ? 'was cancelled' : `failed: ${response.summary}`;
   return {
     status,
     body: {
       error: {
-        message: `Run ${response.runId} failed: ${response.summary}`,
+        message: `Run ${response.runId} ${said}`,
         type: openAiErrorType(status),
         param: null,
         code,

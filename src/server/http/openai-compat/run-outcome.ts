@@ -38,6 +38,8 @@ function contentOf(response: RunResponse, baseUrl: string, runUrl: string): stri
       return response.summary;
     case 'failed':
       return `Run ${runId} failed: ${response.summary}`;
+    case 'cancelled':
+      return `Run ${runId} was cancelled.`;
     case 'running':
       return `Run ${runId} is still running; follow it at ${runUrl} or GET ${baseUrl}/api/runs/${runId}/stream.`;
     case 'awaiting_confirmation':

@@ -258,7 +258,7 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
     );
     const run = await until(async () => {
       const found = (await service.getRun(users.ann.id, runId))?.run;
-      return found?.status === 'failed' ? found : undefined;
+      return found?.status === 'cancelled' ? found : undefined;
     });
     expect(run.errorCode).toBe('cancelled');
   });
