@@ -5,6 +5,8 @@ import { agentViews } from './agent-views.js';
 import type { ServerContext } from './server-context.js';
 import { threadRuns } from './thread-runs.js';
 import { approvalCard, approvalView } from './views.js';
+import type { Approval } from '../../store/types.js';
+import { scopeAgents } from '../../runtime/subagents/child-pause.js';
 
 /** Rows per statement when every pending approval is wanted. */
 const ALL_PAGE = 500;
@@ -35,15 +37,23 @@ export function readViews(ctx: ServerContext): Reads {
           { limit: ALL_PAGE, ...(after !== undefined ? { after } : {}) },
           signal,
         );
-        all.push(...page.approvals.map((p) => approvalCard(ctx, p.approval, p.threadId, p.args)));
+        const agents = await runAgents(ctx, userId, page.approvals, signal);
+        all.push(
+          ...page.approvals.map((p) =>
+            approvalCard(ctx, p.approval, p.threadId, p.args, agents.get(p.approval.runId)),
+          ),
+        );
         after = page.next;
       } while (after !== undefined);
       return all;
     },
     async pendingApprovalPage(userId, page, signal) {
       const found = await store.listPendingApprovals(userId, page, signal);
+      const agents = await runAgents(ctx, userId, found.approvals, signal);
       return {
-        approvals: found.approvals.map((p) => approvalCard(ctx, p.approval, p.threadId, p.args)),
+        approvals: found.approvals.map((p) =>
+          approvalCard(ctx, p.approval, p.threadId, p.args, agents.get(p.approval.runId)),
+        ),
         ...(found.next !== undefined ? { next: found.next } : {}),
       };
     },
@@ -56,8 +66,14 @@ export function readViews(ctx: ServerContext): Reads {
         store.listApprovals(userId, { threadId }, signal),
       ]);
       const pending = approvals.filter((a) => a.status === 'pending');
+      const agents = await runAgents(
+        ctx,
+        userId,
+        pending.map((approval) => ({ approval })),
+        signal,
+      );
       const [pendingApprovals, runs] = await Promise.all([
-        Promise.all(pending.map((a) => approvalView(ctx, a, threadId))),
+        Promise.all(pending.map((a) => approvalView(ctx, a, threadId, agents.get(a.runId)))),
         threadRuns(store, userId, messages, approvals, signal),
       ]);
       return { thread, messages, pendingApprovals, runs };
@@ -86,4 +102,25 @@ export function readViews(ctx: ServerContext): Reads {
     },
     verifyAudit: (signal) => store.verifyAudit(signal),
   };
+}
+
+/**
+ * The agent of each run with a subagent's approval, so its card's path starts
+ * at the run's agent; approvals of a run's own calls need no lookup.
+ */
+async function runAgents(
+  ctx: ServerContext,
+  userId: string,
+  pending: ReadonlyArray<{ approval: Approval }>,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
+  const runIds = new Set(
+    pending.filter((p) => scopeAgents(p.approval.callId).length > 0).map((p) => p.approval.runId),
+  );
+  const agents = new Map<string, string>();
+  for (const runId of runIds) {
+    const run = await ctx.store.getRun(userId, runId, signal);
+    if (run) agents.set(runId, run.agent);
+  }
+  return agents;
 }

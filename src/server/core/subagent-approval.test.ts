@@ -131,6 +131,11 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
       expect.objectContaining({ tool: 'gmail_send', path: ['desk', 'mailer', 'gmail_send'] }),
     ]);
     expect(smtp.messages).toHaveLength(0);
+    // Every view of the approval names who asks, from the run's agent down.
+    const path = ['desk', 'mailer', 'gmail_send'];
+    expect((await svc.pendingApprovals(userId)).map((a) => a.path)).toEqual([path]);
+    expect((await svc.pendingApprovalPage(userId, { limit: 10 })).approvals[0]?.path).toEqual(path);
+    expect((await svc.getThread(userId, paused.threadId))?.pendingApprovals[0]?.path).toEqual(path);
     // The sibling that needed nobody ran to its end before the run parked.
     const before = await svc.getRun(userId, paused.runId);
     expect(
