@@ -348,4 +348,27 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     expect(questions.map((q) => q.agent)).toEqual(['desk › mailer']);
     expect(smtp.messages).toHaveLength(1);
   });
+
+  it('a router restarted while its domain waits: another service resumes it, and the mail goes once', async () => {
+    const model = deskModel(['bob@example.com']);
+    const first = await service(model);
+    const paused = await first.service.run({
+      userId: first.userId,
+      prompt: 'Mail Bob',
+      agent: 'frontdesk',
+    });
+    const { service: gone, store } = opened.pop()!;
+    await gone.close();
+    await store.close();
+
+    const second = await service(model);
+    const done = await second.service.resolveApproval({
+      userId: second.userId,
+      approvalId: paused.approvals[0]!.approvalId,
+      decision: 'approve_once',
+    });
+    expect(done.status).toBe('completed');
+    expect(smtp.messages).toHaveLength(1);
+    expect(model.requests.filter((r) => r.tools.some((t) => t.name === 'route'))).toHaveLength(1);
+  });
 });
