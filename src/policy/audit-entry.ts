@@ -9,8 +9,8 @@ export type ExecutionFact =
   | { status: 'awaiting_confirmation' }
   | { status: 'executing' }
   | { status: 'completed' }
-  /** The person's feedback is not recorded: it may quote the content. */
-  | { status: 'rejected' }
+  /** The person's feedback is not recorded: it may quote the content. `by` names them. */
+  | { status: 'rejected'; by?: string }
   | { status: 'failed'; error?: unknown; errorCode?: string };
 
 export type ExecutionStatus = ExecutionFact['status'];
@@ -87,7 +87,9 @@ function describe(
     case 'completed':
       return { message: `${tool} completed` };
     case 'rejected':
-      return { message: `${tool} rejected by the approver` };
+      return {
+        message: `${tool} rejected by ${execution.by ? sanitizeMessage(execution.by) : 'the approver'}`,
+      };
     case 'failed': {
       const error = execution.error;
       const code =

@@ -115,6 +115,8 @@ export interface RunRequest {
 
 export interface ResolveRequest {
   userId: string;
+  /** The deciding person's name, for the audit trail (looked up when absent). */
+  userName?: string;
   approvalId: string;
   decision: ApprovalDecision;
   feedback?: string;

@@ -53,7 +53,8 @@ export async function resolveApproval(
     if (resolved.reason === 'not_found') throw new NotFoundError('No such approval.');
     throw new ConflictError('This approval was already resolved.');
   }
-  // The decision is stored; from here a disconnect only detaches.
+  // The decision is stored; from here a disconnect only detaches. The trail names who decided.
+  const by = request.userName || (await deciderName(ctx, request.userId, hooks.signal));
   await audit(ctx.store, {
     runId: run.id,
     ...(action ? { actionId: action.id } : {}),
@@ -62,10 +63,12 @@ export async function resolveApproval(
     args: normalized.ok ? normalized.args : (action?.args ?? {}),
     decision: {
       mode: 'require_approval',
-      reason: matches ? `decided: ${request.decision}` : 'the approval no longer matches the call',
+      reason: matches
+        ? `decided by ${by}: ${request.decision}`
+        : 'the approval no longer matches the call',
     },
     approvalId: approval.id,
-    execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected' },
+    execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected', by },
   });
   if (!resolved.resumed) {
     const current = await ctx.store.getRun(request.userId, run.id, hooks.signal);
@@ -88,4 +91,13 @@ function earnedBy<T extends { tool: string; recipient: string }>(
 ): Array<T & { agent?: string }> {
   const agent = scopeAgents(callId).at(-1);
   return agent ? grants.map((grant) => ({ ...grant, agent })) : [...grants];
+}
+
+/** The store reads users by name only; a user's tokens carry it (whoever decides signed in with one). */
+async function deciderName(
+  ctx: ServerContext,
+  userId: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  return (await ctx.store.listTokens({ userId }, signal))[0]?.userName ?? 'the approver';
 }

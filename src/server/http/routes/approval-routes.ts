@@ -24,7 +24,10 @@ export function approvalRoutes(
   app.post('/api/agent/approvals/resolve', async (request, reply) => {
     const body = parseInput(resolveBody, request.body, 'body');
     const signal = requestSignal(reply);
-    return service.resolveApproval({ ...body, userId: request.userId }, { signal });
+    return service.resolveApproval(
+      { ...body, userId: request.userId, userName: request.userName },
+      { signal },
+    );
   });
 
   app.post('/api/agent/approvals/resolve/stream', async (request, reply) => {
@@ -34,7 +37,11 @@ export function approvalRoutes(
     await streamRun({
       reply,
       signal,
-      start: (hooks) => service.resolveApproval({ ...body, userId: request.userId }, hooks),
+      start: (hooks) =>
+        service.resolveApproval(
+          { ...body, userId: request.userId, userName: request.userName },
+          hooks,
+        ),
     });
   });
 }
