@@ -90,8 +90,8 @@ export interface SuspendedChild {
 export interface CodeMemo {
   /** The agent's input, so the replay asks the same (a resume gets no prompt of its own). */
   input: AgentInput;
-  /** Each model call's reply, in the order the agent made them. */
-  models: ModelChunk[][];
+  /** Each model call's reply, in the order the agent made them (null: it failed, ask again). */
+  models: Array<ModelChunk[] | null>;
   /** Each child by agent, inputs and occurrence: its result, or where it is waiting. */
   spawns: Record<string, { result: RunResult } | { child: SuspendedChild }>;
 }

@@ -79,6 +79,10 @@ export function codeReplay(
             chunks.push(chunk);
             yield chunk;
           }
+        } catch (error) {
+          // A reply cut short is not replayed as if it were whole: the call is made again.
+          memo.models[index] = null;
+          throw error;
         } finally {
           inflight--;
           settle();
