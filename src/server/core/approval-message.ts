@@ -8,8 +8,14 @@ export const APPROVAL_ASK = 'I need your approval to:';
  * in the turn that made the calls (it is the reply the person reads), then
  * the calls waiting.
  */
-export function approvalMessage(state: RunState, pending: readonly { preview: string }[]): string {
-  const asks = pending.map((p) => `- ${p.preview}`).join('\n');
+export function approvalMessage(
+  state: RunState,
+  pending: readonly { preview: string; path?: readonly string[] }[],
+): string {
+  // A subagent's call says who asks: `- desk › mailer › gmail_send: Send "Hi" to bob@…`.
+  const asks = pending
+    .map((p) => `- ${p.path ? `${p.path.join(' › ')}: ` : ''}${p.preview}`)
+    .join('\n');
   const ask = `${APPROVAL_ASK}\n${asks}`;
   const turn = state.messages.findLast((m) => m.role === 'model');
   const said = (turn?.parts ?? [])

@@ -136,6 +136,9 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     expect((await svc.pendingApprovals(userId)).map((a) => a.path)).toEqual([path]);
     expect((await svc.pendingApprovalPage(userId, { limit: 10 })).approvals[0]?.path).toEqual(path);
     expect((await svc.getThread(userId, paused.threadId))?.pendingApprovals[0]?.path).toEqual(path);
+    expect((await svc.getThread(userId, paused.threadId))?.messages.at(-1)?.content).toMatch(
+      /I need your approval to:\n- desk › mailer › gmail_send: Send "Hi" to bob@example\.com/,
+    );
     // The sibling that needed nobody ran to its end before the run parked.
     const before = await svc.getRun(userId, paused.runId);
     expect(
