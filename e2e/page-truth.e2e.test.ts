@@ -65,7 +65,9 @@ describe('web page: the truth about threads and runs (model behaviour is scripte
       .locator('.message-assistant .message-text', { hasText: GREETING.join('') })
       .waitFor();
     await expect.poll(() => picker(page).inputValue()).toBe('greeter');
-    expect(await page.locator('.message-assistant .message-role').textContent()).toBe('greeter');
+    await expect
+      .poll(() => page.locator('.message-assistant .message-role').textContent())
+      .toBe('greeter');
 
     // A new thread with the default agent, then the greeter's thread again.
     await page.getByRole('button', { name: 'New thread' }).click();

@@ -110,8 +110,9 @@ export function ChatView(props: Props) {
           <MessageItem
             key={message.id}
             message={message}
-            {...(message.runId && runs[message.runId]
-              ? { agentName: replyName(agents, runs[message.runId]?.agent) }
+            {...(message.runId && (runs[message.runId] || agentOfThread)
+              ? // A thread keeps one agent: its name stands in until the run's details arrive.
+                { agentName: replyName(agents, runs[message.runId]?.agent ?? agentOfThread) }
               : {})}
             {...(message.runId && withTrace.has(message.id) && runs[message.runId]
               ? { outcome: runOutcome(runs[message.runId] ?? { status: '' }) }
