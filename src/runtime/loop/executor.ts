@@ -409,7 +409,11 @@ function loopContext(
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(services.interceptors ? { interceptors: services.interceptors } : {}),
     ...(services.policy ? { policy: services.policy } : {}),
-    compaction: compactionSettings(definition.runConfig?.compaction, state.model, options),
+    // A child has no options of its own for this: it reads its root's table through the services.
+    compaction: compactionSettings(definition.runConfig?.compaction, state.model, {
+      ...options,
+      ...(services.contextWindows ? { contextWindows: services.contextWindows } : {}),
+    }),
   };
 }
 

@@ -55,6 +55,7 @@ export async function prepareExecution(
         workspace,
         ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
         prices: options.prices ?? DEFAULT_PRICES,
+        ...(options.contextWindows ? { contextWindows: options.contextWindows } : {}),
         mcp: new McpHub({
           ...(options.mcpServers ? { servers: options.mcpServers } : {}),
           env: process.env,

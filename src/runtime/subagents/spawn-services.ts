@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { ExecutionContext } from '../../events/types.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { PriceTable } from '../../cost/prices.js';
+import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
@@ -49,6 +50,8 @@ export interface SpawnServices {
   mcp: McpHub;
   /** Model prices, for every execution's cost. */
   prices: PriceTable;
+  /** Context windows by model (the project's `.cadre/models.json` on top of the built-in table). */
+  contextWindows?: ContextWindowTable;
   /** Starts a child execution: given by the executor, so subagent code never imports it. */
   launch: LaunchChild;
 }

@@ -10,6 +10,7 @@ import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
 import { loadPrices } from '../../cost/price-file.js';
+import { loadContextWindows } from '../../cost/context-windows.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { servesModelIn } from '../../definition/model-names.js';
 import { availableTools } from '../../tools/builtin/index.js';
@@ -92,6 +93,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const tools = [...builtinTools, ...code.tools.map((entry) => entry.tool)];
   const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
   const prices = await loadPrices(cwd, env);
+  const contextWindows = await loadContextWindows(cwd);
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
@@ -127,6 +129,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     tools,
     mcpServers,
     prices,
+    contextWindows,
     // `--model` is only the default: an agent that names its model keeps it (`name` is already
     // the agent's model, else the default), so the stored run names the model really used.
     resolveModel: (name, thread) =>

@@ -118,6 +118,7 @@ async function driveStep(
     tools: ctx.tools,
     mcpServers: ctx.mcpServers,
     prices: ctx.prices,
+    contextWindows: ctx.contextWindows,
     agents: ctx.agents,
     resolveModel: (name) => {
       const resolved = ctx.resolveModel(modelStringFor(name, run.model), run.threadId);

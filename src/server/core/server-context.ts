@@ -1,3 +1,4 @@
+import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { AgentRegistry } from '../../agents/agent-registry.js';
 import type { ConversationResolver } from '../../model/conversation-resolver.js';
 import type { Runtime } from '../../runtime/loop/runtime.js';
@@ -30,6 +31,8 @@ export interface ServerContext {
   /** Rules, trust and the side-effect switch; the gate adds each user's grants. */
   policy: Pick<GatePolicy, 'rules' | 'sideEffects' | 'trust'>;
   workspace: string;
+  /** Context windows by model: the built-in table with the project's `.cadre/models.json` on top. */
+  contextWindows: ContextWindowTable;
   /** The server's own files (database, keys) that no tool may reach, besides `.cadre/`. */
   protectedPaths?: readonly string[];
   /** The agent a request names (the default without one), prepared once per name. */
