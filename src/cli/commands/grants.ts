@@ -4,19 +4,7 @@ import type { NamedGrant } from '../../store/records.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
-import { storeUrlFor, type StoreCommandOptions } from './token.js';
-
-/** A server URL is shown without its password; a file path as it is. */
-function describeDatabase(url: string): string {
-  if (!/^postgres(ql)?:/i.test(url)) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'a PostgreSQL database';
-  }
-}
+import { describeStore, storeUrlFor, type StoreCommandOptions } from './token.js';
 
 /**
  * Opens the database `cadre token` and `cadre serve` use; a SQLite file that
@@ -30,7 +18,7 @@ async function withStore(
   work: (store: Awaited<ReturnType<typeof openStore>>, where: string) => Promise<number>,
 ): Promise<number> {
   const url = storeUrlFor(options, io);
-  const where = describeDatabase(url);
+  const where = describeStore(url);
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url) && url !== ':memory:' && !existsSync(url)) {
     io.stderr(
       `${style.red('error')} no database at ${where}: run this where \`cadre serve\` runs, or name its database with --db or CADRE_DATABASE_URL\n`,

@@ -1,6 +1,5 @@
-import { normalizeCall } from '../../policy/normalize-call.js';
 import type { Run } from '../../store/types.js';
-import { audit } from './audit-log.js';
+import { auditCutOff } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 
 /**
@@ -28,20 +27,11 @@ export async function closeUnrunActions(
       signal,
     );
     if (!moved.ok) continue;
-    const normalized = normalizeCall(action.tool, action.args);
-    await audit(
+    await auditCutOff(
       ctx.store,
-      {
-        runId: run.id,
-        actionId: action.id,
-        modelName: run.model,
-        toolName: action.tool,
-        args: normalized.ok ? normalized.args : action.args,
-        decision: action.requiresApproval
-          ? { mode: 'require_approval', reason: 'the run failed before the call ran' }
-          : { mode: 'allow' },
-        execution: { status: 'failed', errorCode: 'not_run' },
-      },
+      run,
+      action,
+      { errorCode: 'not_run', approvalReason: 'the run failed before the call ran' },
       signal,
     );
   }

@@ -9,10 +9,9 @@ import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { Claim, Run, RunJob, StartExtras, ThreadMessage } from '../../store/types.js';
-import { normalizeCall } from '../../policy/normalize-call.js';
 import { actionGuard } from './action-guard.js';
 import { approvalMessage } from './approval-message.js';
-import { audit } from './audit-log.js';
+import { auditCutOff } from './audit-log.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { modelStringFor } from './run-model.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -154,17 +153,9 @@ async function driveStep(
     recorder.event(takeoverEvent(run, claim));
     // The trail says what the dead owner may have done: each cut-off effect, outcome unknown.
     for (const action of claim.interrupted) {
-      const normalized = normalizeCall(action.tool, action.args);
-      await audit(ctx.store, {
-        runId: run.id,
-        actionId: action.id,
-        modelName: run.model,
-        toolName: action.tool,
-        args: normalized.ok ? normalized.args : action.args,
-        decision: action.requiresApproval
-          ? { mode: 'require_approval', reason: 'approved by a person' }
-          : { mode: 'allow' },
-        execution: { status: 'failed', errorCode: 'interrupted' },
+      await auditCutOff(ctx.store, run, action, {
+        errorCode: 'interrupted',
+        approvalReason: 'approved by a person',
       });
     }
   }
