@@ -87,6 +87,28 @@ describe('cadre mcp (the command over an in-memory transport)', () => {
     expect(log).toContain('■ echo: GOAL');
   });
 
+  it('serves the agents of --workspace DIR, not of the folder it was started in', async () => {
+    const elsewhere = await realpath(await mkdtemp(join(tmpdir(), 'cadre-mcp-elsewhere-')));
+    try {
+      // HOME too: the project's agents must not come in as the user's own.
+      const io = { ...testIO(), cwd: elsewhere, env: { HOME: elsewhere } };
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const exit = mcpCommand({ approve: [], workspace: project }, io, {
+        transport: serverSide,
+        model: new ScriptedModel([]),
+      });
+      const client = new Client({ name: 'test', version: '1' });
+      await client.connect(clientSide);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('echo');
+      await client.close();
+      expect(await exit).toBe(EXIT.ok);
+      expect(io.err.join('')).toContain(`workspace ${project}`);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('stops on Ctrl-C', async () => {
     const io = testIO();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -42,13 +42,15 @@ export async function mcpCommand(
   let stopInterrupt: (() => void) | undefined;
   try {
     const policy = await commandPolicy(io, options.policy);
-    const environment = await agentEnvironment(io);
-    for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const workspace = await workspaceFolder(io, options.workspace);
+    // The workspace is the project: its agents, MCP servers and model tables, wherever the process started.
+    const projectIO: CliIO = { ...io, cwd: workspace };
+    const environment = await agentEnvironment(projectIO);
+    for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
     const defaultModel = options.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every run shares one client per model.
     const resolveOnce = cachedResolver((model: string) =>
-      resolveModelClient(model, io.env, { cwd: io.cwd }),
+      resolveModelClient(model, io.env, { cwd: workspace }),
     );
     const { agentsMcpServer } = await import('../../mcp/server/agents-mcp-server.js');
     const server = agentsMcpServer({
