@@ -2,8 +2,9 @@ import path from 'node:path';
 import { ValidationError } from '../errors/validation-error.js';
 import { parseYamlText } from './data-file.js';
 import { isRecord } from './describe-value.js';
-import { resolveIssues, warningAt, type PendingIssue } from './issues.js';
+import { errorAt, resolveIssues, warningAt, type PendingIssue } from './issues.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
+import type { ValidationIssue } from '../errors/validation-error.js';
 import type { AgentDefinition, WorkflowConfig } from './types.js';
 import { displayFile } from './validate-context.js';
 
@@ -21,9 +22,10 @@ export type LoadChild = (file: string, options: LoadOptions) => Promise<LoadResu
  * from their `config_path` (relative to this file) and become the agents
  * of a Sequential / Parallel / Loop workflow, or the sub-agents an LlmAgent
  * may hand work to; `output_key` and LoopAgent's `max_iterations` are kept.
- * A sub-agent that cannot be loaded is a warning naming it (ADK projects
- * are often copied without all their files); a workflow left with no agent
- * runs as a single LLM agent, as before.
+ * A `config_path` that is missing, mistyped or unloadable is an error
+ * naming it, and so is a workflow left with no agent: ADK refuses both, and
+ * running the rest would do something the author did not write. A `code:`
+ * sub-agent (a Python object) is a warning: Cadre cannot import it.
  */
 export async function withAdkTree(
   loaded: LoadResult,
@@ -44,22 +46,28 @@ export async function withAdkTree(
   const ancestors = [...(options.adkAncestors ?? []), file];
   const children: AgentDefinition[] = [];
   const entries = Array.isArray(data.sub_agents) ? data.sub_agents : [];
+  const childIssues: ValidationIssue[] = [];
   for (const [index, entry] of entries.entries()) {
     const at = ['sub_agents', index];
     const configPath = isRecord(entry) ? entry.config_path : undefined;
-    if (typeof configPath !== 'string') {
+    if (typeof configPath !== 'string' || !configPath.trim()) {
       pending.push(
-        warningAt(at, 'only sub-agents given by config_path can be loaded; this one is left out'),
+        isRecord(entry) && typeof entry.code === 'string' && configPath === undefined
+          ? warningAt(
+              [...at, 'code'],
+              `sub-agent ${entry.code} is Python code, which Cadre cannot import; left out`,
+            )
+          : errorAt(
+              configPath === undefined ? at : [...at, 'config_path'],
+              'a sub-agent needs config_path: the path of its YAML file, relative to this one',
+            ),
       );
       continue;
     }
     const child = path.resolve(path.dirname(file), configPath);
     if (ancestors.includes(child)) {
       pending.push(
-        warningAt(
-          [...at, 'config_path'],
-          `${configPath} is already being loaded (a cycle); left out`,
-        ),
+        errorAt([...at, 'config_path'], `${configPath} is already being loaded (a cycle)`),
       );
       continue;
     }
@@ -68,17 +76,19 @@ export async function withAdkTree(
       children.push(result.definition);
       warnings.push(...result.warnings);
     } catch (error) {
-      const reason =
-        error instanceof ValidationError
+      const missing =
+        error instanceof ValidationError && error.issues[0]?.message === 'file not found';
+      // The sub-agent's own problems are listed too, at their own file and line.
+      if (error instanceof ValidationError && !missing) childIssues.push(...error.issues);
+      const reason = missing
+        ? `file not found (${displayFile(child, options.cwd) ?? child})`
+        : error instanceof ValidationError
           ? (error.issues[0]?.message ?? error.message)
           : error instanceof Error
             ? error.message
             : String(error);
       pending.push(
-        warningAt(
-          [...at, 'config_path'],
-          `sub-agent ${configPath} could not be loaded (${reason}); left out`,
-        ),
+        errorAt([...at, 'config_path'], `sub-agent ${configPath} could not be loaded: ${reason}`),
       );
     }
   }
@@ -98,10 +108,7 @@ export async function withAdkTree(
         : { kind, agents: children };
   } else if (kind) {
     pending.push(
-      warningAt(
-        ['agent_class'],
-        `${agentClass} has no sub-agent Cadre could load; it runs as a single LLM agent`,
-      ),
+      errorAt(['agent_class'], `${agentClass} has no sub-agent Cadre can load; it cannot run`),
     );
   } else if (agentClass !== 'LlmAgent') {
     pending.push(
@@ -116,6 +123,9 @@ export async function withAdkTree(
     for (const child of children) if (!tools.includes(child.name)) tools.push(child.name);
     definition.toolConfig = { ...definition.toolConfig, tools };
   }
-  warnings.push(...resolveIssues(pending, parsed.mapper, displayFile(file, options.cwd)));
+  const issues = resolveIssues(pending, parsed.mapper, displayFile(file, options.cwd));
+  if (issues.some((issue) => issue.severity === 'error'))
+    throw new ValidationError([...issues, ...childIssues]);
+  warnings.push(...issues);
   return { definition, warnings };
 }

@@ -8,7 +8,9 @@ import { executeAgent } from '../runtime/loop/executor.js';
 import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { availableTools } from '../tools/builtin/index.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { loadDefinition } from './load-definition.js';
+import type { LoadResult } from './load-options.js';
 
 /**
  * Every corpus file runs to GOAL on a one-turn scripted model (it answers
@@ -30,10 +32,14 @@ const tools = availableTools({});
 describe('every corpus file runs (one-turn scripted model)', () => {
   test.each(FILES)('%s', async (file) => {
     const workspace = await mkdtemp(path.join(tmpdir(), 'cadre-corpus-run-'));
-    const { definition } = await loadDefinition(path.join(CORPUS, file), {
+    const loaded = await loadDefinition(path.join(CORPUS, file), {
       cwd: CORPUS,
       knownTools: [...tools.map((tool) => tool.name), TASK_TOOL],
-    });
+    }).catch((error: unknown) => error);
+    // An ADK workflow copied without its sub-agent files is refused at load (corpus.corpus-test.ts).
+    if (loaded instanceof ValidationError && file.startsWith('adk/')) return;
+    if (loaded instanceof Error) throw loaded;
+    const { definition } = loaded as LoadResult;
     const result = await executeAgent(definition, {
       model: new ScriptedModel(() => ({ parts: [{ text: 'Done.' }] })),
       tools,

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { ValidationIssue } from '../errors/validation-error.js';
+import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
 import { AGENT_NAME_PATTERN } from './agent-name.js';
 import { loadDefinition } from './load-definition.js';
 import { DEFAULT_KNOWN_TOOLS } from './tool-names.js';
@@ -38,7 +38,17 @@ describe('every corpus file loads', () => {
   });
 
   test.each(FILES)('%s', async (file) => {
-    const { definition, warnings } = await load(file);
+    const loaded = await load(file).catch((error: unknown) => error);
+    if (loaded instanceof ValidationError && file.startsWith('adk/')) {
+      // An ADK workflow copied without its sub-agent files is refused, as ADK refuses it.
+      for (const issue of loaded.issues.filter((i) => i.severity === 'error')) {
+        expect(issue).toMatchObject({ file, line: expect.any(Number) });
+        expect(issue.message).toMatch(/file not found \(|has no sub-agent Cadre can load/);
+      }
+      return;
+    }
+    if (loaded instanceof Error) throw loaded;
+    const { definition, warnings } = loaded as LoadResult;
     expect(definition.name).toMatch(AGENT_NAME_PATTERN);
     expect(definition.source?.foreign).toEqual(
       file.startsWith('adk/') ? 'adk' : expect.stringMatching(/^(claude-code|gemini-cli)$/),
@@ -260,15 +270,19 @@ describe('corpus spot checks', () => {
     expect(warnings[0]?.message).toMatch(/placeholder \{generated_backend_code\}/);
   });
 
-  test('an ADK workflow agent whose sub-agent files are missing warns at each and runs as one agent', async () => {
-    const { definition, warnings } = await load('adk/ENVOYou__agent-envoyou__root.yaml');
-    expect(definition.workflow).toBeUndefined();
-    expect(warnings.map((w) => `${w.line}:${w.column} ${w.path}`)).toEqual([
-      '2:14 agent_class',
-      '6:18 sub_agents.0.config_path',
-      '7:18 sub_agents.1.config_path',
-      '8:18 sub_agents.2.config_path',
+  test('an ADK workflow agent whose sub-agent files are missing is refused, naming each path at its line', async () => {
+    const error = await load('adk/ENVOYou__agent-envoyou__root.yaml').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues;
+    expect(issues.map((w) => `${w.line}:${w.column} ${w.severity} ${w.path}`)).toEqual([
+      '2:14 error agent_class',
+      '6:18 error sub_agents.0.config_path',
+      '7:18 error sub_agents.1.config_path',
+      '8:18 error sub_agents.2.config_path',
     ]);
+    expect(issues[1]?.message).toContain(
+      'could not be loaded: file not found (adk/agent_envoyou/backend_agent/sub_agent/BackendWriterAgent.yaml)',
+    );
   });
 
   test('ADK tool names are warned about at their own line', async () => {

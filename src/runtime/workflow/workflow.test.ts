@@ -6,6 +6,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelClient, ModelRequest } from '../../model/types.js';
 import { loadDefinition } from '../../definition/load-definition.js';
+import { ValidationError } from '../../errors/validation-error.js';
 import { executeAgent } from '../loop/executor.js';
 
 let dir: string;
@@ -208,7 +209,7 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
     expect(result.final_message).toContain('helped');
   });
 
-  it('sub-agents that cannot be loaded are warnings at their line; a workflow left with none runs as one LLM agent', async () => {
+  it('a missing config_path sub-agent is an error naming the file and the path; a workflow left with none refuses to run', async () => {
     const file = await project('missing', {
       'root_agent.yaml': [
         'agent_class: SequentialAgent',
@@ -220,19 +221,36 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
         '  - code: my_module.agent',
       ],
     });
-    const { definition, warnings, result } = await run(
-      file,
-      new ScriptedModel([{ parts: [{ text: 'alone' }] }]),
-    );
-    expect(definition.workflow).toBeUndefined();
-    expect(warnings.map((w) => `${w.line} ${w.path}: ${w.message}`)).toEqual([
-      '1 agent_class: SequentialAgent has no sub-agent Cadre could load; it runs as a single LLM agent',
-      expect.stringMatching(
-        /^6 sub_agents\.0\.config_path: sub-agent gone\.yaml could not be loaded \(file not found\)/,
-      ),
-      '7 sub_agents.1: only sub-agents given by config_path can be loaded; this one is left out',
+    const error = await loadDefinition(file, { cwd: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues;
+    expect(issues.map((i) => `${i.file}:${i.line} ${i.severity} ${i.path}: ${i.message}`)).toEqual([
+      'missing/root_agent.yaml:1 error agent_class: SequentialAgent has no sub-agent Cadre can load; it cannot run',
+      'missing/root_agent.yaml:6 error sub_agents.0.config_path: sub-agent gone.yaml could not be loaded: file not found (missing/gone.yaml)',
+      'missing/root_agent.yaml:7 warning sub_agents.1.code: sub-agent my_module.agent is Python code, which Cadre cannot import; left out',
     ]);
-    expect(result.final_message).toBe('alone');
+  });
+
+  it('a mistyped config_path in a LoopAgent is an error even when another sub-agent loads', async () => {
+    const file = await project('mistyped', {
+      'root_agent.yaml': [
+        'agent_class: LoopAgent',
+        'name: looping',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: step.yaml',
+        '  - config_path: stpe.yaml',
+        '  - config: step.yaml',
+      ],
+      'step.yaml': llm('step', 'You are step.'),
+    });
+    const error = await loadDefinition(file, { cwd: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => `${i.line} ${i.path}`)).toEqual([
+      '6 sub_agents.1.config_path',
+      '7 sub_agents.2',
+    ]);
+    expect((error as ValidationError).message).toContain('stpe.yaml could not be loaded');
   });
 
   it("a Parallel inside a Sequential hands its agents' state to the agents after it", async () => {
@@ -313,7 +331,7 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
     expect(model.requests.map(agentOf)).toEqual(['one']);
   });
 
-  it('a cycle of config_path references is a warning, not a hang', async () => {
+  it('a cycle of config_path references is an error, not a hang', async () => {
     const file = await project('cycle', {
       'root_agent.yaml': [
         'agent_class: SequentialAgent',
@@ -330,9 +348,10 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
         '  - config_path: root_agent.yaml',
       ],
     });
-    const { warnings } = await loadDefinition(file, { cwd: dir });
-    expect(warnings.map((w) => w.message)).toContain(
-      'root_agent.yaml is already being loaded (a cycle); left out',
+    const error = await loadDefinition(file, { cwd: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain(
+      'root_agent.yaml is already being loaded (a cycle)',
     );
   });
 });
