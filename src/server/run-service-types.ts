@@ -236,6 +236,8 @@ export interface AgentView {
   examples?: string[];
   /** Structured inputs (the agent's inputConfig), in order; absent: the agent takes a prompt. */
   inputs?: AgentInputView[];
+  /** The tools the agent is granted (its toolConfig), so a client can tell an agent that only reads. */
+  tools?: string[];
 }
 
 /** One input of an agent's inputConfig, enough to build a form field. */

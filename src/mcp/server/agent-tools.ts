@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../../model/types.js';
 import type { ApprovalAnswer, ApprovalQuestion } from './approval-question.js';
 
@@ -11,6 +11,8 @@ export interface AgentTool {
   inputSchema: JsonSchema & { type: 'object' };
   /** Present when every successful call returns `structuredContent` of this shape. */
   outputSchema?: JsonSchema & { type: 'object' };
+  /** `readOnlyHint` / `destructiveHint`, from the tools the agent is granted. */
+  annotations?: ToolAnnotations;
 }
 
 /** What one `tools/call` may use of its MCP connection. */

@@ -172,6 +172,20 @@ describe('agents as MCP tools (in-memory transport, SDK client, scripted model)'
     });
   });
 
+  it('marks an agent that only reads as read-only, and one that may write as destructive', async () => {
+    const { client } = await connect(new ScriptedModel([]));
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('greeter')?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+    expect(byName.get('writer')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+  });
+
   it('serves the built-in code agents too unless told not to', async () => {
     const server = agentsMcpServer({ agents: registry, workspace: project, runtime });
     const client = new Client({ name: 'c', version: '1' });

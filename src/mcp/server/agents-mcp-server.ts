@@ -50,6 +50,7 @@ export function createAgentsMcpServer(
       ...(tool.title ? { title: tool.title } : {}),
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
     })),
   }));
 

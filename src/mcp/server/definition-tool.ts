@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../model/types.js';
 import { inputsJsonSchema } from '../../runtime/prompt/inputs.js';
 import type { AgentDefinition } from '../../definition/types.js';
+import { agentAnnotations } from './agent-annotations.js';
 import { isPlainObject, objectSchema, type AgentTool } from './agent-tools.js';
 
 /** What an agent without an inputConfig takes (and so every code agent): `{ prompt: string }`. */
@@ -8,8 +9,14 @@ export const PROMPT_SCHEMA: AgentTool['inputSchema'] = objectSchema(
   inputsJsonSchema({ name: 'any', description: '', promptConfig: {}, toolConfig: { tools: [] } }),
 );
 
-/** A definition as an MCP tool: its inputs as JSON Schema, and its output's when it has one. */
-export function definitionTool(definition: AgentDefinition): AgentTool {
+/**
+ * A definition as an MCP tool: its inputs as JSON Schema, its output's when
+ * it has one, and whether it only reads (`isRead` knows the tool pool).
+ */
+export function definitionTool(
+  definition: AgentDefinition,
+  isRead: (tool: string) => boolean = () => false,
+): AgentTool {
   const output = structuredOutput(definition);
   return {
     name: definition.name,
@@ -17,6 +24,7 @@ export function definitionTool(definition: AgentDefinition): AgentTool {
     ...(definition.displayName ? { title: definition.displayName } : {}),
     inputSchema: objectSchema(inputsJsonSchema(definition)),
     ...(output ? { outputSchema: output.schema } : {}),
+    annotations: agentAnnotations(definition.toolConfig.tools, isRead),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   type AgentToolSource,
   type ToolCallContext,
 } from './agent-tools.js';
+import { agentAnnotations } from './agent-annotations.js';
 import { definitionTool, PROMPT_SCHEMA, structuredOutput } from './definition-tool.js';
 
 export interface LocalAgentsOptions {
@@ -65,7 +66,8 @@ export function localAgentTools(options: LocalAgentsOptions): AgentToolSource {
       .filter((agent) => agent.entry.kind === 'definition' || options.builtins !== false);
 
   return {
-    list: () => Promise.resolve(served().map(toolOf)),
+    list: () =>
+      Promise.resolve(served().map((agent) => toolOf(agent, options.tools ?? builtinTools))),
     async call(name, args, context) {
       const agent = served().find((a) => nameOf(a.entry) === name);
       if (!agent) return undefined;
@@ -110,10 +112,19 @@ export function localAgentTools(options: LocalAgentsOptions): AgentToolSource {
   };
 }
 
-function toolOf(agent: RegisteredAgent): AgentTool {
+function toolOf(agent: RegisteredAgent, pool: readonly Tool[]): AgentTool {
   const { entry } = agent;
-  if (entry.kind === 'definition') return definitionTool(entry.definition);
-  return { name: entry.name, description: entry.description, inputSchema: PROMPT_SCHEMA };
+  if (entry.kind === 'definition')
+    return definitionTool(entry.definition, (name) =>
+      pool.some((tool) => tool.name === name && !tool.sideEffect),
+    );
+  // A code agent's tools are its own: nothing says it only reads.
+  return {
+    name: entry.name,
+    description: entry.description,
+    inputSchema: PROMPT_SCHEMA,
+    annotations: agentAnnotations(undefined, () => false),
+  };
 }
 
 /** The run's answer; any ending but GOAL is an error result that says why. */

@@ -13,7 +13,11 @@ import {
   type AgentToolSource,
   type ToolCallContext,
 } from './agent-tools.js';
+import { inputsText } from '../../server/http/run-request.js';
+import { builtinTools } from '../../tools/builtin/index.js';
+import { agentAnnotations } from './agent-annotations.js';
 import { PROMPT_SCHEMA } from './definition-tool.js';
+import { inputViewSchema } from './service-input-schema.js';
 
 export interface ServiceAgentsOptions {
   service: RunService;
@@ -31,6 +35,10 @@ export interface ServiceAgentsOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The server's tools that only read; any other name may change something. */
+const isBuiltinRead = (name: string): boolean =>
+  builtinTools.some((tool) => tool.name === name && !tool.sideEffect);
+
 const PROGRESS_EVENTS = new Set(['turn_started', 'tool_call', 'tool_result', 'approval_required']);
 
 /**
@@ -43,7 +51,7 @@ const PROGRESS_EVENTS = new Set(['turn_started', 'tool_call', 'tool_result', 'ap
  */
 export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSource {
   const { service, userId } = options;
-  const list = async (): Promise<AgentTool[]> =>
+  const list = async (): Promise<Array<AgentTool & { structured: boolean }>> =>
     (await service.listAgents())
       // The server's own default agent (origin `default`) is in no agent folder: not a tool.
       .filter(
@@ -53,21 +61,29 @@ export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSourc
       .map((agent) => ({
         name: agent.name,
         description: agent.description,
-        inputSchema: PROMPT_SCHEMA,
+        ...(agent.displayName ? { title: agent.displayName } : {}),
+        inputSchema: agent.inputs?.length ? inputViewSchema(agent.inputs) : PROMPT_SCHEMA,
+        annotations: agentAnnotations(agent.tools, isBuiltinRead),
+        structured: (agent.inputs?.length ?? 0) > 0,
       }));
 
   return {
     list,
     async call(name, args, context) {
-      if (!(await list()).some((tool) => tool.name === name)) return undefined;
-      const prompt = args.prompt;
+      const tool = (await list()).find((listed) => listed.name === name);
+      if (!tool) return undefined;
+      // An agent with an inputConfig takes its inputs (the service checks them); the thread's message names them.
+      const prompt = tool.structured ? inputsText(args) : args.prompt;
       if (typeof prompt !== 'string' || !prompt.trim())
         return textResult('Invalid arguments: prompt must be a non-empty string.', {
           isError: true,
         });
       const run = followedRun(context);
       try {
-        let response = await service.run({ userId, prompt, agent: name }, run.hooks);
+        let response = await service.run(
+          { userId, prompt, agent: name, ...(tool.structured ? { inputs: args } : {}) },
+          run.hooks,
+        );
         for (;;) {
           const approval = response.approvals[0];
           if (response.status !== 'awaiting_confirmation' || !approval) break;

@@ -41,6 +41,7 @@ function definitionView(definition: AgentDefinition, origin: string): AgentView 
     ...(definition.displayName ? { displayName: definition.displayName } : {}),
     ...(examples?.length ? { examples } : {}),
     ...(inputs ? { inputs } : {}),
+    tools: [...definition.toolConfig.tools],
   };
 }
 

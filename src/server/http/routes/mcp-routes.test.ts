@@ -68,6 +68,10 @@ beforeAll(async () => {
     'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
   );
   await writeFile(
+    join(dir, 'agents/titler.yaml'),
+    'name: titler\ndescription: Titles a topic.\ninputConfig:\n  inputs:\n    topic: { type: string, description: The subject, required: true }\n    tags: { type: "string[]" }\npromptConfig:\n  systemPrompt: Title it.\n  query: Title about ${topic}\n',
+  );
+  await writeFile(
     join(dir, 'agents/writer.yaml'),
     'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
   );
@@ -160,11 +164,41 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
   it("lists the server's agents, each taking a prompt", async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['greeter', 'writer']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['greeter', 'titler', 'writer']);
     expect(tools.find((t) => t.name === 'greeter')).toMatchObject({
       description: 'Greets you.',
       inputSchema: { type: 'object', properties: { prompt: { type: 'string' } } },
+      annotations: { readOnlyHint: true, destructiveHint: false },
     });
+    expect(tools.find((t) => t.name === 'writer')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+  });
+
+  it("lists an agent's inputConfig as its input schema, and runs it with those inputs (scripted)", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'titler')?.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        topic: { type: 'string', description: 'The subject' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['topic'],
+    });
+    const result = (await client.callTool({
+      name: 'titler',
+      arguments: { topic: 'tides' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('Hello! You said: Title about tides');
+    const refused = (await client.callTool({
+      name: 'titler',
+      arguments: { tags: ['x'] },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/topic/);
   });
 
   it("runs an agent as the token's user, stored like any run", async () => {
