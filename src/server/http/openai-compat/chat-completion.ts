@@ -9,6 +9,7 @@ import type { ChatRun } from './chat-run.js';
 import { failedRun } from './failed-run.js';
 import { runOutcome } from './run-outcome.js';
 import { runTally } from './run-tally.js';
+import { THREAD_HEADER } from './thread-header.js';
 
 /**
  * Runs to the end or to a pause, then answers one `chat.completion`; its
@@ -19,6 +20,7 @@ export async function completeChat(run: ChatRun): Promise<ChatCompletion | Fasti
   // Events only for usage: the answer is the run's summary, not the text of every turn.
   const tally = runTally();
   const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
+  void run.reply.header(THREAD_HEADER, response.threadId);
   const outcome = runOutcome(response, run.baseUrl);
   if (response.status === 'failed' || response.status === 'cancelled') {
     const failed = failedRun(response, outcome.cadre);

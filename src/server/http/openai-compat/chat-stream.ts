@@ -16,6 +16,7 @@ import { openAiErrorBody } from './openai-errors.js';
 import { runOutcome, streamTail } from './run-outcome.js';
 import { runTally } from './run-tally.js';
 import { sseWriter } from './sse-writer.js';
+import { THREAD_HEADER } from './thread-header.js';
 
 /**
  * Streams a run as `chat.completion.chunk` events: the role (with the run's
@@ -36,6 +37,8 @@ export async function streamChat(run: ChatRun): Promise<void> {
   let head: CompletionHead | undefined;
   const begin = (ids: CadreIds): CompletionHead => {
     if (head) return head;
+    // Headers leave with the first chunk: the thread a next request continues.
+    if (ids.threadId) void run.reply.header(THREAD_HEADER, ids.threadId);
     head = completionHead(ids.runId, run.model, createdMs);
     const cadre = { runId: ids.runId, threadId: ids.threadId };
     sse.data(chatChunk(head, { role: 'assistant', content: '' }, null, { ...pending, cadre }));
@@ -58,7 +61,10 @@ export async function streamChat(run: ChatRun): Promise<void> {
     if (response.status === 'failed' || response.status === 'cancelled') {
       // An error event, which OpenAI's SDKs raise; before any chunk, an error status.
       const failed = failedRun(response, outcome.cadre);
-      if (!sse.opened) return void (await run.reply.status(failed.status).send(failed.body));
+      if (!sse.opened) {
+        void run.reply.header(THREAD_HEADER, response.threadId);
+        return void (await run.reply.status(failed.status).send(failed.body));
+      }
       sse.data(failed.body);
       return sse.end();
     }

@@ -7,13 +7,18 @@ import type { ChatRun } from '../openai-compat/chat-run.js';
 import { streamChat } from '../openai-compat/chat-stream.js';
 import { modelList, modelTarget } from '../openai-compat/model-names.js';
 import { openAiErrorBody, openAiErrorHandler } from '../openai-compat/openai-errors.js';
+import { completeResponse, type ResponsesRun } from '../openai-compat/responses-complete.js';
+import { parseResponsesRequest } from '../openai-compat/responses-request.js';
+import { streamResponse } from '../openai-compat/responses-stream.js';
 import { threadFromHeader } from '../openai-compat/thread-header.js';
+import { HttpProblem } from '../http-problem.js';
 import type { RouteContext } from './route-context.js';
 
 /**
  * An OpenAI-compatible API under `/v1`, behind the same bearer token:
  * `POST /v1/chat/completions` (JSON or SSE) where `model` names a Cadre
- * agent, and `GET /v1/models`. Each completion is one durable run of the
+ * agent, `POST /v1/responses` (the Responses API, JSON or SSE events), and
+ * `GET /v1/models`. Each completion is one durable run of the
  * run service; tool calls happen inside it and are never handed to the
  * client. Errors (auth and limits included) come in OpenAI's shape.
  */
@@ -63,6 +68,29 @@ export function openAiCompatRoutes(
         if (chat.stream) return streamChat(run);
         return completeChat(run);
       });
+
+      v1.post('/responses', async (request, reply) => {
+        const asked = parseResponsesRequest(request.body);
+        const target = await modelTarget(service, asked.model);
+        if (!target) return reply.status(404).send(unknownModel(asked.model));
+        const threadId = await threadOfResponse(service, request, asked.previousRunId);
+        const runRequest: RunRequest = {
+          userId: request.userId,
+          prompt: promptFor(asked.messages, threadId !== undefined),
+          ...(threadId ? { threadId } : {}),
+          ...(target.kind === 'agent' ? { agent: target.name } : {}),
+        };
+        const run: ResponsesRun = {
+          reply,
+          signal: requestSignal(reply),
+          model: asked.model,
+          baseUrl: baseUrl(request),
+          ...(asked.previousRunId ? { previousRunId: asked.previousRunId } : {}),
+          start: (hooks) => service.run(runRequest, hooks),
+        };
+        if (asked.stream) return streamResponse(run);
+        return completeResponse(run);
+      });
     },
     { prefix: '/v1' },
   );
@@ -86,6 +114,27 @@ const unknownModel = (name: string) =>
     },
     'model',
   );
+
+/**
+ * The thread a Responses request continues: the header's, else the thread
+ * of the run behind `previous_response_id` (the caller's own runs only).
+ */
+async function threadOfResponse(
+  service: RouteContext['service'],
+  request: FastifyRequest,
+  previousRunId: string | undefined,
+): Promise<string | undefined> {
+  const header = threadFromHeader(request);
+  if (header !== undefined || previousRunId === undefined) return header;
+  const previous = await service.getRun(request.userId, previousRunId);
+  if (!previous)
+    throw new HttpProblem(
+      404,
+      'not_found',
+      `body.previous_response_id: no response resp_${previousRunId.slice(0, 100)} of yours.`,
+    );
+  return previous.run.threadId;
+}
 
 /** How the client reached the server, for links it can follow back. */
 const baseUrl = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
