@@ -4,6 +4,7 @@ import { parseYamlText } from './data-file.js';
 import { isRecord } from './describe-value.js';
 import { errorAt, resolveIssues, warningAt, type PendingIssue } from './issues.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
+import { adkRemote } from './adk-remote.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { AgentDefinition, WorkflowConfig } from './types.js';
 import { displayFile } from './validate-context.js';
@@ -110,6 +111,9 @@ export async function withAdkTree(
     pending.push(
       errorAt(['agent_class'], `${agentClass} has no sub-agent Cadre can load; it cannot run`),
     );
+  } else if (agentClass === 'RemoteA2aAgent') {
+    const remote = adkRemote(data, pending);
+    if (remote) definition.remote = remote;
   } else if (agentClass !== 'LlmAgent') {
     pending.push(
       warningAt(

@@ -67,11 +67,12 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
       code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(error)})`,
     );
   }
-  const { prepared, source } = await (await reader())(absolute, text, options);
+  const { prepared, source, remote } = await (await reader())(absolute, text, options);
   const loaded = withPlaceholders(
     checkPrepared(prepared, { ...options, cwd, source, baseDir: path.dirname(absolute) }),
     { raw: prepared.raw, mapper: prepared.mapper, text, file: displayFile(absolute, cwd) },
   );
+  if (remote) loaded.definition.remote = remote;
   if (source.foreign !== 'adk') return loaded;
   // An ADK config names its sub-agents by file: load them too.
   const { withAdkTree } = await import('./adk-tree.js');

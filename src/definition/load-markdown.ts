@@ -86,5 +86,6 @@ export async function readMarkdownDefinition(
       issues: placeNotes([...fm.notes, ...built.notes], fm.mapper),
     },
     source: { file, format: 'markdown', foreign: detectDialect(file, fm.data) },
+    ...(built.remote ? { remote: built.remote } : {}),
   };
 }

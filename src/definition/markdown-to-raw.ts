@@ -3,12 +3,14 @@ import { describeValue } from './describe-value.js';
 import type { IssuePath } from './issues.js';
 import { canonicalToolName } from './tool-names.js';
 import type { PathRule, SourceNote } from './translating-mapper.js';
-import type { DefinitionSource } from './types.js';
+import type { DefinitionSource, RemoteAgentConfig } from './types.js';
 
 export interface ForeignRaw {
   raw: Record<string, unknown>;
   rules: PathRule[];
   notes: SourceNote[];
+  /** Gemini CLI `kind: remote`: the agent card it is called through. */
+  remote?: RemoteAgentConfig;
 }
 
 /** Cadre fields a Markdown agent may also carry in its frontmatter; passed through as written. */
@@ -118,12 +120,7 @@ export function markdownToRaw(
       message: 'no description; a parent agent cannot tell when to delegate to it',
       severity: 'warning',
     });
-  if (fm.kind === 'remote')
-    notes.push({
-      path: ['kind'],
-      message: 'remote agents are not supported; loaded as a local agent',
-      severity: 'warning',
-    });
+  const remote = fm.kind === 'remote' ? remoteOf(fm, notes) : undefined;
   raw.promptConfig = prompt ? { systemPrompt: prompt } : {};
 
   const modelConfig: Record<string, unknown> = {};
@@ -161,7 +158,23 @@ export function markdownToRaw(
 
   mcpServersOf(fm, raw, rules);
   for (const key of CADRE_KEYS) if (fm[key] !== undefined) raw[key] = fm[key];
-  return { raw, rules, notes };
+  return { raw, rules, notes, ...(remote ? { remote } : {}) };
+}
+
+/** `agent_card_url` of a Gemini CLI remote agent; an inline `agent_card_json` is not read. */
+function remoteOf(fm: Record<string, unknown>, notes: SourceNote[]): RemoteAgentConfig | undefined {
+  const url = fm.agent_card_url;
+  if (typeof url === 'string' && /^https?:\/\//.test(url.trim()))
+    return { agentCardUrl: url.trim() };
+  notes.push({
+    path: [url === undefined ? 'kind' : 'agent_card_url'],
+    message:
+      url === undefined
+        ? 'a remote agent needs agent_card_url (agent_card_json is not read); loaded as a local agent'
+        : `agent_card_url must be an http(s) URL, got ${describeValue(url)}; loaded as a local agent`,
+    severity: 'warning',
+  });
+  return undefined;
 }
 
 /**

@@ -131,6 +131,8 @@ export interface AgentDefinition<TOutput = unknown> {
   router?: RouterConfig;
   /** Present for workflow agents (ADK's Sequential, Parallel and Loop agents): no model of its own. */
   workflow?: WorkflowConfig;
+  /** Present for remote agents (Gemini CLI `kind: remote`, ADK `RemoteA2aAgent`): the run asks it over A2A. */
+  remote?: RemoteAgentConfig;
   /** Agents this one may hand work to, offered as tools by name (ADK `sub_agents` of an LlmAgent). */
   subagents?: AgentDefinition[];
   /** The run's answer is stored in the workflow's state under this key (ADK `output_key`). */
@@ -150,6 +152,11 @@ export type WorkflowConfig =
   | { kind: 'sequential'; agents: AgentDefinition[] }
   | { kind: 'parallel'; agents: AgentDefinition[] }
   | { kind: 'loop'; agents: AgentDefinition[]; maxIterations?: number };
+
+/** An agent served elsewhere, described by its A2A agent card. */
+export interface RemoteAgentConfig {
+  agentCardUrl: string;
+}
 
 export interface RouterConfig {
   /** Domain agents by name. */

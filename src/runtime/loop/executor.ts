@@ -36,6 +36,7 @@ import { eitherSignal } from './either-signal.js';
 import { settlePendingTurn } from './settle-pending.js';
 import { routerRun } from '../router/run-router.js';
 import { workflowRun } from '../workflow/run-workflow.js';
+import { remoteRun } from '../../a2a/remote-run.js';
 import { costSpent } from './cost-ceiling.js';
 import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
@@ -247,7 +248,7 @@ export function runCodeAgent(
   return driveCodeAgent(agent, input, options, launchChild);
 }
 
-/** A router or workflow definition as the code agent it runs as; undefined for a loop agent. */
+/** A router, workflow or remote definition as the code agent it runs as; undefined for a loop agent. */
 function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
@@ -255,6 +256,7 @@ function codeRunOf(
   if (definition.router) return routerRun({ ...definition, router: definition.router }, options);
   if (definition.workflow)
     return workflowRun({ ...definition, workflow: definition.workflow }, options);
+  if (definition.remote) return remoteRun({ ...definition, remote: definition.remote }, options);
   return undefined;
 }
 

@@ -1,0 +1,56 @@
+import type { Agent, AgentContext, AgentInput } from '../contracts/agent.js';
+import type { AgentDefinition, RemoteAgentConfig } from '../definition/types.js';
+import { ToolExecutionError } from '../errors/cadre-error.js';
+import type { EventInput } from '../events/types.js';
+import { optionalImport } from '../util/optional-import.js';
+
+/** The SDK is an optional peer: only a run that calls a remote agent loads it, and a missing one is named. */
+const loadCall = () =>
+  optionalImport(() => import('./call-remote.js'), {
+    needs: 'Remote (A2A) agents need',
+    packages: ['@a2a-js/sdk'],
+  });
+
+/**
+ * A remote agent (Gemini CLI `kind: remote`, ADK `RemoteA2aAgent`): the task
+ * goes to the agent its card describes over A2A, and the remote answer is
+ * this agent's answer. As a subagent it is a tool like any other.
+ */
+export class RemoteAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+
+  constructor(
+    definition: AgentDefinition,
+    private readonly remote: RemoteAgentConfig,
+  ) {
+    this.name = definition.name;
+    this.description = definition.description;
+  }
+
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+    yield {
+      type: 'remote_call',
+      message: `Asking ${this.remote.agentCardUrl}`,
+      data: { agentCardUrl: this.remote.agentCardUrl },
+    };
+    const { callRemote } = await loadCall();
+    const answer = await callRemote({
+      agentCardUrl: this.remote.agentCardUrl,
+      text: input.prompt,
+      signal: ctx.signal,
+    });
+    if (answer.kind === 'refused')
+      throw new ToolExecutionError(
+        `Remote agent ${this.name} stopped with its task ${answer.state}${answer.text ? `: ${answer.text}` : ''}`,
+      );
+    yield {
+      type: 'final_result',
+      message: 'Remote agent answered',
+      data: {
+        content: answer.text,
+        ...(answer.taskId ? { output: { taskId: answer.taskId } } : {}),
+      },
+    };
+  }
+}

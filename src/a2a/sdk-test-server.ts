@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentCard, Role, TaskState, type Message } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  type AgentExecutor,
+} from '@a2a-js/sdk/server';
+
+/** How the scripted remote agent answers a text: a finished answer, or a question back. */
+export type ScriptedReply = { state: 'completed' | 'input-required'; text: string };
+
+export interface SdkTestServer {
+  cardUrl: string;
+  /** Texts the agent was sent, in order. */
+  received: string[];
+  close: () => Promise<void>;
+}
+
+const agentMessage = (text: string, taskId: string, contextId: string): Message => ({
+  ...emptyMessage(),
+  messageId: `m-${taskId}`,
+  taskId,
+  contextId,
+  parts: [
+    {
+      content: { $case: 'text', value: text },
+      metadata: undefined,
+      filename: '',
+      mediaType: 'text/plain',
+    },
+  ],
+});
+
+const emptyMessage = (): Message => ({
+  messageId: '',
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_AGENT,
+  parts: [],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+
+/**
+ * The A2A SDK's own server (DefaultRequestHandler behind its JSON-RPC
+ * transport handler) on 127.0.0.1, with a scripted executor: tests of the
+ * client talk to the real protocol implementation, not a fake of it.
+ */
+export async function startSdkTestServer(
+  reply: (text: string) => ScriptedReply,
+): Promise<SdkTestServer> {
+  const received: string[] = [];
+  const executor: AgentExecutor = {
+    execute: (context, bus) => {
+      const text = context.userMessage.parts
+        .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+        .join('');
+      received.push(text);
+      const answer = reply(text);
+      const { taskId, contextId } = context;
+      const done = answer.state === 'completed';
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: {
+            state: done ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_INPUT_REQUIRED,
+            message: done ? undefined : agentMessage(answer.text, taskId, contextId),
+            timestamp: new Date().toISOString(),
+          },
+          artifacts: done
+            ? [
+                {
+                  artifactId: 'answer',
+                  name: 'answer',
+                  description: '',
+                  parts: [
+                    {
+                      content: { $case: 'text', value: answer.text },
+                      metadata: undefined,
+                      filename: '',
+                      mediaType: 'text/plain',
+                    },
+                  ],
+                  metadata: undefined,
+                  extensions: [],
+                },
+              ]
+            : [],
+          history: [],
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+      return Promise.resolve();
+    },
+    cancelTask: () => Promise.resolve(),
+  };
+  let base = '';
+  const card = (): AgentCard =>
+    AgentCard.fromJSON({
+      name: 'scripted-remote',
+      description: 'A scripted A2A agent for tests.',
+      version: '1.0.0',
+      supportedInterfaces: [
+        { url: `${base}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
+      capabilities: { streaming: false },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    });
+  const handler = () => new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor);
+  let rpc: JsonRpcTransportHandler | undefined;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        if (request.method === 'GET' && request.url === '/.well-known/agent-card.json') {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(AgentCard.toJSON(card())));
+          return;
+        }
+        rpc ??= new JsonRpcTransportHandler(handler());
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        const result = await rpc.handle(body, new ServerCallContext());
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(result));
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    cardUrl: `${base}/.well-known/agent-card.json`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
