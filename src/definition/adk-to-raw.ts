@@ -65,6 +65,18 @@ export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
       ['generate_content_config', 'top_p'],
     ],
   ];
+  if (typeof data.name === 'string' && !/^[\p{L}_][\p{L}\p{N}_]*$/u.test(data.name))
+    notes.push({
+      path: ['name'],
+      message: `"${data.name}" is not an identifier, which ADK requires of agent names (letters, digits and _); ADK refuses this file, Cadre loads it`,
+      severity: 'warning',
+    });
+  else if (data.name === 'user')
+    notes.push({
+      path: ['name'],
+      message: 'ADK reserves the agent name "user"; ADK refuses this file, Cadre loads it',
+      severity: 'warning',
+    });
   const raw: Record<string, unknown> = {
     name: data.name,
     description: data.description === undefined ? '' : data.description,

@@ -39,12 +39,20 @@ describe('every corpus file runs (one-turn scripted model)', () => {
     // An ADK workflow copied without its sub-agent files is refused at load (corpus.corpus-test.ts).
     if (loaded instanceof ValidationError && file.startsWith('adk/')) return;
     if (loaded instanceof Error) throw loaded;
-    const { definition } = loaded as LoadResult;
+    const { definition, warnings } = loaded as LoadResult;
+    // An ADK agent reading state an earlier agent of its workflow stores gets that state, as in its workflow.
+    const state = Object.fromEntries(
+      warnings.flatMap((w) => {
+        const name = /^placeholder \{+([^{}?]+)\}+ names no input/.exec(w.message)?.[1];
+        return name === undefined ? [] : [[name, 'stored by an earlier agent']];
+      }),
+    );
     const result = await executeAgent(definition, {
       model: new ScriptedModel(() => ({ parts: [{ text: 'Done.' }] })),
       tools,
       workspace,
       inputs: inputsFor({ kind: 'definition', definition }, 'Say hello.'),
+      state,
     });
     expect(result.error).toBeUndefined();
     expect(result.terminate_reason).toBe('GOAL');

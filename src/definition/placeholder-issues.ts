@@ -52,12 +52,14 @@ function message(
   inputs: readonly string[],
 ): string | undefined {
   if (placeholder.kind === 'artifact')
-    return `${placeholder.token} is left as written: Cadre has no ADK artifacts`;
+    return placeholder.optional
+      ? `${placeholder.token} is always empty: Cadre has no ADK artifacts`
+      : `${placeholder.token} fails the run: Cadre has no ADK artifacts (write {artifact.${placeholder.name}?} for an empty value)`;
   if (placeholder.optional || inputs.includes(placeholder.name)) return undefined;
   const near = didYouMean(placeholder.name, inputs);
   const known = inputs.length > 0 ? `; inputs: ${inputs.join(', ')}` : '';
   if (style === 'braces')
-    return `placeholder ${placeholder.token} names no input${near}; unless an earlier agent stores it with output_key, the model sees it as written (or write {${placeholder.name}?})${known}`;
+    return `placeholder ${placeholder.token} names no input${near}; unless an earlier agent stores it with output_key, the run fails, as in ADK (or write {${placeholder.name}?})${known}`;
   return `placeholder ${placeholder.token} names no input${near}${known}`;
 }
 

@@ -10,13 +10,14 @@ describe('findPlaceholders', () => {
   });
 
   test('braces: ADK names, optional ones and artifacts; nothing else', () => {
-    const text = '{a} {b?} {app:c} {artifact.d.txt} {"e": 1} { f } {g.h} {{i}}';
+    const text = '{a} {b?} {app:c} {artifact.d.txt} {"e": 1} { f } {g.h} {{i}} {artifact.j?}';
     expect(findPlaceholders(text, 'braces')).toEqual([
       { kind: 'value', token: '{a}', index: 0, name: 'a', optional: false },
       { kind: 'value', token: '{b?}', index: 4, name: 'b', optional: true },
       { kind: 'value', token: '{app:c}', index: 9, name: 'app:c', optional: false },
-      { kind: 'artifact', token: '{artifact.d.txt}', index: 17, name: 'd.txt' },
+      { kind: 'artifact', token: '{artifact.d.txt}', index: 17, name: 'd.txt', optional: false },
       { kind: 'value', token: '{{i}}', index: 55, name: 'i', optional: false },
+      { kind: 'artifact', token: '{artifact.j?}', index: 61, name: 'j', optional: true },
     ]);
   });
 

@@ -3,8 +3,8 @@ import type { PlaceholderStyle } from './types.js';
 /** A placeholder as written in a prompt: `token` is its exact text, at `index`. */
 export type Placeholder =
   | { kind: 'value'; token: string; index: number; name: string; optional: boolean }
-  /** ADK `{artifact.file}`: Cadre has no artifact store, so the text stays as written. */
-  | { kind: 'artifact'; token: string; index: number; name: string };
+  /** ADK `{artifact.file}`: Cadre has no artifact store, so only `{artifact.file?}` (empty) can be filled. */
+  | { kind: 'artifact'; token: string; index: number; name: string; optional: boolean };
 
 const DOLLAR = /\$\{(\w+)\}/g;
 /** ADK's own pattern: any run of braces around text without braces. */
@@ -16,7 +16,7 @@ function braced(token: string, inner: string, index: number): Placeholder | unde
   const optional = inner.endsWith('?');
   const name = optional ? inner.slice(0, -1) : inner;
   if (name.startsWith('artifact.'))
-    return { kind: 'artifact', token, index, name: name.slice('artifact.'.length) };
+    return { kind: 'artifact', token, index, name: name.slice('artifact.'.length), optional };
   // Anything else in braces (JSON, `{ x }`, code) is text, not a placeholder.
   return STATE_NAME.test(name) ? { kind: 'value', token, index, name, optional } : undefined;
 }

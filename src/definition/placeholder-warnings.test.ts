@@ -102,7 +102,7 @@ describe('cadre validate: placeholders no input can fill, at their own line', ()
     expect(warnings).toEqual([]);
   });
 
-  test('ADK: {var} may come from an earlier agent; {var?} and JSON are fine; artifacts are not filled', async () => {
+  test('ADK: {var} may come from an earlier agent; {var?} and JSON are fine; a required artifact fails the run', async () => {
     const { definition, warnings } = await load('adk.yaml', [
       'name: reviewer',
       'description: d',
@@ -115,8 +115,8 @@ describe('cadre validate: placeholders no input can fill, at their own line', ()
     ]);
     expect(definition.promptConfig.placeholders).toBe('braces');
     expect(warnings.map(formatIssue)).toEqual([
-      'adk.yaml:5:3 instruction: placeholder {generated_code} names no input; unless an earlier agent stores it with output_key, the model sees it as written (or write {generated_code?}); inputs: prompt',
-      'adk.yaml:7:11 instruction: {artifact.report} is left as written: Cadre has no ADK artifacts',
+      'adk.yaml:5:3 instruction: placeholder {generated_code} names no input; unless an earlier agent stores it with output_key, the run fails, as in ADK (or write {generated_code?}); inputs: prompt',
+      'adk.yaml:7:11 instruction: {artifact.report} fails the run: Cadre has no ADK artifacts (write {artifact.report?} for an empty value)',
     ]);
   });
 });

@@ -90,7 +90,7 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('ADK: {prompt} and {notes?} fill, JSON and {artifact.x} stay as written', async () => {
+  it('ADK: {prompt} and {notes?} fill, JSON stays as written, {artifact.x?} is empty (scripted)', async () => {
     const request = await firstRequest(
       'adk_agent.yaml',
       [
@@ -98,12 +98,12 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
         'description: d',
         'instruction: |',
         '  Task: {prompt}. Notes: {notes?}.',
-        '  Reply as {"verdict": "ok"}; see {artifact.spec}.',
+        '  Reply as {"verdict": "ok"}; see [{artifact.spec?}].',
       ],
       { prompt: 'check it' },
     );
     expect(request.systemInstruction).toContain(
-      'Task: check it. Notes: .\nReply as {"verdict": "ok"}; see {artifact.spec}.',
+      'Task: check it. Notes: .\nReply as {"verdict": "ok"}; see [].',
     );
   });
 
@@ -122,15 +122,19 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
     expect(model.requests[0]?.systemInstruction).toContain('Review x = 1 for the user.');
   });
 
-  it('ADK: an agent run on its own without the state its {var} reads still runs, the text as written', async () => {
+  it('ADK: an agent run without the state its {var} reads fails naming it, before any model call (scripted)', async () => {
     const model = new ScriptedModel([{ parts: [{ text: 'ok' }] }]);
     const definition = await loaded('needs_state.yaml', [
       'name: needs_state',
       'description: d',
       'instruction: Review {generated_code}.',
     ]);
-    const result = await executeAgent(definition, { model, inputs: { prompt: 'p' } });
-    expect(result.terminate_reason).toBe('GOAL');
-    expect(model.requests[0]?.systemInstruction).toContain('Review {generated_code}.');
+    const result = await executeAgent(definition, { model, inputs: { prompt: 'p' } }).catch(
+      (error: unknown) => error,
+    );
+    expect(String(result instanceof Error ? result.message : JSON.stringify(result))).toContain(
+      'missing value for {generated_code}',
+    );
+    expect(model.requests).toHaveLength(0);
   });
 });

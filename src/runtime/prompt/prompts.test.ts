@@ -31,11 +31,11 @@ describe('preparePrompt placeholder styles', () => {
     expect(prompt.systemInstruction).toContain('Review x = 1 for the user; notes: .');
   });
 
-  it('a missing ADK {var} stays as written', () => {
+  it('a missing ADK {var} fails before any model call, naming it', () => {
     const definition = agent({ systemPrompt: 'Review {code}.', placeholders: 'braces' });
-    expect(
-      preparePrompt(definition, { prompt: 'p' }, answer, [], undefined, {}).systemInstruction,
-    ).toContain('Review {code}.');
+    expect(() => preparePrompt(definition, { prompt: 'p' }, answer, [], undefined, {})).toThrow(
+      'promptConfig.systemPrompt: missing value for {code}; available: prompt',
+    );
   });
 
   it('the style follows the source dialect when the definition names none', () => {

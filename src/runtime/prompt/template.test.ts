@@ -52,12 +52,23 @@ describe('templateString: {name} (ADK state injection)', () => {
     expect(fill('costs ${n}', { n: 3 })).toBe('costs $3');
   });
 
-  it('leaves {artifact.name} as written (Cadre has no artifacts)', () => {
-    expect(fill('See {artifact.report.txt}.')).toBe('See {artifact.report.txt}.');
+  it('an optional {artifact.name?} is empty, as in ADK with no such artifact', () => {
+    expect(fill('See [{artifact.report.txt?}].')).toBe('See [].');
   });
 
-  it('a missing required {name} stays as written (the file run on its own still runs)', () => {
-    expect(fill('Review {code} for {prompt}.', { prompt: 'p' })).toBe('Review {code} for p.');
+  it('a required {artifact.name} fails: Cadre has no artifact store', () => {
+    expect(issueOf(() => fill('See {artifact.report.txt}.'))).toEqual({
+      path: 'promptConfig.systemPrompt',
+      message:
+        'missing value for {artifact.report.txt} (Cadre has no ADK artifacts); available: (none)',
+    });
+  });
+
+  it('a missing required {name} fails naming it, as ADK fails the run', () => {
+    expect(issueOf(() => fill('Review {code} for {prompt}.', { prompt: 'p' }))).toEqual({
+      path: 'promptConfig.systemPrompt',
+      message: 'missing value for {code}; available: prompt',
+    });
   });
 });
 

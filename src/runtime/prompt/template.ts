@@ -7,12 +7,12 @@ const render = (value: unknown): string =>
 
 /**
  * Fills the placeholders of `style` from `values`: `${name}` (dollar),
- * ADK's `{name}` / `{name?}` (braces; `{artifact.x}` stays as written), or
- * nothing (none). `${name}` is strict: one error lists every missing
- * placeholder and the names that were available. A missing ADK `{name}`
- * stays as written: such an agent usually reads state an earlier agent of
- * its workflow stores, and run on its own it should still run (loading it
- * already warned).
+ * ADK's `{name}` / `{name?}` (braces), or nothing (none). A required
+ * placeholder with no value is an error, in both styles: ADK fails the run
+ * too, and a model reading `{code}` literally answers something else. One
+ * error lists every missing placeholder and the names that were available.
+ * ADK's `{artifact.x?}` is empty, `{artifact.x}` missing: Cadre has no
+ * artifact store.
  */
 export function templateString(
   template: string,
@@ -27,12 +27,11 @@ export function templateString(
     filled += template.slice(from, placeholder.index);
     from = placeholder.index + placeholder.token.length;
     if (placeholder.kind === 'artifact') {
-      filled += placeholder.token;
+      if (!placeholder.optional) missing.add(`${placeholder.token} (Cadre has no ADK artifacts)`);
     } else if (Object.hasOwn(values, placeholder.name)) {
       filled += render(values[placeholder.name]);
     } else if (!placeholder.optional) {
-      if (style !== 'braces') missing.add(placeholder.token);
-      filled += placeholder.token;
+      missing.add(placeholder.token);
     }
   }
   filled += template.slice(from);
