@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ElicitRequestSchema,
@@ -159,6 +160,22 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
       expect(res.status).toBe(401);
     }
     await expect(connect({ token: 'wrong' })).rejects.toThrow();
+  });
+
+  it("does not send a client into OAuth discovery: the SDK's probes hear 404, the 401 names no metadata", async () => {
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders,
+      body: JSON.stringify(initialize),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate') ?? '').not.toMatch(/resource_metadata/);
+    const info = await discoverOAuthServerInfo(new URL(`${server.url}/mcp`));
+    expect(info.resourceMetadata).toBeUndefined();
+    expect(info.authorizationServerMetadata).toBeUndefined();
+    const probe = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`);
+    expect(probe.status).toBe(404);
+    expect(await probe.json()).toMatchObject({ error: { code: 'no_oauth' } });
   });
 
   it("lists the server's agents, each taking a prompt", async () => {

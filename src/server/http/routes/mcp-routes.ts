@@ -173,6 +173,33 @@ export function mcpRoutes(
   });
   app.get('/mcp', inSession);
   app.delete('/mcp', inSession);
+  noOAuthDiscovery(app);
+}
+
+/**
+ * `/mcp` takes a bearer token from `cadre token create`, not OAuth. A client
+ * that probes the discovery documents (as the SDK's does on a 401) must hear
+ * 404, "no OAuth here", not a 401 that reads as "sign in first".
+ */
+const OAUTH_DISCOVERY = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  '/mcp/.well-known/openid-configuration',
+];
+
+function noOAuthDiscovery(app: FastifyInstance): void {
+  const notHere = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(404).send({
+      ok: false,
+      error: {
+        code: 'no_oauth',
+        message: 'This server does not use OAuth: send a bearer token from `cadre token create`.',
+      },
+    });
+  for (const path of OAUTH_DISCOVERY)
+    for (const url of path.startsWith('/mcp/') ? [path] : [path, `${path}/*`])
+      app.get(url, { config: { public: true } }, notHere);
 }
 
 const rpcBody = (code: number, message: string) => ({
