@@ -29,3 +29,8 @@ export function heapUsed(): number {
 export function ratio(value: number, baseline: number): string {
   return `${(value / baseline).toFixed(1)}×`;
 }
+
+/** `goal ≤ 5×: met` / `goal ≤ 5×: NOT met`, so every figure is read against its goal. */
+export function againstGoal(value: number, goal: number, unit: string): string {
+  return `goal ≤ ${goal}${unit}: ${value <= goal ? 'met' : 'NOT met'}`;
+}

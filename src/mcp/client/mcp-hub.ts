@@ -31,6 +31,7 @@ export class McpHub {
   private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
   /** Ends starts still under way when the tree ends; no one caller's cancellation does. */
   private readonly lifetime = new AbortController();
+  private closed = false;
 
   constructor(private readonly options: McpHubOptions) {}
 
@@ -124,7 +125,9 @@ export class McpHub {
 
   /** Stops every server this tree started; later `toolsFor` calls start none. */
   async close(): Promise<void> {
-    this.lifetime.abort();
+    this.closed = true;
+    // Aborting builds a DOMException (a stack trace): only worth it when a server is starting or running.
+    if (this.started.size > 0) this.lifetime.abort();
     const started = [...this.started.values()];
     this.started.clear();
     await Promise.all(
@@ -135,7 +138,7 @@ export class McpHub {
   }
 
   private connect(server: string, config: McpServerConfig): Promise<McpConnection> {
-    if (this.lifetime.signal.aborted) return Promise.reject(new Error('the run has ended'));
+    if (this.closed) return Promise.reject(new Error('the run has ended'));
     const key = `${server}\u0000${canonicalJson(config)}`;
     let pending = this.started.get(key);
     if (!pending) {

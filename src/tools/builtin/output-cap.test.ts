@@ -37,6 +37,11 @@ describe('helpers', () => {
     expect(truncationNote(1, 2, 'files', 'x')).toBe('[truncated: showing 1 of 2 files; x]');
   });
 
+  it('formats counts as toLocaleString does, without loading ICU', () => {
+    const samples = [0, 7, 999, 1000, 1532, 65536, 1234567, 12.5, 1234.5, 0.1234, -1532, -0.0001];
+    for (const n of samples) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+  });
+
   it('clips long lines and says how much was cut', () => {
     expect(clipLine('abcdef', 10)).toBe('abcdef');
     expect(clipLine('abcdef', 2)).toBe('ab… [4 more characters]');
