@@ -11,6 +11,12 @@ export interface TracingProvider extends TracerProvider {
 export interface TelemetryOptions {
   /** Record prompts, answers, tool arguments and results (default off). */
   captureContent?: boolean;
+  /** The longest shutdown waits for the last export (default: as long as it takes). */
+  shutdownTimeoutMillis?: number;
+  /** Told once, at shutdown, when the last spans could not be sent (why, in words). */
+  onLostSpans?: (reason: string) => void;
+  /** Why the latest export failed, if it did (the exporter's own account). */
+  lastExportFailure?: () => string | undefined;
 }
 
 export const TRACER_NAME = 'cadre';
@@ -45,30 +51,48 @@ export function createTelemetry(
         onEvent?.(event);
       };
     },
-    flush: () => settle(() => provider.forceFlush?.()),
+    flush: async () => void (await settle(() => provider.forceFlush?.())),
     async shutdown(signal) {
       if (stopped) return;
       stopped = true;
       for (const tracker of busy) tracker.endAll();
       busy.clear();
-      await settle(async () => {
-        await provider.forceFlush?.();
-        await provider.shutdown?.();
-      }, signal);
+      const bound = options.shutdownTimeoutMillis;
+      const timer = bound === undefined ? undefined : AbortSignal.timeout(bound);
+      const finished = await settle(
+        async () => {
+          await provider.forceFlush?.();
+          await provider.shutdown?.();
+        },
+        timer && signal ? AbortSignal.any([timer, signal]) : (timer ?? signal),
+      );
+      const reason =
+        finished === 'gave_up' && timer?.aborted
+          ? `no answer within ${bound} ms`
+          : options.lastExportFailure?.();
+      if (reason) options.onLostSpans?.(reason);
     },
   };
 }
 
 /** Waits for the work, or until `signal` fires; swallows its failure (telemetry never fails a command). */
-async function settle(work: () => Promise<void> | undefined, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return;
+async function settle(
+  work: () => Promise<void> | undefined,
+  signal?: AbortSignal,
+): Promise<'done' | 'gave_up'> {
+  if (signal?.aborted) return 'gave_up';
   let stopWaiting = (): void => {};
-  const gaveUp = new Promise<void>((resolve) => {
-    stopWaiting = resolve;
+  const gaveUp = new Promise<'gave_up'>((resolve) => {
+    stopWaiting = () => resolve('gave_up');
     signal?.addEventListener('abort', stopWaiting, { once: true });
   });
   try {
-    await Promise.race([Promise.resolve(work()).catch(() => undefined), gaveUp]);
+    return await Promise.race([
+      Promise.resolve(work())
+        .catch(() => undefined)
+        .then(() => 'done' as const),
+      gaveUp,
+    ]);
   } finally {
     signal?.removeEventListener('abort', stopWaiting);
   }

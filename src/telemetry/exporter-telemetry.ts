@@ -27,9 +27,31 @@ export function exporterTelemetry(
       'service.name': options.serviceName ?? DEFAULT_SERVICE_NAME,
     }),
   );
+  const failures = { last: undefined as string | undefined };
   const provider = new BasicTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    spanProcessors: [new BatchSpanProcessor(watched(exporter, failures))],
   });
-  return createTelemetry(provider, options);
+  return createTelemetry(provider, { ...options, lastExportFailure: () => failures.last });
+}
+
+/** `ExportResultCode.SUCCESS`, without importing `@opentelemetry/core` for one constant. */
+const EXPORT_SUCCESS = 0;
+
+/** The exporter, noting why its latest export failed (cleared by one that succeeds). */
+function watched(exporter: SpanExporter, failures: { last: string | undefined }): SpanExporter {
+  return {
+    export: (spans, done) =>
+      exporter.export(spans, (result) => {
+        failures.last =
+          result.code === EXPORT_SUCCESS
+            ? undefined
+            : (result.error?.message ?? 'the export failed');
+        done(result);
+      }),
+    shutdown: () => exporter.shutdown(),
+    ...(exporter.forceFlush
+      ? { forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve() }
+      : {}),
+  };
 }

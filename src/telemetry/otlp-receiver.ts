@@ -11,7 +11,9 @@ export interface Export {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The JSON body; empty for a protobuf export (read `raw`). */
   body: OtlpBody;
+  raw: Buffer;
 }
 
 /** The parts of an OTLP/JSON trace export the assertions read. */
@@ -40,14 +42,14 @@ export async function receiver(): Promise<{ url: string; exports: Export[]; serv
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const text = (
-        request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw
-      ).toString('utf8');
+      const plain = request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      const json = request.headers['content-type'] === 'application/json';
       exports.push({
         method: request.method ?? '',
         path: request.url ?? '',
         headers: request.headers,
-        body: JSON.parse(text) as OtlpBody,
+        body: json ? (JSON.parse(plain.toString('utf8')) as OtlpBody) : { resourceSpans: [] },
+        raw: plain,
       });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{}');

@@ -36,6 +36,7 @@ describe('telemetry settings from OTEL_* variables', () => {
     ).toEqual({
       url: 'http://c:4318/v1/traces',
       headers: { a: '1', b: '3', Authorization: 'Bearer t0k' },
+      protocol: 'http/json',
       timeoutMillis: 2500,
       compression: 'gzip',
       serviceName: 'from-resource',
@@ -55,6 +56,9 @@ describe('telemetry settings from OTEL_* variables', () => {
     ).toEqual({
       url: 'http://c:4318/v1/traces',
       headers: {},
+      protocol: 'http/json',
+      // Shorter than the exporter's 10 s, so a collector that is down costs a CLI run at most 2 s.
+      timeoutMillis: 2_000,
       serviceName: 'cadre',
       resourceAttributes: {},
       captureContent: false,

@@ -12,7 +12,13 @@ export interface TelemetryConfig {
   /** Where spans go: the traces endpoint, `/v1/traces` already appended when derived. */
   url: string;
   headers: Record<string, string>;
-  timeoutMillis?: number;
+  /** `http/json` (the default here) or `http/protobuf`, as OTEL_EXPORTER_OTLP_PROTOCOL says. */
+  protocol: OtlpProtocol;
+  /**
+   * How long one export may take, retries included, and how long shutdown
+   * waits for the last one: a collector that is down costs a command at most this.
+   */
+  timeoutMillis: number;
   compression?: 'gzip' | 'none';
   serviceName: string;
   /** OTEL_RESOURCE_ATTRIBUTES, parsed. */
@@ -22,6 +28,14 @@ export interface TelemetryConfig {
 }
 
 export const DEFAULT_SERVICE_NAME = 'cadre';
+
+export type OtlpProtocol = 'http/json' | 'http/protobuf';
+
+/**
+ * Shorter than the exporter's own 10 s: its retries against a collector
+ * that is down would otherwise hold a CLI run open for about 8 s.
+ */
+export const DEFAULT_EXPORT_TIMEOUT_MS = 2_000;
 
 /**
  * The exporter's settings, or undefined when tracing is off (no endpoint, or
@@ -36,6 +50,7 @@ export function telemetryConfig(env: TelemetryEnv): TelemetryConfig | undefined 
   const resourceAttributes = keyValues(read(env, 'OTEL_RESOURCE_ATTRIBUTES'));
   const timeout = Number(signal(env, 'TIMEOUT'));
   const compression = signal(env, 'COMPRESSION')?.toLowerCase();
+  const protocol = protocolOf(env);
   // The signal-specific endpoint is used as given; the general one gets the signal's path.
   const url = tracesEndpoint ?? `${(endpoint ?? '').replace(/\/+$/, '')}/v1/traces`;
   if (!isHttpUrl(url))
@@ -48,7 +63,8 @@ export function telemetryConfig(env: TelemetryEnv): TelemetryConfig | undefined 
       ...keyValues(read(env, 'OTEL_EXPORTER_OTLP_HEADERS')),
       ...keyValues(read(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS')),
     },
-    ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMillis: timeout } : {}),
+    protocol,
+    timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_EXPORT_TIMEOUT_MS,
     ...(compression === 'gzip' || compression === 'none' ? { compression } : {}),
     serviceName:
       read(env, 'OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? DEFAULT_SERVICE_NAME,
@@ -56,6 +72,19 @@ export function telemetryConfig(env: TelemetryEnv): TelemetryConfig | undefined 
     captureContent:
       read(env, 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.toLowerCase() === 'true',
   };
+}
+
+/** OTLP over HTTP only: gRPC would need another exporter, so it is refused rather than ignored. */
+function protocolOf(env: TelemetryEnv): OtlpProtocol {
+  const value = signal(env, 'PROTOCOL')?.toLowerCase();
+  if (value === undefined || value === 'http/json') return 'http/json';
+  if (value === 'http/protobuf') return value;
+  const name = read(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  throw new ConfigError(
+    `${name} must be http/protobuf or http/json (got "${value}"); Cadre sends traces over OTLP/HTTP.`,
+  );
 }
 
 /** `OTEL_EXPORTER_OTLP_TRACES_<name>`, else `OTEL_EXPORTER_OTLP_<name>`. */
