@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatIssue } from '../errors/validation-error.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { executeAgent } from '../runtime/loop/executor.js';
 import { loadDefinition } from './load-definition.js';
 
 let dir: string;
@@ -29,5 +31,70 @@ describe('ADK agent configs: fields Cadre maps, and a warning at the line for th
     expect(warnings.map(formatIssue)).toEqual([
       'dashed.yaml:1:7 name: "code-reviewer" is not an identifier, which ADK requires of agent names (letters, digits and _); ADK refuses this file, Cadre loads it',
     ]);
+  });
+
+  const full = [
+    'name: reviewer', // 1
+    'description: d',
+    'static_instruction: "Reply in {lang} braces, verbatim."',
+    'instruction: Review {prompt}.',
+    'include_contents: none', // 5
+    'disallow_transfer_to_parent: true',
+    'disallow_transfer_to_peers: false',
+    'before_model_callbacks:',
+    '  - name: my_module.log_request',
+    'generate_content_config:', // 10
+    '  temperature: 0.2',
+    '  max_output_tokens: 512',
+    '  top_k: 20',
+    '  stop_sequences: ["END"]',
+    '  safety_settings:', // 15
+    '    - category: HARM_CATEGORY_HATE_SPEECH',
+    '      threshold: BLOCK_NONE',
+    '  thinking_config:',
+    '    thinking_budget: 0',
+  ];
+
+  test('what maps is kept; what does not is a warning at its own line', async () => {
+    const { definition, warnings } = await load('full.yaml', full);
+    expect(definition.promptConfig).toMatchObject({
+      staticSystemPrompt: 'Reply in {lang} braces, verbatim.',
+      systemPrompt: 'Review {prompt}.',
+      history: 'none',
+    });
+    expect(definition.modelConfig).toEqual({ temp: 0.2, maxOutputTokens: 512, thinkingBudget: 0 });
+    expect(warnings.map((w) => `${w.line} ${w.path}: ${w.message}`)).toEqual([
+      '7 disallow_transfer_to_peers: disallow_transfer_to_peers: false is ignored: Cadre sub-agents never transfer control; they answer their caller',
+      '8 before_model_callbacks: before_model_callbacks is ignored: Cadre does not run Python callbacks',
+      "13 generate_content_config.top_k: generate_content_config.top_k is ignored: Cadre's model clients send no top_k",
+      "14 generate_content_config.stop_sequences: generate_content_config.stop_sequences is ignored: Cadre's model clients send no stop sequences",
+      "15 generate_content_config.safety_settings: generate_content_config.safety_settings is ignored: Cadre's model clients send no safety settings",
+    ]);
+  });
+
+  test('a scripted run: static_instruction untemplated first, max_output_tokens sent, include_contents none drops the history', async () => {
+    const { definition } = await load('run.yaml', full);
+    const model = new ScriptedModel([{ parts: [{ text: 'ok' }] }]);
+    const result = await executeAgent(definition, {
+      model,
+      inputs: { prompt: 'the diff' },
+      history: [
+        { role: 'user', parts: [{ kind: 'text', text: 'earlier question' }] },
+        { role: 'model', parts: [{ kind: 'text', text: 'earlier answer' }] },
+      ],
+    });
+    expect(result.terminate_reason).toBe('GOAL');
+    const request = model.requests[0];
+    expect(
+      request?.systemInstruction?.startsWith(
+        'Reply in {lang} braces, verbatim.\n\nReview the diff.',
+      ),
+    ).toBe(true);
+    expect(request?.config).toMatchObject({
+      temperature: 0.2,
+      maxOutputTokens: 512,
+      thinkingBudget: 0,
+    });
+    expect(JSON.stringify(request?.messages)).not.toContain('earlier');
   });
 });

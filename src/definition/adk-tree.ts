@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ValidationError } from '../errors/validation-error.js';
+import { withAdkExtras } from './adk-extras.js';
 import { parseYamlText } from './data-file.js';
 import { isRecord } from './describe-value.js';
 import { errorAt, resolveIssues, warningAt, type PendingIssue } from './issues.js';
@@ -38,9 +39,10 @@ export async function withAdkTree(
   const yaml = await import('yaml');
   const parsed = parseYamlText(yaml, text);
   const data = isRecord(parsed.data) ? parsed.data : {};
-  const pending: PendingIssue[] = [];
+  const extras = withAdkExtras(data, loaded.definition);
+  const pending: PendingIssue[] = [...extras.pending];
   const warnings = [...loaded.warnings];
-  const definition: AgentDefinition = { ...loaded.definition };
+  const definition: AgentDefinition = { ...extras.definition };
   if (typeof data.output_key === 'string' && data.output_key.trim())
     definition.outputKey = data.output_key.trim();
 

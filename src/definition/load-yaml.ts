@@ -1,4 +1,5 @@
 import { adkToRaw } from './adk-to-raw.js';
+import { adkUnmapped } from './adk-unmapped.js';
 import { parseYamlText } from './data-file.js';
 import { isRecord } from './describe-value.js';
 import type { PreparedFile } from './prepared-file.js';
@@ -23,8 +24,10 @@ export async function readYamlDefinition(file: string, text: string): Promise<Pr
   }
   const format = pickYamlFormat(file, data);
   const mismatch = formatMismatch(format, data);
+  const aboutKeys =
+    format.kind === 'adk' ? [...mismatch.notes, ...adkUnmapped(data)] : mismatch.notes;
   // These notes are about a key, not its value.
-  const keyNotes = mismatch.notes.map((note) => {
+  const keyNotes = aboutKeys.map((note) => {
     const at = parsed.mapper.position(note.path, 'key');
     return at ? { ...note, at } : note;
   });

@@ -60,6 +60,10 @@ export interface PromptConfig {
   initialMessages?: Message[];
   /** Absent: the style of the file's dialect (`source.foreign`), `dollar` for Cadre's own. */
   placeholders?: PlaceholderStyle;
+  /** Put before the system prompt with no placeholder filled (ADK `static_instruction`). */
+  staticSystemPrompt?: string;
+  /** `none`: the agent sees no earlier conversation, only its own query (ADK `include_contents: none`). */
+  history?: 'none';
 }
 
 export interface ModelConfig {
@@ -68,6 +72,8 @@ export interface ModelConfig {
   temp?: number;
   top_p?: number;
   thinkingBudget?: number;
+  /** Cap on the tokens of one model answer (ADK `generate_content_config.max_output_tokens`). */
+  maxOutputTokens?: number;
 }
 
 export interface RunConfig {

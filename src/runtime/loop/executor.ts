@@ -518,3 +518,4 @@ function generationConfig(definition: AgentDefinition): GenerationConfig {
   if (m?.thinkingBudget !== undefined) config.thinkingBudget = m.thinkingBudget;
   return config;
 }
+  if (m?.maxOutputTokens !== undefined) config.maxOutputTokens = m.maxOutputTokens;

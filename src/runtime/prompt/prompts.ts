@@ -41,7 +41,8 @@ export function preparePrompt(
         : part,
     ),
   }));
-  messages.push(...history);
+  // ADK include_contents: none: the agent works from its own query alone.
+  if (prompt.history !== 'none') messages.push(...history);
   const query =
     prompt.query !== undefined
       ? fill(prompt.query, 'promptConfig.query')
@@ -52,6 +53,7 @@ export function preparePrompt(
   }
   return {
     systemInstruction: [
+      prompt.staticSystemPrompt?.trim() ?? '',
       system.trim(),
       memory ? `# What you know about the user\n${memory.trim()}` : '',
       completionRules(protocol),

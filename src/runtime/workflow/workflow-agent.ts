@@ -111,7 +111,11 @@ export class WorkflowAgent implements Agent {
     state: Readonly<Record<string, unknown>>,
     steps: readonly Step[],
   ): Promise<RunResult> {
-    const earlier = steps.map((step) => `${step.agent} answered:\n${step.result.final_message}`);
+    // ADK include_contents: none: no earlier answer reaches the agent (state still does).
+    const earlier =
+      agent.promptConfig.history === 'none'
+        ? []
+        : steps.map((step) => `${step.agent} answered:\n${step.result.final_message}`);
     const memory = [input.memory, ...earlier].filter(Boolean).join('\n\n');
     return ctx.spawn({
       target: { kind: 'definition', definition: agent },

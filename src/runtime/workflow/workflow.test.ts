@@ -209,6 +209,30 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
     expect(result.final_message).toContain('helped');
   });
 
+  it('include_contents: none keeps earlier answers out of an agent; state still reaches it (scripted)', async () => {
+    const file = await project('no-contents', {
+      'root_agent.yaml': [
+        'agent_class: SequentialAgent',
+        'name: pipeline',
+        'description: d',
+        'sub_agents:',
+        '  - config_path: writer.yaml',
+        '  - config_path: judge.yaml',
+      ],
+      'writer.yaml': llm('writer', 'You are writer.', ['output_key: draft']),
+      'judge.yaml': llm('judge', 'You are judge. Judge: {draft}', ['include_contents: none']),
+    });
+    const seen: string[] = [];
+    const model = new ScriptedModel((r): ScriptedTurn => {
+      seen.push(r.systemInstruction ?? '');
+      return { parts: [{ text: agentOf(r) === 'writer' ? 'Drops on glass.' : 'Good.' }] };
+    });
+    const { result } = await run(file, model);
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(seen[1]).toContain('Judge: Drops on glass.');
+    expect(seen[1]).not.toContain('writer answered');
+  });
+
   it('a missing config_path sub-agent is an error naming the file and the path; a workflow left with none refuses to run', async () => {
     const file = await project('missing', {
       'root_agent.yaml': [
