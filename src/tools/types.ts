@@ -1,7 +1,16 @@
 import type { EventSink, ExecutionContext } from '../events/types.js';
-import type { JsonSchema } from '../model/types.js';
+import type { JsonSchema, Message } from '../model/types.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { SpawnRequest } from '../contracts/agent.js';
+import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+
+/** A one-off question to the calling agent's model, without tools. */
+export interface ToolModelRequest {
+  systemInstruction?: string;
+  messages: readonly Message[];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
 
 /** What every tool call receives from the loop that runs it. */
 export interface ToolContext {
@@ -26,6 +35,16 @@ export interface ToolContext {
   threadId?: string;
   /** Starts a subagent as a child of the caller; absent where nesting is not allowed. */
   spawn?: (request: SpawnRequest, signal: AbortSignal) => Promise<RunResult>;
+  /**
+   * Asks the calling agent's own model (an MCP server's sampling request);
+   * the call's usage and cost count as the run's.
+   */
+  generate?: (
+    request: ToolModelRequest,
+    signal: AbortSignal,
+  ) => Promise<{ text: string; model: string }>;
+  /** Asks the run's person, as an approval is asked (an MCP server's elicitation). */
+  confirm?: ConfirmationHandler;
 }
 
 export type ApprovalDefault = 'auto' | 'require';

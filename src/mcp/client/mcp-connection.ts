@@ -1,6 +1,15 @@
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  Tool as ListedTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { optionalImport } from '../../util/optional-import.js';
 import { expandVariables, missingVariables, type McpServerConfig } from '../mcp-server-config.js';
 
@@ -12,24 +21,53 @@ export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 const MAX_PAGES = 50;
 /** Kept from a stdio server's stderr, to say why it failed. */
 const STDERR_TAIL = 2_000;
+/** Lines of that tail shown in an error. */
+const STDERR_LINES = 8;
+/** A stdio server that crashed is started again this many times per run tree. */
+const RESTARTS = 1;
 
 /** An optional peer: `npm install cadre` leaves it out. */
 const MCP_SDK = { needs: 'MCP servers need', packages: ['@modelcontextprotocol/sdk'] };
 const sdk = <T>(load: () => Promise<T>): Promise<T> => optionalImport(load, MCP_SDK);
 
-/** A started server: its client and the tools it listed. */
+/**
+ * What a server may ask of the agent whose tool call it is answering:
+ * a model answer (sampling) or a person's decision (elicitation).
+ */
+export interface CallHost {
+  sample?: (
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ) => Promise<CreateMessageResult>;
+  elicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+}
+
+/** A started server: the tools it listed, and calls that survive one crash of a stdio server. */
 export interface McpConnection {
-  client: Client;
   tools: ListedTool[];
   callTimeoutMs: number;
+  /** Calls a tool; `host` answers what the server asks while the call is under way. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    host: CallHost,
+    options: RequestOptions,
+  ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
-  /** Where stdio servers start when their config names no `cwd`. */
+  /** The workspace: where stdio servers start when their config names no `cwd`, and the client's root. */
   cwd: string;
   signal: AbortSignal;
+}
+
+/** One running session with the server. */
+interface Session {
+  client: Client;
+  stderrTail: () => string;
+  closed: boolean;
 }
 
 /**
@@ -44,16 +82,18 @@ export async function connectServer(
 ): Promise<McpConnection> {
   const missing = missingVariables(config, options.env);
   if (missing.length > 0) throw new Error(`needs ${missing.join(', ')} set in the environment`);
-  const { Client } = await sdk(() => import('@modelcontextprotocol/sdk/client/index.js'));
-  const { transport, stderrTail } = await openTransport(config, options);
-  const client = new Client({ name: 'cadre', version: '0.1.0' }, { capabilities: {} });
   const timeout = config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  // Calls under way, latest last: a server's request goes to the call it is answering.
+  const calls: CallHost[] = [];
+  const current = (): CallHost | undefined => calls.at(-1);
+  let session = await startSession(config, options, current, timeout);
+  let restarts = 0;
+  let closing = false;
   try {
-    await client.connect(transport, { signal: options.signal, timeout });
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const listed = await client.listTools(cursor ? { cursor } : {}, {
+      const listed = await session.client.listTools(cursor ? { cursor } : {}, {
         signal: options.signal,
         timeout,
       });
@@ -62,21 +102,107 @@ export async function connectServer(
       if (!cursor) break;
     }
     return {
-      client,
       tools,
       callTimeoutMs: config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      close: () => client.close(),
+      async callTool(tool, args, host, requestOptions) {
+        if (session.closed && !closing) {
+          const stopped = session;
+          if (config.transport !== 'stdio' || restarts >= RESTARTS)
+            throw new Error(`the server has stopped${stderrOf(stopped)}`);
+          restarts += 1;
+          session = await startSession(config, options, current, timeout).catch(
+            (error: unknown) => {
+              throw new Error(
+                `the server stopped${stderrOf(stopped)}, and could not start again: ${messageOf(error)}`,
+                { cause: error },
+              );
+            },
+          );
+        }
+        const used = session;
+        calls.push(host);
+        try {
+          return (await used.client.callTool(
+            { name: tool, arguments: args },
+            undefined,
+            requestOptions,
+          )) as CallToolResult;
+        } catch (error) {
+          if (used.closed && !closing && !requestOptions.signal?.aborted)
+            throw new Error(`the server stopped during the call${stderrOf(used)}`, {
+              cause: error,
+            });
+          throw error;
+        } finally {
+          calls.splice(calls.lastIndexOf(host), 1);
+        }
+      },
+      close: () => {
+        closing = true;
+        return session.client.close();
+      },
     };
   } catch (error) {
-    await client.close().catch(() => undefined);
-    const tail = stderrTail().trim();
-    throw new Error(`${messageOf(error)}${tail ? ` (stderr: ${tail})` : ''}`, { cause: error });
+    closing = true;
+    await session.client.close().catch(() => undefined);
+    throw new Error(`${messageOf(error)}${stderrOf(session)}`, { cause: error });
   }
+}
+
+/** Connects a client that declares the workspace as its root, sampling and (form) elicitation. */
+async function startSession(
+  config: McpServerConfig,
+  options: ConnectOptions,
+  current: () => CallHost | undefined,
+  timeout: number,
+): Promise<Session> {
+  const [{ Client }, types] = await Promise.all([
+    sdk(() => import('@modelcontextprotocol/sdk/client/index.js')),
+    sdk(() => import('@modelcontextprotocol/sdk/types.js')),
+  ]);
+  const { transport, stderrTail } = await openTransport(config, options);
+  const client = new Client(
+    { name: 'cadre', version: '0.1.0' },
+    { capabilities: { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } } },
+  );
+  const root = { uri: pathToFileURL(options.cwd).href, name: 'workspace' };
+  client.setRequestHandler(types.ListRootsRequestSchema, () => ({ roots: [root] }));
+  client.setRequestHandler(types.CreateMessageRequestSchema, (request, extra) => {
+    const sample = current()?.sample;
+    if (!sample)
+      throw new types.McpError(
+        types.ErrorCode.InvalidRequest,
+        'Sampling is only answered while one of your tools is being called by an agent.',
+      );
+    return sample(request.params, extra.signal);
+  });
+  client.setRequestHandler(types.ElicitRequestSchema, (request, extra) => {
+    const elicit = current()?.elicit;
+    // Nobody to ask: declined, as a person who said no.
+    return elicit ? elicit(request.params, extra.signal) : { action: 'decline' };
+  });
+  const session: Session = { client, stderrTail, closed: false };
+  client.onclose = () => {
+    session.closed = true;
+  };
+  try {
+    await client.connect(transport, { signal: options.signal, timeout });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new Error(`${messageOf(error)}${stderrOf(session)}`, { cause: error });
+  }
+  return session;
+}
+
+/** The last lines the server wrote on stderr, as a suffix for an error message. */
+function stderrOf(session: Pick<Session, 'stderrTail'>): string {
+  const lines = session.stderrTail().trim().split('\n').slice(-STDERR_LINES).join('\n');
+  return lines ? ` (stderr: ${lines})` : '';
 }
 
 async function openTransport(
   config: McpServerConfig,
-  options: ConnectOptions,
+  options: Omit<ConnectOptions, 'signal'>,
 ): Promise<{ transport: Transport; stderrTail: () => string }> {
   const expand = (value: string) => expandVariables(value, options.env);
   switch (config.transport) {

@@ -4,7 +4,9 @@ import type { JsonSchema } from '../../model/types.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { mcpToolName } from '../mcp-tool-names.js';
-import type { McpConnection } from './mcp-connection.js';
+import { elicitationHost } from './elicitation.js';
+import type { CallHost, McpConnection } from './mcp-connection.js';
+import { samplingHost } from './sampling.js';
 
 /**
  * One server's tool as a Cadre tool named `server__tool`. Every one is a
@@ -31,15 +33,18 @@ export function mcpTool(
     preview: (args) => `${server}: ${listed.name}(${previewArgs(args)})`,
     async execute(args, ctx) {
       let result: CallToolResult;
+      // What the server asks while it answers: this agent's model, this run's person.
+      const host: CallHost = {
+        ...(ctx.generate ? { sample: samplingHost(ctx.generate) } : {}),
+        ...(ctx.confirm
+          ? { elicit: elicitationHost(server, ctx.confirm, ctx, ctx.actionId ?? listed.name) }
+          : {}),
+      };
       try {
-        result = (await connection.client.callTool(
-          { name: listed.name, arguments: args },
-          undefined,
-          {
-            signal: ctx.signal,
-            timeout: connection.callTimeoutMs,
-          },
-        )) as CallToolResult;
+        result = await connection.callTool(listed.name, args, host, {
+          signal: ctx.signal,
+          timeout: connection.callTimeoutMs,
+        });
       } catch (error) {
         if (ctx.signal.aborted) throw new CancelledError('The tool call was cancelled.');
         throw new ToolExecutionError(

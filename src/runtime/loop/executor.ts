@@ -38,6 +38,7 @@ import { routerRun } from '../router/run-router.js';
 import { workflowRun } from '../workflow/run-workflow.js';
 import { remoteRun } from '../../a2a/remote-run.js';
 import { costSpent } from './cost-ceiling.js';
+import { toolModelCall } from './tool-model-call.js';
 import { definitionMcpTools, splitGrants } from '../../mcp/client/definition-mcp-tools.js';
 import type { McpTools } from '../../mcp/client/mcp-hub.js';
 import type { LaunchChild, SpawnServices } from '../subagents/spawn-services.js';
@@ -382,6 +383,9 @@ function loopContext(
       workspace: services.workspace,
       ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
       emit,
+      // What an MCP server asks mid-call: this agent's model (priced as the run's), its person.
+      generate: toolModelCall(client, state, emit, services.prices, maxCostUsd),
+      confirm: services.confirm,
       // A child stops on cancellation, not on the parent's deadline: its own budget is the
       // parent's remaining time, so it can still use its grace turn to report.
       ...(allowNested
@@ -516,6 +520,6 @@ function generationConfig(definition: AgentDefinition): GenerationConfig {
   if (m?.temp !== undefined) config.temperature = m.temp;
   if (m?.top_p !== undefined) config.topP = m.top_p;
   if (m?.thinkingBudget !== undefined) config.thinkingBudget = m.thinkingBudget;
+  if (m?.maxOutputTokens !== undefined) config.maxOutputTokens = m.maxOutputTokens;
   return config;
 }
-  if (m?.maxOutputTokens !== undefined) config.maxOutputTokens = m.maxOutputTokens;

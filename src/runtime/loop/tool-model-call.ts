@@ -1,0 +1,56 @@
+import { ToolExecutionError } from '../../errors/cadre-error.js';
+import type { EventSink } from '../../events/types.js';
+import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
+import { addUsage, type ModelClient } from '../../model/types.js';
+import type { RunState } from '../../contracts/run-state.js';
+import type { ToolContext } from '../../tools/types.js';
+import { costSpent } from './cost-ceiling.js';
+import { runModelTurn } from './model-turn.js';
+
+/**
+ * `ToolContext.generate` for one execution: the agent's model answers a
+ * tool's question (no tools offered). Its tokens are priced and added to
+ * the execution's usage like a turn's, and the run's cost limit applies.
+ */
+export function toolModelCall(
+  client: ModelClient,
+  state: RunState,
+  emit: EventSink,
+  prices: PriceTable,
+  maxCostUsd: number | undefined,
+): NonNullable<ToolContext['generate']> {
+  return async (request, signal) => {
+    if (costSpent({ maxCostUsd, state }))
+      throw new ToolExecutionError(
+        `Not asked: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
+      );
+    // Only retries are told: the answer is the tool's, not the agent speaking.
+    const turn = await runModelTurn(
+      client,
+      {
+        model: state.model,
+        ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
+        messages: request.messages,
+        tools: [],
+        config: {
+          ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        },
+      },
+      signal,
+      (event) => {
+        if (event.type === 'model_retry') emit(event);
+      },
+    );
+    if (turn.usage) {
+      const usage = priced(turn.usage, priceFor(state.model, prices));
+      state.usage = addUsage(state.usage, usage);
+      emit({
+        type: 'usage',
+        message: `${usage.totalTokens} tokens (asked by a tool)`,
+        data: { ...usage, purpose: 'tool' },
+      });
+    }
+    return { text: turn.text, model: state.model };
+  };
+}
