@@ -5,6 +5,7 @@ import { RunEvents } from '../src/runtime/loop/run-events.js';
 import { executeAgent } from '../src/runtime/loop/executor.js';
 import { createRuntime, type Runtime } from '../src/runtime/loop/runtime.js';
 import type { ModelClient } from '../src/model/types.js';
+import type { AgentDefinition } from '../src/definition/types.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { ToolRegistry } from '../src/tools/tool-registry.js';
 import { bareLoop } from './bare-loop.js';
@@ -29,14 +30,20 @@ function toolContext(): ToolContext {
   };
 }
 
+/** What every Cadre run of the bench shares, as a server or CLI shares its loaded definitions. */
+interface Setup {
+  runtime: Runtime;
+  tools: ToolRegistry;
+  definition: (turns: number) => AgentDefinition;
+}
+
 async function cadreRun(
-  runtime: Runtime,
-  tools: ToolRegistry,
+  { runtime, tools, definition }: Setup,
   turns: number,
   delayMs = 0,
   model: ModelClient = workloadModel(turns, delayMs),
 ) {
-  const result = await executeAgent(workloadDefinition(turns), {
+  const result = await executeAgent(definition(turns), {
     model,
     runtime,
     tools,
@@ -46,17 +53,14 @@ async function cadreRun(
     throw new Error(`bench run ended ${result.terminate_reason}: ${result.final_message}`);
 }
 
-async function perTurn(
-  runtime: Runtime,
-  tools: ToolRegistry,
-): Promise<{ bare: number; cadre: number }> {
+async function perTurn(setup: Setup): Promise<{ bare: number; cadre: number }> {
   const ctx = toolContext();
   const bareMs = await timePerCall(() => bareLoop(workloadModel(TURNS), addTool, ctx));
-  const cadreMs = await timePerCall(() => cadreRun(runtime, tools, TURNS));
+  const cadreMs = await timePerCall(() => cadreRun(setup, TURNS));
   return { bare: (bareMs * 1000) / TURNS, cadre: (cadreMs * 1000) / TURNS };
 }
 
-async function concurrent(runtime: Runtime, tools: ToolRegistry) {
+async function concurrent(setup: Setup) {
   const ctx = toolContext();
   const wall = async (start: () => Promise<unknown>) => {
     const base = process.memoryUsage().heapUsed;
@@ -71,11 +75,11 @@ async function concurrent(runtime: Runtime, tools: ToolRegistry) {
   const bare = await wall(() =>
     bareLoop(workloadModel(CONCURRENT_TURNS, TURN_DELAY_MS), addTool, ctx),
   );
-  const cadre = await wall(() => cadreRun(runtime, tools, CONCURRENT_TURNS, TURN_DELAY_MS));
+  const cadre = await wall(() => cadreRun(setup, CONCURRENT_TURNS, TURN_DELAY_MS));
   return { bare, cadre };
 }
 
-async function parked(runtime: Runtime, tools: ToolRegistry) {
+async function parked(setup: Setup) {
   const ctx = toolContext();
   // Parked heap minus the heap once the same runs have finished: the
   // difference is what the waiting runs hold, whatever earlier phases left.
@@ -91,7 +95,7 @@ async function parked(runtime: Runtime, tools: ToolRegistry) {
   };
   await measure((model) => bareLoop(model, addTool, ctx)); // warm-up
   const bare = await measure((model) => bareLoop(model, addTool, ctx));
-  const cadre = await measure((model) => cadreRun(runtime, tools, 1, 0, model));
+  const cadre = await measure((model) => cadreRun(setup, 1, 0, model));
   return { bare, cadre };
 }
 
@@ -125,20 +129,29 @@ function coldImport(): { entry: ImportTime; baseline: ImportTime } {
 }
 
 async function main(): Promise<void> {
-  const runtime = await createRuntime();
-  const tools = new ToolRegistry([addTool]);
+  const definitions = new Map<number, AgentDefinition>();
+  const setup: Setup = {
+    runtime: await createRuntime(),
+    tools: new ToolRegistry([addTool]),
+    // Loaded once and reused, as a server or the CLI does: per-definition work is cached on it.
+    definition: (turns) => {
+      let found = definitions.get(turns);
+      if (!found) definitions.set(turns, (found = workloadDefinition(turns)));
+      return found;
+    },
+  };
   console.log(
     `Cadre benchmark (node ${process.version}, ${TURNS}-turn runs, scripted model: no network)\n`,
   );
 
-  const turn = await perTurn(runtime, tools);
+  const turn = await perTurn(setup);
   console.log('Per-turn overhead');
   console.log(`  bare loop        ${turn.bare.toFixed(1)} µs/turn`);
   console.log(
     `  cadre executor   ${turn.cadre.toFixed(1)} µs/turn   ${ratio(turn.cadre, turn.bare)} bare   ${againstGoal(turn.cadre / turn.bare, GOALS.perTurn, '×')}`,
   );
 
-  const conc = await concurrent(runtime, tools);
+  const conc = await concurrent(setup);
   console.log(
     `\n${CONCURRENT} concurrent ${CONCURRENT_TURNS}-turn runs, model waits ${TURN_DELAY_MS} ms per turn`,
   );
@@ -149,7 +162,7 @@ async function main(): Promise<void> {
     `  cadre executor   ${conc.cadre.ms.toFixed(0)} ms wall   peak ${conc.cadre.peakKbPerRun.toFixed(1)} KB/run   ${ratio(conc.cadre.ms, conc.bare.ms)} bare   ${againstGoal(conc.cadre.ms / conc.bare.ms, GOALS.concurrent, '×')}`,
   );
 
-  const park = await parked(runtime, tools);
+  const park = await parked(setup);
   console.log(`\nRetained heap per parked run (after GC, ${CONCURRENT} runs waiting on the model)`);
   console.log(`  bare loop        ${park.bare.toFixed(1)} KB`);
   console.log(

@@ -99,10 +99,10 @@ export async function execute(
   const started = performance.now();
   let response: FunctionResponsePart;
   try {
-    const output = await tool.execute(call.args, {
-      ...env.toolContext,
-      ...(tool.sideEffect ? { actionId: call.id } : {}),
-    });
+    const output = await tool.execute(
+      call.args,
+      tool.sideEffect ? { ...env.toolContext, actionId: call.id } : env.toolContext,
+    );
     response = okResponse(call, output);
   } catch (error) {
     // A subagent waits for a person: this call parks with it, unanswered.

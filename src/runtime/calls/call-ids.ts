@@ -11,6 +11,10 @@ export function withUniqueCallIds(
   earlier: readonly Message[],
   parts: readonly Part[],
 ): { parts: Part[]; calls: FunctionCallPart[] } {
+  if (alreadyUnique(earlier, parts)) {
+    const calls = parts.filter((part): part is FunctionCallPart => part.kind === 'function_call');
+    return { parts: [...parts], calls };
+  }
   const taken = new Set<string>();
   for (const message of earlier)
     if (message.role === 'model')
@@ -27,4 +31,23 @@ export function withUniqueCallIds(
     return call;
   });
   return { parts: renamed, calls };
+}
+
+/**
+ * The usual case, checked without building a set of every id so far (this
+ * runs once per turn): each id is set, trimmed, and new to the run.
+ */
+function alreadyUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
+  const ids: string[] = [];
+  for (const part of parts) {
+    if (part.kind !== 'function_call') continue;
+    if (part.id === '' || part.id.trim() !== part.id || ids.includes(part.id)) return false;
+    ids.push(part.id);
+  }
+  for (const message of earlier) {
+    if (message.role !== 'model') continue;
+    for (const part of message.parts)
+      if (part.kind === 'function_call' && ids.includes(part.id)) return false;
+  }
+  return true;
 }

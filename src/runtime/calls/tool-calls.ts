@@ -83,6 +83,7 @@ async function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<Cal
       data: { callId: call.id, tool: call.name, args: call.args },
     });
   }
+  if (env.emit === SILENT) return dispatch(call, env);
   const started = performance.now();
   const outcome = await dispatch(call, env);
   if (outcome.kind === 'answered') reportResult(call, outcome, performance.now() - started, env);

@@ -14,6 +14,7 @@ import { runModelTurn } from './model-turn.js';
 import { compactConversation } from '../compaction/compact-conversation.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
+import { SILENT } from './run-events.js';
 
 /**
  * One model turn and the tool calls it asked for. Returns a Stop when the
@@ -31,11 +32,14 @@ export async function takeTurn(
   } catch (error) {
     return interruption(ctx, error, signal);
   }
-  emit({
-    type: 'turn_started',
-    message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
-    data: { turn: state.turns + 1, grace: isGrace },
-  });
+  // Nobody listening: skip building the event (once per turn, on every turn).
+  if (emit !== SILENT) {
+    emit({
+      type: 'turn_started',
+      message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
+      data: { turn: state.turns + 1, grace: isGrace },
+    });
+  }
   let turn;
   try {
     turn = await runModelTurn(
@@ -136,9 +140,15 @@ export function afterCalls(
   isGrace: boolean,
 ): Stop | undefined {
   const { state } = ctx;
-  const answers = outcomes.flatMap((o) => (o.kind === 'answered' ? [o] : []));
-  state.messages.push({ role: 'user', parts: answers.map((o) => o.response) });
-  const failure = answers.find((o) => o.failRun)?.failRun;
+  // Plain loops: this runs once per turn, and flatMap / map / find cost more than the rest of it.
+  const responses: FunctionResponsePart[] = [];
+  let failure: (CallOutcome & { kind: 'answered' })['failRun'];
+  for (const outcome of outcomes) {
+    if (outcome.kind !== 'answered') continue;
+    responses.push(outcome.response);
+    if (!failure && outcome.failRun) failure = outcome.failRun;
+  }
+  state.messages.push({ role: 'user', parts: responses });
   if (failure) return { reason: 'ERROR', error: failure };
   if (state.completed) return { reason: 'GOAL' };
   if (
