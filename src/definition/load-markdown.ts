@@ -5,6 +5,7 @@ import { bodyToPrompt, splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterLines } from './frontmatter-line-reader.js';
 import { identityMapper, type SourceMapper } from './issues.js';
 import { detectDialect, markdownToRaw } from './markdown-to-raw.js';
+import { settingsMcpServers, withSettingsServers } from './settings-mcp-servers.js';
 import type { LoadOptions } from './load-options.js';
 import type { PreparedFile } from './prepared-file.js';
 import { DEFAULT_KNOWN_TOOLS } from './tool-names.js';
@@ -77,15 +78,22 @@ export async function readMarkdownDefinition(
   }
   const fm = readFrontmatter(yaml, split.yamlText, split.yamlStartLine - 1);
   const built = markdownToRaw(fm.data, prompt, file, knownTools);
+  const dialect = detectDialect(file, fm.data);
+  const settingsNotes = withSettingsServers(
+    built.raw,
+    await settingsMcpServers(file, dialect),
+    fm.data.tools,
+    options.mcpServers ?? [],
+  );
   return {
     prepared: {
       raw: built.raw,
       mapper: translatingMapper(fm.mapper, built.rules, [
         [['promptConfig', 'systemPrompt'], bodyAt],
       ]),
-      issues: placeNotes([...fm.notes, ...built.notes], fm.mapper),
+      issues: placeNotes([...fm.notes, ...built.notes, ...settingsNotes], fm.mapper),
     },
-    source: { file, format: 'markdown', foreign: detectDialect(file, fm.data) },
+    source: { file, format: 'markdown', foreign: dialect },
     ...(built.remote ? { remote: built.remote } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describeValue } from './describe-value.js';
 import type { IssuePath } from './issues.js';
+import { camelServerKeys } from './settings-mcp-servers.js';
 import { canonicalToolName } from './tool-names.js';
 import type { PathRule, SourceNote } from './translating-mapper.js';
 import type { DefinitionSource, RemoteAgentConfig } from './types.js';
@@ -120,6 +121,12 @@ export function markdownToRaw(
       message: 'no description; a parent agent cannot tell when to delegate to it',
       severity: 'warning',
     });
+  if (fm.kind !== undefined && fm.kind !== 'local' && fm.kind !== 'remote')
+    notes.push({
+      path: ['kind'],
+      message: `kind must be local or remote, got ${describeValue(fm.kind)}`,
+      severity: 'error',
+    });
   const remote = fm.kind === 'remote' ? remoteOf(fm, notes) : undefined;
   raw.promptConfig = prompt ? { systemPrompt: prompt } : {};
 
@@ -192,14 +199,20 @@ function mcpServersOf(
   const value = fm[key];
   rules.push([['mcpServers'], [key]]);
   if (!Array.isArray(value)) {
-    raw.mcpServers = value;
+    raw.mcpServers =
+      value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value).map(([name, entry]) => [name, camelServerKeys(entry)]),
+          )
+        : value;
     return;
   }
   const inline: Record<string, unknown> = {};
   const tools = (raw.toolConfig as { tools: string[] }).tools;
   for (const entry of value) {
     if (typeof entry === 'string') tools.push(`mcp__${entry.trim()}`);
-    else if (entry && typeof entry === 'object') Object.assign(inline, entry);
+    else if (entry && typeof entry === 'object')
+      for (const [name, server] of Object.entries(entry)) inline[name] = camelServerKeys(server);
   }
   if (Object.keys(inline).length > 0) raw.mcpServers = inline;
 }

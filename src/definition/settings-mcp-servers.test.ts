@@ -1,0 +1,110 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ValidationError } from '../errors/validation-error.js';
+import { loadDefinition } from './load-definition.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cadre-settings-mcp-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+  await writeFile(path.join(dir, file), text);
+}
+
+const agent = (name: string, extra: string[] = []): string =>
+  ['---', `name: ${name}`, 'description: d', ...extra, '---', 'You help.', ''].join('\n');
+
+const load = (file: string) => loadDefinition(file, { cwd: dir });
+
+describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
+  test('mcp_servers.<name>.http_url is a remote streamable-HTTP server', async () => {
+    await write(
+      'http/.gemini/agents/caller.md',
+      agent('caller', [
+        'kind: local',
+        'mcp_servers:',
+        '  remote:',
+        '    http_url: http://127.0.0.1:9/mcp',
+        '    headers: { Authorization: "Bearer ${TOKEN}" }',
+      ]),
+    );
+    const { definition } = await load('http/.gemini/agents/caller.md');
+    expect(definition.mcpServers).toEqual({
+      remote: {
+        transport: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: 'Bearer ${TOKEN}' },
+      },
+    });
+  });
+
+  test('kind other than local or remote is an error naming the field and line', async () => {
+    await write('kind/.gemini/agents/odd.md', agent('odd', ['kind: subagent']));
+    const error = await load('kind/.gemini/agents/odd.md').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(
+      (error as ValidationError).issues.map((i) => `${i.line} ${i.path}: ${i.message}`),
+    ).toEqual(['4 kind: kind must be local or remote, got "subagent"']);
+  });
+
+  test(".gemini/settings.json servers reach the project's agents that may use them", async () => {
+    await write(
+      'gem/.gemini/settings.json',
+      JSON.stringify({
+        mcpServers: {
+          fs: { command: 'node', args: ['fs-server.js'] },
+          web: { httpUrl: 'http://127.0.0.1:9/mcp' },
+        },
+      }),
+    );
+    await write('gem/.gemini/agents/all.md', agent('all'));
+    await write('gem/.gemini/agents/some.md', agent('some', ['tools: [read_file, mcp_fs_read]']));
+    await write('gem/.gemini/agents/none.md', agent('none', ['tools: [read_file]']));
+    const all = (await load('gem/.gemini/agents/all.md')).definition;
+    expect(Object.keys(all.mcpServers ?? {})).toEqual(['fs', 'web']);
+    expect(all.mcpServers?.web).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp' });
+    expect(all.toolConfig.tools).toEqual(expect.arrayContaining(['fs__*', 'web__*']));
+    const some = (await load('gem/.gemini/agents/some.md')).definition;
+    expect(Object.keys(some.mcpServers ?? {})).toEqual(['fs']);
+    expect(some.toolConfig.tools).toEqual(['read_file', 'fs__read']);
+    expect((await load('gem/.gemini/agents/none.md')).definition.mcpServers).toBeUndefined();
+  });
+
+  test(".claude/settings.json servers reach Claude Code agents; the agent's own entry wins", async () => {
+    await write(
+      'cl/.claude/settings.json',
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: 'npx', args: ['memory-server'] },
+          own: { command: 'from-settings' },
+        },
+      }),
+    );
+    await write(
+      'cl/.claude/agents/keeper.md',
+      agent('keeper', ['mcpServers:', '  own:', '    command: from-agent']),
+    );
+    const { definition } = await load('cl/.claude/agents/keeper.md');
+    expect(definition.mcpServers).toMatchObject({
+      memory: { transport: 'stdio', command: 'npx' },
+      own: { transport: 'stdio', command: 'from-agent' },
+    });
+  });
+
+  test('a settings file that is not JSON is a warning; the agent loads without its servers', async () => {
+    await write('bad/.gemini/settings.json', '{ nope');
+    await write('bad/.gemini/agents/a.md', agent('a'));
+    const { definition, warnings } = await load('bad/.gemini/agents/a.md');
+    expect(definition.mcpServers).toBeUndefined();
+    expect(warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/^\.gemini\/settings\.json is not valid JSON/),
+    );
+  });
+});
