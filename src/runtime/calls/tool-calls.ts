@@ -74,16 +74,17 @@ export async function runToolCalls(
   return outcomes;
 }
 
-async function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
-  // Nobody listening: skip formatting the message (a hot path in big batch runs).
-  if (env.emit !== SILENT) {
-    env.emit({
-      type: 'tool_call',
-      message: `${call.name} ${describeArgs(call.args)}`,
-      data: { callId: call.id, tool: call.name, args: call.args },
-    });
-  }
-  if (env.emit === SILENT) return dispatch(call, env);
+function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+  // Nobody listening: no events to build, and no async frame around the call (a hot path).
+  return env.emit === SILENT ? dispatch(call, env) : reported(call, env);
+}
+
+async function reported(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+  env.emit({
+    type: 'tool_call',
+    message: `${call.name} ${describeArgs(call.args)}`,
+    data: { callId: call.id, tool: call.name, args: call.args },
+  });
   const started = performance.now();
   const outcome = await dispatch(call, env);
   if (outcome.kind === 'answered') reportResult(call, outcome, performance.now() - started, env);

@@ -11,7 +11,7 @@ import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
-import { compactConversation } from '../compaction/compact-conversation.js';
+import { compactConversation, planCompaction } from '../compaction/compact-conversation.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
@@ -27,10 +27,13 @@ export async function takeTurn(
   isGrace = false,
 ): Promise<Stop | undefined> {
   const { state, emit } = ctx;
-  try {
-    await compactConversation(ctx, signal);
-  } catch (error) {
-    return interruption(ctx, error, signal);
+  // Checked here first: most turns fold nothing, and awaiting that would cost a tick per turn.
+  if (ctx.compaction && planCompaction(ctx, ctx.compaction)) {
+    try {
+      await compactConversation(ctx, signal);
+    } catch (error) {
+      return interruption(ctx, error, signal);
+    }
   }
   // Nobody listening: skip building the event (once per turn, on every turn).
   if (emit !== SILENT) {
