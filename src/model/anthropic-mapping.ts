@@ -198,11 +198,32 @@ function toolResult(part: FunctionResponsePart): ContentBlockParam {
     return { type: 'tool_result', tool_use_id: part.id, content: response.error, is_error: true };
   const content =
     typeof response.output === 'string' ? response.output : JSON.stringify(response.output ?? null);
+  const images = (part.images ?? []).flatMap(({ mimeType, data }) =>
+    isClaudeImageType(mimeType)
+      ? [
+          {
+            type: 'image' as const,
+            source: { type: 'base64' as const, media_type: mimeType, data },
+          },
+        ]
+      : [],
+  );
+  if (images.length > 0)
+    return {
+      type: 'tool_result',
+      tool_use_id: part.id,
+      content: [...(isBlank(content) ? [] : [{ type: 'text' as const, text: content }]), ...images],
+    };
   // A blank text result is rejected; no content at all is fine.
   return isBlank(content)
     ? { type: 'tool_result', tool_use_id: part.id }
     : { type: 'tool_result', tool_use_id: part.id, content };
 }
+
+/** The image types a tool result may carry. */
+const CLAUDE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+const isClaudeImageType = (type: string): type is (typeof CLAUDE_IMAGE_TYPES)[number] =>
+  (CLAUDE_IMAGE_TYPES as readonly string[]).includes(type);
 
 /** The conversation breakpoint: the last block of the newest user turn. */
 function markNewestUserTurn(messages: MessageParam[]): void {

@@ -61,7 +61,11 @@ function toGeminiPart(part: Part): GeminiPart[] {
         signed({ functionCall: { id: part.id, name: part.name, args: part.args } }, part.signature),
       ];
     case 'function_response':
-      return [{ functionResponse: { id: part.id, name: part.name, response: part.response } }];
+      // A tool's images follow its response in the same turn.
+      return [
+        { functionResponse: { id: part.id, name: part.name, response: part.response } },
+        ...(part.images ?? []).map(({ mimeType, data }) => ({ inlineData: { mimeType, data } })),
+      ];
   }
 }
 

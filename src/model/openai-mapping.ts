@@ -65,8 +65,22 @@ function userMessages(message: Message): ChatCompletionMessageParam[] {
       ? [{ role: 'tool' as const, tool_call_id: part.id, content: toolContent(part) }]
       : [],
   );
+  // Tool messages carry text only: a tool's images follow them as a user message.
+  const images = message.parts.flatMap((part) =>
+    part.kind === 'function_response' && part.images?.length
+      ? [
+          { type: 'text' as const, text: `Images from ${part.name}:` },
+          ...part.images.map(({ mimeType, data }) => ({
+            type: 'image_url' as const,
+            image_url: { url: `data:${mimeType};base64,${data}` },
+          })),
+        ]
+      : [],
+  );
+  const withImages: ChatCompletionMessageParam[] =
+    images.length > 0 ? [...results, { role: 'user', content: images }] : results;
   const text = joinText(message);
-  return text === '' ? results : [...results, { role: 'user', content: text }];
+  return text === '' ? withImages : [...withImages, { role: 'user', content: text }];
 }
 
 function toolContent(part: FunctionResponsePart): string {

@@ -34,6 +34,14 @@ export interface FunctionResponsePart {
   name: string;
   /** Exactly one of output / error is set. */
   response: { output: unknown } | { error: string };
+  /** Images the tool answered with (an MCP tool's image content), for models that take images. */
+  images?: InlineImage[];
+}
+
+/** An image sent inline, base64-encoded. */
+export interface InlineImage {
+  mimeType: string;
+  data: string;
 }
 
 export type Part = TextPart | ThoughtPart | FunctionCallPart | FunctionResponsePart;

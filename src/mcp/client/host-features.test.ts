@@ -34,7 +34,7 @@ beforeAll(async () => {
       `    env: { HOST_STARTS: ${JSON.stringify(starts)} }`,
       '    trust: readOnlyHints',
       'toolConfig:',
-      '  tools: [host__roots, host__summarize, host__ask_first, host__ask_name, host__crash]',
+      '  tools: [host__roots, host__summarize, host__ask_first, host__ask_name, host__crash, host__snapshot]',
       '',
     ].join('\n'),
   );
@@ -143,6 +143,19 @@ describe('what an MCP server may ask of Cadre (real stdio server, SDK, scripted 
     });
     expect(named.answers).toEqual([{ output: 'person said decline' }]);
     expect(asked).toHaveLength(before);
+  });
+
+  it("passes a tool's image to the model beside its answer (scripted), which still names it in text", async () => {
+    const { answers, model } = await run([{ name: 'host__snapshot' }]);
+    expect(answers).toEqual([
+      { output: expect.stringMatching(/^one red pixel\n\[image: image\/png, \d+ bytes\]$/) },
+    ]);
+    const answered = model.requests
+      .flatMap((r) => r.messages.flatMap((m) => m.parts))
+      .find((p) => p.kind === 'function_response');
+    expect(answered?.kind === 'function_response' && answered.images).toEqual([
+      { mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) },
+    ]);
   });
 
   it('restarts a crashed stdio server once, and names its stderr when it fails', async () => {

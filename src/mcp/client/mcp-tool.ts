@@ -1,12 +1,17 @@
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, ToolExecutionError } from '../../errors/cadre-error.js';
-import type { JsonSchema } from '../../model/types.js';
+import type { InlineImage, JsonSchema } from '../../model/types.js';
+import { ToolAnswer } from '../../tools/tool-answer.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { mcpToolName } from '../mcp-tool-names.js';
 import { elicitationHost } from './elicitation.js';
 import type { CallHost, McpConnection } from './mcp-connection.js';
 import { samplingHost } from './sampling.js';
+
+/** At most this many images, and bytes of them, per answer go to the model (the rest are described). */
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /**
  * One server's tool as a Cadre tool named `server__tool`. Every one is a
@@ -56,9 +61,12 @@ export function mcpTool(
         throw new ToolExecutionError(textOf(result.content) || `${listed.name} failed.`);
       // The answer is sent once (the call's answers are capped where they are built).
       const structured = result.structuredContent;
-      if (structured === undefined) return textOf(result.content);
-      const text = textOf(withoutCopiesOf(structured, result.content));
-      return text ? { ...structured, text } : structured;
+      const text = textOf(
+        structured === undefined ? result.content : withoutCopiesOf(structured, result.content),
+      );
+      const output = structured === undefined ? text : text ? { ...structured, text } : structured;
+      const images = imagesOf(result.content);
+      return images.length > 0 ? new ToolAnswer(output, images) : output;
     },
   });
 }
@@ -85,6 +93,20 @@ function parsedCanonical(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Images the model may see (the text names them all the same); larger ones stay a description. */
+function imagesOf(content: CallToolResult['content'] = []): InlineImage[] {
+  const images: InlineImage[] = [];
+  let bytes = 0;
+  for (const part of content) {
+    if (part.type !== 'image' || !part.mimeType.startsWith('image/')) continue;
+    const size = Math.floor((part.data.length * 3) / 4);
+    if (images.length >= MAX_IMAGES || bytes + size > MAX_IMAGE_BYTES) break;
+    bytes += size;
+    images.push({ mimeType: part.mimeType, data: part.data });
+  }
+  return images;
 }
 
 /** Text parts as they are; other parts named so the model knows they were there. */

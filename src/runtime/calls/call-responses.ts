@@ -1,14 +1,18 @@
 import type { FunctionCallPart, FunctionResponsePart } from '../../model/types.js';
+import { ToolAnswer } from '../../tools/tool-answer.js';
 import { capOutput, capText } from './cap-output.js';
 
 // Every answer to a tool call is built here, so every one is within the cap.
 
 export function okResponse(call: FunctionCallPart, output: unknown): FunctionResponsePart {
+  // Images travel beside the output, not in it: the output stays text or JSON.
+  const answer = output instanceof ToolAnswer ? output : undefined;
   return {
     kind: 'function_response',
     id: call.id,
     name: call.name,
-    response: { output: capOutput(output) },
+    response: { output: capOutput(answer ? answer.output : output) },
+    ...(answer?.images.length ? { images: [...answer.images] } : {}),
   };
 }
 

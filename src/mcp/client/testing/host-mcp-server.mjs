@@ -6,6 +6,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
+const PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
 const tool = (name, description, properties = {}) => ({
   name,
   description,
@@ -21,6 +24,7 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
     tool('ask_first', 'Asks the person before it answers.'),
     tool('ask_name', 'Asks the person for a name (a required field with no default).'),
     tool('crash', 'Writes to stderr and exits.'),
+    tool('snapshot', 'Answers with a caption and a 1x1 PNG.'),
   ],
 }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -63,6 +67,13 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       });
       return text(`person said ${answer.action}`);
     }
+    case 'snapshot':
+      return {
+        content: [
+          { type: 'text', text: 'one red pixel' },
+          { type: 'image', mimeType: 'image/png', data: PIXEL },
+        ],
+      };
     case 'crash':
       process.stderr.write('loading index\nfatal: the index is corrupt\n');
       setTimeout(() => process.exit(3), 20);
