@@ -40,6 +40,12 @@ describe('every corpus file runs (one-turn scripted model)', () => {
     if (loaded instanceof ValidationError && file.startsWith('adk/')) return;
     if (loaded instanceof Error) throw loaded;
     const { definition, warnings } = loaded as LoadResult;
+    // A remote (A2A) agent's card lives on the internet: tests never leave loopback, so it is
+    // checked as loaded, not run (src/a2a has the protocol tests against a loopback server).
+    if (definition.remote) {
+      expect(definition.remote.agentCardUrl).toMatch(/^https?:\/\//);
+      return;
+    }
     // An ADK agent reading state an earlier agent of its workflow stores gets that state, as in its workflow.
     const state = Object.fromEntries(
       warnings.flatMap((w) => {
