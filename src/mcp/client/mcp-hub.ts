@@ -3,8 +3,8 @@ import type { Tool } from '../../tools/types.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import { grantCovers, type McpReference } from '../mcp-tool-names.js';
-import { connectServer, type McpConnection } from './mcp-connection.js';
-import { mcpTool } from './mcp-tool.js';
+// The connection and tool code load when a server is first needed, not with every run.
+import type { McpConnection } from './mcp-connection.js';
 
 export interface McpHubOptions {
   /** Servers every agent of the project may use (`.cadre/mcp.json`); a definition's own win by name. */
@@ -79,6 +79,7 @@ export class McpHub {
     const named = new Map<string, string>();
     for (const entry of connections) {
       if (!entry) continue;
+      const { mcpTool } = await import('./mcp-tool.js');
       const { server, config, connection } = entry;
       // The server's include / exclude lists bound every grant, a grant of the whole server included.
       const allowed = (tool: string): boolean =>
@@ -142,11 +143,13 @@ export class McpHub {
     const key = `${server}\u0000${canonicalJson(config)}`;
     let pending = this.started.get(key);
     if (!pending) {
-      pending = connectServer(server, config, {
-        env: this.options.env,
-        cwd: this.options.cwd,
-        signal: this.lifetime.signal,
-      });
+      pending = import('./mcp-connection.js').then(({ connectServer }) =>
+        connectServer(server, config, {
+          env: this.options.env,
+          cwd: this.options.cwd,
+          signal: this.lifetime.signal,
+        }),
+      );
       // A failed start is not kept: the next agent that needs the server tries again.
       pending.catch(() => this.started.delete(key));
       this.started.set(key, pending);

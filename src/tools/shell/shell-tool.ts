@@ -2,10 +2,7 @@ import { clipLine, formatCount } from '../builtin/output-cap.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import { defineTool, type Tool } from '../types.js';
 import { checkCommand, parseCommandPattern } from './command-patterns.js';
-import { runCommand } from './run-command.js';
-import { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE } from './shell-environment.js';
-import { createSandbox, type Sandbox } from '../sandbox/sandbox.js';
-import { sandboxSettingsFromEnv } from '../sandbox/sandbox-settings.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 export interface ShellArgs {
   command: string;
@@ -52,9 +49,15 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
   const maxOutputChars = options.maxOutputChars ?? 30_000;
   const maxSeconds = maxTimeoutMs / 1000;
-  // Made on first use, so importing the default tool reads no environment and starts nothing.
+  // Made on first use, so importing the default tool reads no environment, starts nothing,
+  // and loads neither the sandbox nor the process code (the package entry imports this file).
   let sandbox = options.sandbox;
-  const confinement = (): Sandbox => {
+  const confinement = async (): Promise<Sandbox> => {
+    if (sandbox) return sandbox;
+    const [{ createSandbox }, { sandboxSettingsFromEnv }] = await Promise.all([
+      import('../sandbox/sandbox.js'),
+      import('../sandbox/sandbox-settings.js'),
+    ]);
     const source = options.env ?? process.env;
     sandbox ??= createSandbox(sandboxSettingsFromEnv(source), source);
     return sandbox;
@@ -103,16 +106,18 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       return check.ok ? undefined : check.reason;
     },
     async approvalFloor(signal) {
-      const status = await confinement().status(signal);
+      const status = await (await confinement()).status(signal);
       return status.kind === 'none'
         ? `No sandbox confines shell commands here (${status.reason}), so every command needs a person's approval.`
         : undefined;
     },
     async execute(args, ctx): Promise<ShellResult> {
       throwIfAborted(ctx.signal);
+      const [{ runCommand }, { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE }] =
+        await Promise.all([import('./run-command.js'), import('./shell-environment.js')]);
       const source = options.env ?? process.env;
       const env = buildShellEnvironment(source, parsePassEnv(source[PASS_ENV_VARIABLE]));
-      const box = confinement();
+      const box = await confinement();
       const status = await box.status(ctx.signal);
       // Without a sandbox the gate made a person approve this very call (approvalFloor).
       const launcher =
