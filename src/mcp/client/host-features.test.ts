@@ -53,7 +53,10 @@ const responses = (r: ModelRequest) =>
  * tool response as JSON. A request offering no tools is the server's
  * sampling request: it gets SAMPLED, with usage to be counted.
  */
-function scripted(calls: Array<{ name: string; args?: Record<string, unknown> }>) {
+type Call = { name: string; args?: Record<string, unknown> };
+
+/** One call per turn; an array is one turn of calls made together. */
+function scripted(calls: Array<Call | Call[]>) {
   const seen: unknown[] = [];
   let turn = 0;
   return new ScriptedModel((request): ScriptedTurn => {
@@ -63,20 +66,20 @@ function scripted(calls: Array<{ name: string; args?: Record<string, unknown> }>
         usage: { inputTokens: 1000, outputTokens: 100, totalTokens: 1100 },
       };
     seen.push(...responses(request).map((p) => p.response));
-    const call = calls[turn++];
-    return call
+    const step = calls[turn++];
+    const together = step === undefined ? [] : Array.isArray(step) ? step : [step];
+    return together.length > 0
       ? {
-          parts: [{ functionCall: { name: call.name, args: call.args ?? {} } }],
+          parts: together.map((call) => ({
+            functionCall: { name: call.name, args: call.args ?? {} },
+          })),
           usage: { inputTokens: 10, outputTokens: 1, totalTokens: 11 },
         }
       : { parts: [{ text: JSON.stringify(seen) }], usage: { inputTokens: 10, totalTokens: 10 } };
   });
 }
 
-async function run(
-  calls: Array<{ name: string; args?: Record<string, unknown> }>,
-  confirm?: ConfirmationHandler,
-) {
+async function run(calls: Array<Call | Call[]>, confirm?: ConfirmationHandler) {
   const model = scripted(calls);
   const events: CadreEvent[] = [];
   const result = await executeAgent(definition, {
@@ -160,16 +163,18 @@ describe('what an MCP server may ask of Cadre (real stdio server, SDK, scripted 
 
   it('restarts a crashed stdio server once, and names its stderr when it fails', async () => {
     await rm(starts, { force: true });
+    const root = { output: pathToFileURL(dir).href };
     const { answers } = await run([
       { name: 'host__crash' },
-      { name: 'host__roots' },
+      // Two calls at once after the crash: one restart serves both.
+      [{ name: 'host__roots' }, { name: 'host__roots' }],
       { name: 'host__crash' },
       { name: 'host__roots' },
     ]);
     expect(answers[0]?.error).toMatch(/stopped during the call.*fatal: the index is corrupt/s);
-    expect(answers[1]).toEqual({ output: pathToFileURL(dir).href });
-    expect(answers[2]?.error).toMatch(/fatal: the index is corrupt/);
-    expect(answers[3]?.error).toMatch(/the server has stopped \(stderr: .*fatal: the index/s);
+    expect(answers.slice(1, 3)).toEqual([root, root]);
+    expect(answers[3]?.error).toMatch(/fatal: the index is corrupt/);
+    expect(answers[4]?.error).toMatch(/the server has stopped \(stderr: .*fatal: the index/s);
     const pids = (await readFile(starts, 'utf8')).split('\n').filter(Boolean);
     expect(pids).toHaveLength(2);
   });

@@ -88,7 +88,38 @@ export async function connectServer(
   const current = (): CallHost | undefined => calls.at(-1);
   let session = await startSession(config, options, current, timeout);
   let restarts = 0;
+  let restarting: Promise<Session> | undefined;
   let closing = false;
+  /** The session to call: a stdio server that crashed is started again, once, by the first call to need it. */
+  const live = (): Promise<Session> => {
+    if (!session.closed || closing) return Promise.resolve(session);
+    if (restarting) return restarting;
+    const stopped = session;
+    if (config.transport !== 'stdio' || restarts >= RESTARTS)
+      return Promise.reject(new Error(`the server has stopped${stderrOf(stopped)}`));
+    restarts += 1;
+    restarting = startSession(config, options, current, timeout)
+      .then(
+        async (started) => {
+          // The run ended while the server was starting again: it must not outlive the run.
+          if (closing) {
+            await started.client.close().catch(() => undefined);
+            throw new Error('the run has ended');
+          }
+          return (session = started);
+        },
+        (error: unknown) => {
+          throw new Error(
+            `the server stopped${stderrOf(stopped)}, and could not start again: ${messageOf(error)}`,
+            { cause: error },
+          );
+        },
+      )
+      .finally(() => {
+        restarting = undefined;
+      });
+    return restarting;
+  };
   try {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
@@ -105,21 +136,7 @@ export async function connectServer(
       tools,
       callTimeoutMs: config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       async callTool(tool, args, host, requestOptions) {
-        if (session.closed && !closing) {
-          const stopped = session;
-          if (config.transport !== 'stdio' || restarts >= RESTARTS)
-            throw new Error(`the server has stopped${stderrOf(stopped)}`);
-          restarts += 1;
-          session = await startSession(config, options, current, timeout).catch(
-            (error: unknown) => {
-              throw new Error(
-                `the server stopped${stderrOf(stopped)}, and could not start again: ${messageOf(error)}`,
-                { cause: error },
-              );
-            },
-          );
-        }
-        const used = session;
+        const used = await live();
         calls.push(host);
         try {
           return (await used.client.callTool(
