@@ -11,5 +11,5 @@ export function agentAnnotations(
   isRead: (tool: string) => boolean,
 ): ToolAnnotations {
   const readOnly = granted !== undefined && granted.every(isRead);
-  return { readOnlyHint: readOnly, destructiveHint: !readOnly, openWorldHint: !readOnly };
+  return { readOnlyHint: readOnly, destructiveHint: !readOnly };
 }
