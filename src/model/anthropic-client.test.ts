@@ -83,6 +83,12 @@ describe('AnthropicClient against a fake Messages endpoint (real @anthropic-ai/s
           thoughtTokens: 0,
           totalTokens: 10,
           cachedInputTokens: 0,
+          // What the server said about the response, for traces.
+          response: expect.objectContaining({
+            provider: 'anthropic',
+            endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
+            finishReason: 'end_turn',
+          }),
         },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
@@ -173,7 +179,7 @@ describe('AnthropicClient against a fake Messages endpoint (real @anthropic-ai/s
         ],
       });
       const { chunks } = await run(client, request());
-      expect(chunks.at(-1)).toEqual({
+      expect(chunks.at(-1)).toMatchObject({
         type: 'usage',
         usage: {
           inputTokens: 1510,

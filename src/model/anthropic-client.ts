@@ -45,7 +45,11 @@ export class AnthropicClient implements ModelClient {
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
     const sdk = await this.#client();
     const params = toAnthropicParams(request, this.#options.maxTokens ?? DEFAULT_MAX_TOKENS);
-    const reader = new AnthropicStreamReader(createCallIdSource());
+    const reader = new AnthropicStreamReader(createCallIdSource(), {
+      provider: this.provider,
+      // The SDK's own default, named for traces.
+      endpoint: this.#options.baseUrl ?? 'https://api.anthropic.com',
+    });
     try {
       const stream = await sdk.messages.create(params, { signal });
       for await (const event of stream) yield* reader.read(event);

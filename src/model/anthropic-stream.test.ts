@@ -109,7 +109,7 @@ describe('AnthropicStreamReader', () => {
       }),
       events.stop(),
     ]);
-    expect(chunks.at(-1)).toEqual({
+    expect(chunks.at(-1)).toMatchObject({
       type: 'usage',
       usage: {
         inputTokens: 105,

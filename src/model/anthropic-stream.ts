@@ -13,7 +13,7 @@ import { ModelError } from '../errors/index.js';
 import { REDACTED_THINKING_PREFIX } from './anthropic-mapping.js';
 import { mergeUsage, usageOf, type UsageSoFar } from './anthropic-usage.js';
 import { parseArgs } from './openai-tool-calls.js';
-import type { ModelChunk } from './types.js';
+import type { ModelChunk, ModelResponseInfo } from './types.js';
 
 type OpenBlock =
   | { kind: 'text' }
@@ -29,15 +29,23 @@ export class AnthropicStreamReader {
   #stopReason: StopReason | null = null;
   #stopDetails: RefusalStopDetails | null = null;
   #stopped = false;
+  readonly #response: ModelResponseInfo;
 
-  constructor(nextCallId: () => string) {
+  /** `about`: the client's provider and base URL, for the response's trace attributes. */
+  constructor(
+    nextCallId: () => string,
+    about: Pick<ModelResponseInfo, 'provider' | 'endpoint'> = { provider: 'anthropic' },
+  ) {
     this.#nextCallId = nextCallId;
+    this.#response = { ...about };
   }
 
   *read(event: RawMessageStreamEvent): Generator<ModelChunk> {
     switch (event.type) {
       case 'message_start':
         this.#usage = { ...event.message.usage };
+        this.#response.id = event.message.id;
+        this.#response.model = event.message.model;
         break;
       case 'content_block_start':
         yield* this.#start(event.index, event.content_block);
@@ -85,7 +93,8 @@ export class AnthropicStreamReader {
       default:
         reason satisfies never;
     }
-    yield { type: 'usage', usage: usageOf(this.#usage) };
+    const response = reason ? { ...this.#response, finishReason: reason } : this.#response;
+    yield { type: 'usage', usage: { ...usageOf(this.#usage), response } };
   }
 
   #why(): string {

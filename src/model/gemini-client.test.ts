@@ -62,7 +62,20 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
       expect(texts.map((c) => c.text).join('')).toBe('Hello, world!');
       expect(chunks.at(-1)).toEqual({
         type: 'usage',
-        usage: { inputTokens: 7, outputTokens: 3, thoughtTokens: 0, totalTokens: 10 },
+        usage: {
+          inputTokens: 7,
+          outputTokens: 3,
+          thoughtTokens: 0,
+          totalTokens: 10,
+          // What the server said about the response, for traces.
+          response: {
+            provider: 'gemini',
+            endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
+            id: 'fake-response',
+            model: 'gemini-2.5-flash',
+            finishReason: 'STOP',
+          },
+        },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
       expect(server.requests[0]?.path).toMatch(
@@ -117,7 +130,7 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
       expect(chunks.findIndex((c) => c.type === 'thought')).toBeLessThan(
         chunks.findIndex((c) => c.type === 'text'),
       );
-      expect(chunks.at(-1)).toEqual({
+      expect(chunks.at(-1)).toMatchObject({
         type: 'usage',
         usage: { inputTokens: 5, outputTokens: 2, thoughtTokens: 9, totalTokens: 16 },
       });

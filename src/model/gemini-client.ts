@@ -4,7 +4,7 @@
  * `withRetries`, where we know whether output was already streamed).
  */
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
-import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
+import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { chunksOf, toGeminiParams, usageOf } from './gemini-mapping.js';
 import { FailedResponseError } from './provider-failure.js';
@@ -18,6 +18,9 @@ export interface GeminiClientOptions {
   baseUrl?: string;
   retry?: RetryPolicy;
 }
+
+/** The SDK's own default base URL, named for traces. */
+const GEMINI_ENDPOINT = 'https://generativelanguage.googleapis.com';
 
 /** An optional peer: `npm install cadre` leaves it out. */
 const GEMINI_SDK = { needs: 'Gemini models need', packages: ['@google/genai'] };
@@ -56,12 +59,20 @@ export class GeminiClient implements ModelClient {
     try {
       const stream = await sdk.models.generateContentStream(params);
       let usage: GenerateContentResponseUsageMetadata | undefined;
+      const info: ModelResponseInfo = {
+        provider: this.provider,
+        endpoint: this.#options.baseUrl ?? GEMINI_ENDPOINT,
+      };
       for await (const response of stream) {
         if (response.usageMetadata) usage = response.usageMetadata;
+        if (response.responseId) info.id = response.responseId;
+        if (response.modelVersion) info.model = response.modelVersion;
+        const finish = response.candidates?.[0]?.finishReason;
+        if (finish) info.finishReason = finish;
         yield* chunksOf(response, nextCallId);
       }
       signal.throwIfAborted();
-      yield { type: 'usage', usage: usageOf(usage) };
+      yield { type: 'usage', usage: { ...usageOf(usage), response: info } };
     } catch (error) {
       throw failedHeaders && !signal.aborted
         ? new FailedResponseError(error, failedHeaders)

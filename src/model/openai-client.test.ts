@@ -74,7 +74,20 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
       expect(texts.map((c) => c.text).join('')).toBe('Hello, world!');
       expect(chunks.at(-1)).toEqual({
         type: 'usage',
-        usage: { inputTokens: 7, outputTokens: 3, thoughtTokens: 0, totalTokens: 10 },
+        usage: {
+          inputTokens: 7,
+          outputTokens: 3,
+          thoughtTokens: 0,
+          totalTokens: 10,
+          // What the server said about the response, for traces.
+          response: {
+            provider: 'openai',
+            endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
+            id: 'chatcmpl-fake-0',
+            model: 'gpt-4.1',
+            finishReason: 'stop',
+          },
+        },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
       expect(server.requests[0]?.path).toBe('/v1/chat/completions');
@@ -139,7 +152,7 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
           .map((c) => c.text)
           .join(''),
       ).toBe('Think first.');
-      expect(chunks.at(-1)).toEqual({
+      expect(chunks.at(-1)).toMatchObject({
         type: 'usage',
         usage: { inputTokens: 4, outputTokens: 2, thoughtTokens: 6, totalTokens: 12 },
       });

@@ -9,7 +9,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
+import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { toOpenAIMessages, toOpenAITools, usageOf } from './openai-mapping.js';
 import { ToolCallAssembler } from './openai-tool-calls.js';
@@ -33,6 +33,9 @@ type Delta = ChatCompletionChunk.Choice.Delta & {
   reasoning_content?: string | null;
   reasoning?: string | null;
 };
+
+/** The SDK's own default base URL, named for traces. */
+const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
 
 /** An optional peer: `npm install cadre` leaves it out. */
 const OPENAI_SDK = { needs: 'OpenAI and Ollama models need', packages: ['openai'] };
@@ -61,8 +64,16 @@ export class OpenAIClient implements ModelClient {
     const stream = await sdk.chat.completions.create(this.#params(request), { signal });
     const calls = new ToolCallAssembler(createCallIdSource());
     let usage: CompletionUsage | null | undefined;
+    const response: ModelResponseInfo = {
+      provider: this.provider,
+      endpoint: this.#options.baseUrl ?? OPENAI_ENDPOINT,
+    };
     for await (const chunk of stream) {
       if (chunk.usage) usage = chunk.usage;
+      if (chunk.id) response.id = chunk.id;
+      if (chunk.model) response.model = chunk.model;
+      const finish = chunk.choices[0]?.finish_reason;
+      if (finish) response.finishReason = finish;
       const delta = chunk.choices[0]?.delta as Delta | undefined;
       if (!delta) continue;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -73,7 +84,7 @@ export class OpenAIClient implements ModelClient {
     // The SDK ends the stream quietly on abort; a half-read turn must not look complete.
     signal.throwIfAborted();
     for (const call of calls.finish()) yield { type: 'function_call', call };
-    yield { type: 'usage', usage: usageOf(usage) };
+    yield { type: 'usage', usage: { ...usageOf(usage), response } };
   }
 
   #params(request: ModelRequest): ChatCompletionCreateParamsStreaming {

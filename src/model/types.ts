@@ -85,6 +85,21 @@ export interface Usage {
   cachedInputTokens?: number;
   /** What these tokens cost in US dollars, when the model's price is known. */
   costUsd?: number;
+  /** The one model response these tokens were counted for (traces read it); sums leave it out. */
+  response?: ModelResponseInfo;
+}
+
+/** What a provider said about one response, for the GenAI conventions' `gen_ai.response.*`. */
+export interface ModelResponseInfo {
+  /** The client's provider: `gemini`, `openai`, `anthropic`, `ollama`... */
+  provider: string;
+  /** The base URL the client called (`server.address` / `server.port`). */
+  endpoint?: string;
+  id?: string;
+  /** The model that answered, as the provider names it (may differ from the one asked for). */
+  model?: string;
+  /** As the provider spells it: `stop`, `tool_calls`, `STOP`, `end_turn`... */
+  finishReason?: string;
 }
 
 export const emptyUsage = (): Usage => ({

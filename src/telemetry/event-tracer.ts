@@ -11,7 +11,21 @@ import {
 import type { CadreEvent } from '../events/types.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
-import { inputMessages, isRecord, jsonText, outputMessages } from './message-content.js';
+import {
+  assistantMessage,
+  inputMessage,
+  isRecord,
+  jsonText,
+  outputMessages,
+  type ChatMessage,
+  type MessagePart,
+} from './message-content.js';
+import {
+  providerOfModel,
+  responseAttributes,
+  responseInfo,
+  type ResponseInfo,
+} from './response-info.js';
 import { addTokens, NO_TOKENS, tokenAttributes, type Tokens } from './token-usage.js';
 
 export interface EventTracerOptions {
@@ -24,6 +38,15 @@ interface ModelCall {
   /** The answer and thoughts so far; filled only when content is captured. */
   text: string;
   reasoning: string;
+  /**
+   * When the model's answer was complete (its usage came, or its calls
+   * started): the span ends at this time, but only once the turn's calls
+   * are known, so its output can name them.
+   */
+  answeredAt?: number;
+  info: ResponseInfo;
+  /** The calls the answer asked for; their arguments only when content is captured. */
+  calls: MessagePart[];
 }
 
 interface ToolCall {
@@ -46,6 +69,10 @@ interface Execution {
   chat?: ModelCall;
   tools: Map<string, ToolCall>;
   tokens: Tokens;
+  /** The conversation so far (content capture only): each model call's input. */
+  transcript: ChatMessage[];
+  /** Tool answers not yet in the transcript: they follow the answer that asked for them. */
+  toolAnswers: MessagePart[];
 }
 
 /** How an execution's spans end. */
@@ -163,8 +190,11 @@ export class EventTracer {
     if (provider) execution.provider = providerName(provider);
     execution.conversationId ??= stringOf(data.threadId);
     execution.span.setAttributes(this.modelAttributes(execution));
-    if (this.options.captureContent)
-      execution.span.setAttribute(GenAI.inputMessages, inputMessages(data.inputs ?? data.input));
+    if (this.options.captureContent) {
+      const asked = inputMessage(data.inputs ?? data.input);
+      execution.transcript = [asked];
+      execution.span.setAttribute(GenAI.inputMessages, JSON.stringify([asked]));
+    }
   }
 
   private turnStarted(event: CadreEvent): void {
@@ -179,26 +209,46 @@ export class EventTracer {
           ...this.modelAttributes(execution),
           ...(typeof event.data.turn === 'number' ? { [Cadre.turn]: event.data.turn } : {}),
           ...(event.data.grace === true ? { [Cadre.grace]: true } : {}),
+          ...(this.options.captureContent && execution.transcript.length > 0
+            ? { [GenAI.inputMessages]: JSON.stringify(execution.transcript) }
+            : {}),
         },
       },
       execution.context,
     );
-    execution.chat = { span, text: '', reasoning: '' };
+    execution.chat = { span, text: '', reasoning: '', info: {}, calls: [] };
   }
 
   private usage(event: CadreEvent): void {
     const execution = this.execution(event);
     const tokens = addTokens(NO_TOKENS, event.data);
     execution.tokens = addTokens(execution.tokens, event.data);
-    if (!execution.chat) return;
-    execution.chat.span.setAttributes(tokenAttributes(tokens));
-    this.endChat(execution);
+    // Usage after an answer is another call's (compaction): the answer's span is done.
+    if (execution.chat?.answeredAt !== undefined) this.endChat(execution);
+    const chat = execution.chat;
+    if (!chat) return;
+    chat.span.setAttributes(tokenAttributes(tokens));
+    chat.info = responseInfo(event.data);
+    if (chat.info.provider && chat.info.provider !== execution.provider) {
+      execution.provider = chat.info.provider;
+      execution.span.setAttribute(GenAI.providerName, execution.provider);
+    }
+    chat.answeredAt = Date.now();
   }
 
   private toolCall(event: CadreEvent): void {
     const execution = this.execution(event);
-    // The model has answered once its calls start.
-    this.endChat(execution);
+    const chat = execution.chat;
+    // The model has answered once its calls start; the call is part of its answer.
+    if (chat) {
+      chat.answeredAt ??= Date.now();
+      chat.calls.push({
+        type: 'tool_call',
+        id: stringOf(event.data.callId) ?? '',
+        name: stringOf(event.data.tool) ?? 'tool',
+        arguments: this.options.captureContent ? (event.data.args ?? {}) : null,
+      });
+    }
     const call = this.toolSpan(execution, event);
     if (call && this.options.captureContent)
       call.span.setAttribute(GenAI.toolCallArguments, jsonText(event.data.args ?? {}));
@@ -225,7 +275,13 @@ export class EventTracer {
     if (this.options.captureContent) {
       const result = 'output' in data ? data.output : failed ? data.error : undefined;
       if (result !== undefined) call.span.setAttribute(GenAI.toolCallResult, jsonText(result));
+      execution.toolAnswers.push({
+        type: 'tool_call_response',
+        id: stringOf(data.callId) ?? '',
+        response: result ?? null,
+      });
     }
+    call.span.setAttribute(GenAI.providerName, this.providerOf(execution));
     call.span.end();
     execution.tools.delete(stringOf(data.callId) ?? '');
   }
@@ -264,7 +320,7 @@ export class EventTracer {
       return;
     }
     const chat = execution.chat;
-    if (chat) {
+    if (chat && chat.answeredAt === undefined) {
       // The model call itself failed.
       chat.span.setAttribute(GenAI.errorType, code);
       chat.span.setStatus({ code: SpanStatusCode.ERROR, message: event.message });
@@ -339,6 +395,8 @@ export class EventTracer {
       ...(conversationId ? { conversationId } : {}),
       tools: new Map(),
       tokens: NO_TOKENS,
+      transcript: [],
+      toolAnswers: [],
     };
     this.executions.set(who.executionId, execution);
     return execution;
@@ -397,16 +455,37 @@ export class EventTracer {
     };
   }
 
+  /**
+   * Ends the model call's span: at the time its answer was complete, with
+   * the response's attributes and (captured) the answer, calls included, which
+   * then joins the transcript with the tools' answers. A call cut off before
+   * it answered gets `mark` instead.
+   */
   private endChat(execution: Execution, mark?: string): void {
     const chat = execution.chat;
     if (!chat) return;
     delete execution.chat;
-    if (mark) chat.span.setAttribute(mark, true);
+    const answered = chat.answeredAt !== undefined;
+    if (mark && !answered) chat.span.setAttribute(mark, true);
+    const finish =
+      chat.info.finishReason ??
+      (!answered ? 'interrupted' : chat.calls.length > 0 ? 'tool_call' : 'stop');
+    if (answered) chat.span.setAttributes(responseAttributes(chat.info, finish));
+    chat.span.setAttribute(GenAI.providerName, this.providerOf(execution));
     if (this.options.captureContent) {
-      const output = outputMessages(chat.text, mark ? 'interrupted' : 'stop', chat.reasoning);
+      const output = outputMessages(chat.text, finish, chat.reasoning, chat.calls);
       if (output) chat.span.setAttribute(GenAI.outputMessages, output);
+      const said = assistantMessage(chat.text, finish, chat.reasoning, chat.calls);
+      if (said) execution.transcript.push(said);
+      if (execution.toolAnswers.length > 0)
+        execution.transcript.push({ role: 'tool', parts: execution.toolAnswers.splice(0) });
     }
-    chat.span.end();
+    chat.span.end(chat.answeredAt);
+  }
+
+  /** `gen_ai.provider.name`: as the model's responses named it, else read from the model's name. */
+  private providerOf(execution: Execution): string {
+    return execution.provider ?? providerOfModel(execution.model);
   }
 
   private end(execution: Execution, ending: Ending): void {
@@ -417,10 +496,14 @@ export class EventTracer {
         : ending.kind === 'incomplete'
           ? Cadre.incomplete
           : Cadre.interrupted;
+    // A run that reached its goal had its last answer, reported usage or not.
+    if (ending.kind === 'finished' && execution.chat && result(ending) === 'GOAL')
+      execution.chat.answeredAt ??= Date.now();
     // A model call or tool call still open did not get to finish.
     this.endChat(execution, mark);
     for (const call of execution.tools.values()) {
       call.span.setAttribute(mark, true);
+      call.span.setAttribute(GenAI.providerName, this.providerOf(execution));
       call.span.end();
     }
     execution.tools.clear();
@@ -442,6 +525,7 @@ export class EventTracer {
       default:
         ending satisfies never;
     }
+    span.setAttribute(GenAI.providerName, this.providerOf(execution));
     span.end();
   }
 
@@ -474,6 +558,9 @@ export class EventTracer {
     }
   }
 }
+
+const result = (ending: Extract<Ending, { kind: 'finished' }>): string =>
+  stringOf(ending.result.terminate_reason) ?? 'GOAL';
 
 const operation = (name: GenAIOperation): Attributes => ({ [GenAI.operationName]: name });
 

@@ -9,6 +9,11 @@ export const GenAI = {
   agentName: 'gen_ai.agent.name',
   conversationId: 'gen_ai.conversation.id',
   requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  responseId: 'gen_ai.response.id',
+  responseFinishReasons: 'gen_ai.response.finish_reasons',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
@@ -19,6 +24,7 @@ export const GenAI = {
   toolCallResult: 'gen_ai.tool.call.result',
   inputMessages: 'gen_ai.input.messages',
   outputMessages: 'gen_ai.output.messages',
+  systemInstructions: 'gen_ai.system_instructions',
   errorType: 'error.type',
 } as const;
 

@@ -1,30 +1,55 @@
 /**
  * Message content in the GenAI conventions' JSON shape
- * (`[{ role, parts: [{ type, content }] }]`), recorded only when content
+ * (`[{ role, parts: [{ type, ... }] }]`), recorded only when content
  * capture is on.
  */
 
-type MessagePart = { type: 'text'; content: string } | { type: 'reasoning'; content: string };
+export type MessagePart =
+  | { type: 'text'; content: string }
+  | { type: 'reasoning'; content: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
+  | { type: 'tool_call_response'; id: string; response: unknown };
+
+export interface ChatMessage {
+  role: 'user' | 'assistant' | 'tool';
+  parts: MessagePart[];
+  finish_reason?: string;
+}
 
 /** What the agent was asked: the prompt when there is one, else all its inputs. */
-export function inputMessages(inputs: unknown): string {
+export function inputMessage(inputs: unknown): ChatMessage {
   const record = isRecord(inputs) ? inputs : {};
   const prompt = record.prompt ?? record.query;
   const content = typeof prompt === 'string' ? prompt : jsonText(inputs);
-  return JSON.stringify([{ role: 'user', parts: [{ type: 'text', content }] }]);
+  return { role: 'user', parts: [{ type: 'text', content }] };
 }
 
-/** What the model or agent answered; thoughts first, as the model produced them. */
+export const inputMessages = (inputs: unknown): string => JSON.stringify([inputMessage(inputs)]);
+
+/** What the model answered: thoughts first, as the model produced them, then text and calls. */
+export function assistantMessage(
+  text: string,
+  finishReason: string,
+  reasoning = '',
+  calls: readonly MessagePart[] = [],
+): ChatMessage | undefined {
+  const parts: MessagePart[] = [];
+  if (reasoning) parts.push({ type: 'reasoning', content: reasoning });
+  if (text) parts.push({ type: 'text', content: text });
+  parts.push(...calls);
+  if (parts.length === 0) return undefined;
+  return { role: 'assistant', parts, finish_reason: finishReason };
+}
+
+/** `gen_ai.output.messages` of one answer, or undefined when it said nothing. */
 export function outputMessages(
   text: string,
   finishReason: string,
   reasoning = '',
+  calls: readonly MessagePart[] = [],
 ): string | undefined {
-  const parts: MessagePart[] = [];
-  if (reasoning) parts.push({ type: 'reasoning', content: reasoning });
-  if (text) parts.push({ type: 'text', content: text });
-  if (parts.length === 0) return undefined;
-  return JSON.stringify([{ role: 'assistant', parts, finish_reason: finishReason }]);
+  const message = assistantMessage(text, finishReason, reasoning, calls);
+  return message ? JSON.stringify([message]) : undefined;
 }
 
 /** A value as span text: strings as they are, the rest as JSON. */
