@@ -131,6 +131,13 @@ describe('/v1/responses under cadre serve (openai SDK, real run service, scripte
     expect(thread).toBe(cadreOf(done.response).threadId);
   });
 
+  it("assembles the SDK's own stream helper into the final response (scripted)", async () => {
+    const stream = client.responses.stream({ model: 'greeter', input: 'hello' });
+    const final = await stream.finalResponse();
+    expect(final.status).toBe('completed');
+    expect(final.output_text).toBe('Hello, world!');
+  });
+
   it('continues the thread of previous_response_id, or of the x-cadre-thread-id header', async () => {
     const first = await client.responses.create({ model: 'greeter', input: 'one' });
     expect(first.output_text).toBe('You said: one (1)');
@@ -181,6 +188,15 @@ describe('/v1/responses under cadre serve (openai SDK, real run service, scripte
       status: 400,
       message: expect.stringContaining('body.input.0.content.0'),
     });
+    await expect(
+      client.responses.create({
+        model: 'greeter',
+        input: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('body.input:') });
   });
 
   it('ends a run waiting for approval as incomplete with reason awaiting_approval', async () => {

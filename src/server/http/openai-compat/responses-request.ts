@@ -59,6 +59,9 @@ export function parseResponsesRequest(body: unknown): ResponsesRequest {
     typeof parsed.input === 'string'
       ? [{ role: 'user', content: parsed.input }]
       : parsed.input.map(chatMessage);
+  // Checked here so the refusal names `input`, not the chat route's `messages`.
+  if (input.at(-1)?.role !== 'user')
+    throw refused('body.input', "the last item must be the user's message (the prompt).");
   const previous = parsed.previous_response_id;
   if (previous !== undefined && previous !== null && !previous.startsWith(RESPONSE_ID_PREFIX))
     throw new HttpProblem(
