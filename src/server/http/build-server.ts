@@ -11,6 +11,7 @@ import { createLogger, type LogOptions } from './logger.js';
 import { RequestLog } from './request-log.js';
 import { createRequestSignals } from './request-signals.js';
 import { closeSpentSockets } from './spent-sockets.js';
+import { a2aRoutes } from './routes/a2a-routes.js';
 import { agentRoutes } from './routes/agent-routes.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
@@ -107,6 +108,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     agentRoutes(scope, ctx);
     meRoutes(scope);
     mcpRoutes(scope, ctx);
+    a2aRoutes(scope, ctx);
     openAiCompatRoutes(scope, ctx);
     auditRoutes(scope, ctx);
     grantRoutes(scope, ctx);

@@ -1,0 +1,97 @@
+import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
+import type { RunStatus } from '../../store/types.js';
+import type { ApprovalView } from '../../server/run-service-types.js';
+
+/** What a task is made from: a run as the run service reports it. */
+export interface RunState {
+  runId: string;
+  threadId: string;
+  status: RunStatus | 'running';
+  summary: string;
+  /** The run's pending approvals (their previews become the task's question). */
+  approvals: ApprovalView[];
+  updatedAt?: string;
+}
+
+const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
+
+const agentMessage = (run: RunState, text: string): Message => ({
+  messageId: `${run.runId}-status`,
+  contextId: run.threadId,
+  taskId: run.runId,
+  role: Role.ROLE_AGENT,
+  parts: [textPart(text)],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+
+/** The A2A state of a run: an approval waiting is the client's turn to answer (`input-required`). */
+export function taskState(status: RunState['status']): TaskState {
+  switch (status) {
+    case 'completed':
+      return TaskState.TASK_STATE_COMPLETED;
+    case 'awaiting_confirmation':
+      return TaskState.TASK_STATE_INPUT_REQUIRED;
+    case 'failed':
+      return TaskState.TASK_STATE_FAILED;
+    case 'cancelled':
+      return TaskState.TASK_STATE_CANCELED;
+    case 'queued':
+      return TaskState.TASK_STATE_SUBMITTED;
+    case 'planning':
+    case 'executing':
+    case 'running':
+      return TaskState.TASK_STATE_WORKING;
+    default:
+      status satisfies never;
+      return TaskState.TASK_STATE_UNSPECIFIED;
+  }
+}
+
+const approvalText = (approvals: ApprovalView[]): string =>
+  [
+    'Waiting for approval (decide in Cadre: web page, `cadre approve`, or /api):',
+    ...approvals.map((a) => `- ${a.tool}: ${a.preview} (approval ${a.approvalId})`),
+  ].join('\n');
+
+/**
+ * A run as an A2A task: the task id is the run id and the context id its
+ * thread, so GetTask reads the run. A finished answer is the `answer`
+ * artifact; a run waiting for approval says what it wants to do in its
+ * status message; a failed one says why.
+ */
+export function runTask(run: RunState): Task {
+  const state = taskState(run.status);
+  const done = state === TaskState.TASK_STATE_COMPLETED;
+  const message =
+    state === TaskState.TASK_STATE_INPUT_REQUIRED
+      ? agentMessage(run, approvalText(run.approvals))
+      : !done && run.summary
+        ? agentMessage(run, run.summary)
+        : undefined;
+  return {
+    id: run.runId,
+    contextId: run.threadId,
+    status: { state, message, timestamp: run.updatedAt ?? new Date().toISOString() },
+    artifacts: done
+      ? [
+          {
+            artifactId: 'answer',
+            name: 'answer',
+            description: '',
+            parts: [textPart(run.summary)],
+            metadata: undefined,
+            extensions: [],
+          },
+        ]
+      : [],
+    history: [],
+    metadata: undefined,
+  };
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type * as ServeAgent from '../../../a2a/serve/serve-agent.js';
+import { NotFoundError } from '../../../errors/cadre-error.js';
+import { optionalImport } from '../../../util/optional-import.js';
+import type { AgentView } from '../../run-service-types.js';
+import type { RouteContext } from './route-context.js';
+
+/** The A2A SDK is an optional peer: only the first A2A request loads it, and a missing one is named. */
+const loadServe = (): Promise<typeof ServeAgent> =>
+  optionalImport(() => import('../../../a2a/serve/serve-agent.js'), {
+    needs: 'Serving agents over A2A needs',
+    packages: ['@a2a-js/sdk'],
+  });
+
+/**
+ * The server's agents over A2A: a public card per agent (the default agent's
+ * at `/.well-known/agent-card.json`, each one's at
+ * `/a2a/<agent>/.well-known/agent-card.json`) and a JSON-RPC endpoint per
+ * agent at `/a2a/<agent>`, behind the same bearer token as `/api`. A task
+ * is a run; see src/a2a/serve.
+ */
+export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: RouteContext): void {
+  const find = async (name?: string): Promise<AgentView> => {
+    const agents = await service.listAgents();
+    const agent =
+      name === undefined
+        ? (agents.find((a) => a.default) ?? agents[0])
+        : agents.find((a) => a.name === name);
+    if (!agent) throw new NotFoundError(name === undefined ? 'No agents.' : `No agent ${name}.`);
+    return agent;
+  };
+  const rpcUrl = (request: FastifyRequest, agent: AgentView) =>
+    `${request.protocol}://${request.host}/a2a/${encodeURIComponent(agent.name)}`;
+  const card = async (request: FastifyRequest, name?: string) => {
+    const agent = await find(name);
+    const { agentCard, cardJson } = await loadServe();
+    return cardJson(agentCard(agent, rpcUrl(request, agent)));
+  };
+
+  app.get('/.well-known/agent-card.json', { config: { public: true } }, (request) => card(request));
+  app.get<{ Params: { agent: string } }>(
+    '/a2a/:agent/.well-known/agent-card.json',
+    { config: { public: true } },
+    (request) => card(request, request.params.agent),
+  );
+  app.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
+    const agent = await find(request.params.agent);
+    const { handleA2a } = await loadServe();
+    const version = request.headers['a2a-version'];
+    return handleA2a({
+      service,
+      agent,
+      rpcUrl: rpcUrl(request, agent),
+      userId: request.userId,
+      body: request.body,
+      ...(typeof version === 'string' ? { version } : {}),
+      signal: requestSignal(reply),
+    });
+  });
+}
