@@ -13,7 +13,7 @@ export interface RemoteCall {
 /**
  * Sends one message to an A2A agent through the SDK's client: the card is
  * fetched from its URL (the SDK picks the transport it lists), then
- * `message/send` waits for the reply (blocking, so a task comes back finished
+ * `SendMessage` waits for the reply (blocking, so a task comes back finished
  * or stopped, not merely submitted).
  */
 export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {

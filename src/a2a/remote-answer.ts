@@ -30,7 +30,7 @@ export const messageText = (message: Message | undefined): string =>
 const isTask = (reply: Message | Task): reply is Task => 'status' in reply && 'artifacts' in reply;
 
 /**
- * A `message/send` result as text: a direct message, or a task's artifacts
+ * A `SendMessage` result as text: a direct message, or a task's artifacts
  * (its status message when it has none). A task that stopped short of
  * `completed` (failed, rejected, waiting for input or auth) is refused with
  * its state, so the calling agent hears why rather than an empty answer.

@@ -56,7 +56,7 @@ export function taskState(status: RunState['status']): TaskState {
 
 const approvalText = (approvals: ApprovalView[]): string =>
   [
-    'Waiting for approval (decide in Cadre: web page, `cadre approve`, or /api):',
+    'Waiting for approval (decide in Cadre: its web page, or POST /api/agent/approvals/resolve):',
     ...approvals.map((a) => `- ${a.tool}: ${a.preview} (approval ${a.approvalId})`),
   ].join('\n');
 
