@@ -53,11 +53,14 @@ describe('web page: approvals inbox and always-allowed grants (model behaviour i
     const nav = page.getByRole('link', { name: /^Approvals/ });
     await nav.getByLabel('2 waiting').waitFor();
     // Each thread that waits carries its own badge.
-    expect(await page.locator('.thread-list').getByLabel('1 waiting for you').count()).toBe(2);
+    // The thread list loads on its own: wait for both badges rather than read it once.
+    await expect
+      .poll(() => page.locator('.thread-list').getByLabel('1 waiting for you').count())
+      .toBe(2);
 
     await page.goto(link);
     await page.getByRole('heading', { name: 'This run waits for your approval' }).waitFor();
-    expect(await card(page).count()).toBe(1);
+    await expect.poll(() => card(page).count()).toBe(1);
     expect(await card(page).locator('pre').textContent()).toBe(
       `Send "${MAIL.subject}" to ${MAIL.to}`,
     );
@@ -71,11 +74,11 @@ describe('web page: approvals inbox and always-allowed grants (model behaviour i
     await nav.click();
     await page.waitForURL(/\/approvals$/);
     await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
-    expect(await card(page).count()).toBe(1);
+    await expect.poll(() => card(page).count()).toBe(1);
     await screenshot(page, '31-approvals-inbox');
     await card(page).getByRole('button', { name: 'Reject' }).click();
     await page.getByText('Nothing is waiting for you.').waitFor();
-    expect(await nav.getByLabel(/waiting/).count()).toBe(0);
+    await expect.poll(() => nav.getByLabel(/waiting/).count()).toBe(0);
     expect(app.smtp.messages.length).toBe(sent + 1);
 
     // A reload of the inbox's own address serves the page.
