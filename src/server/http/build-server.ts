@@ -52,6 +52,9 @@ export const DEFAULT_BODY_LIMIT = 256 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindow: '1 minute' } as const;
 
 /** The HTTP API over a RunService: auth, rate, size and time limits, validation, status codes, JSON and NDJSON. */
+/** Seconds a client waits before retrying while the database is down (its reconnects back off to 2 s). */
+const STORE_RETRY_SECONDS = '2';
+
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   // Typed as Fastify's logger so the instance is the plain FastifyInstance routes expect.
   const logger: FastifyBaseLogger = createLogger(options.log);
@@ -76,6 +79,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (mapped.serverFault) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: mapped.code, status: mapped.status }, 'request refused');
     if (mapped.code === 'auth_error') void reply.header('www-authenticate', 'Bearer');
+    // The database comes back on its own: tell clients when to try again rather than give up.
+    if (mapped.code === 'store_unavailable') void reply.header('retry-after', STORE_RETRY_SECONDS);
     return reply.status(mapped.status).send(errorBody(mapped));
   });
   app.setNotFoundHandler((_request, reply) =>
