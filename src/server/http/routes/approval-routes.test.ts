@@ -1,14 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../../model/scripted-model.js';
-import { openStore } from '../../../store/open-store.js';
 import { seedPendingApprovals } from '../../../store/testing/seed-pending.js';
 import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { ApprovalView, RunService } from '../../run-service-types.js';
-import { auth, startTestServer, type TestServer } from '../test-support.js';
+import type { ApprovalView } from '../../run-service-types.js';
+import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
+import { auth, type TestServer } from '../test-support.js';
 
 interface PendingBody {
   ok: boolean;
@@ -16,30 +15,19 @@ interface PendingBody {
   nextCursor: string | null;
 }
 
-let dir: string;
+let real: RealTestServer;
 let store: Store;
-let service: RunService;
 let server: TestServer;
 let token: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cadre-pending-'));
-  store = await openStore({ url: join(dir, 'cadre.db') });
-  service = await createRunService({
-    store,
-    cwd: dir,
-    env: { HOME: dir },
+  real = await startRealTestServer(await mkdtemp(join(tmpdir(), 'cadre-pending-')), {
     modelClient: new ScriptedModel([]),
     worker: false,
   });
-  server = await startTestServer(service, { store });
+  ({ store, server } = real);
 });
-afterEach(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => real.close());
 
 async function userWithPending(count: number) {
   const seeded = await seedPendingApprovals(store, 'ann', count);

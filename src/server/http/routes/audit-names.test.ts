@@ -1,43 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
+import type { TestServer } from '../test-support.js';
 
 const SCRIPT = resolve(
   dirname(fileURLToPath(import.meta.url)),
   '../../../../examples/scripts/assistant-turns.json',
 );
-let dir: string;
-let store: Store;
-let service: RunService;
+let real: RealTestServer;
 let server: TestServer;
 let token = '';
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-audit-names-')));
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({
-    store,
-    cwd: dir,
-    env: { HOME: dir },
-    model: `scripted:${SCRIPT}`,
-  });
-  token = (await store.createToken((await store.ensureUser('bob')).id)).token;
-  server = await startTestServer(service, { store });
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-audit-names-')));
+  real = await startRealTestServer(dir, { model: `scripted:${SCRIPT}` });
+  ({ server } = real);
+  token = (await real.store.createToken((await real.store.ensureUser('bob')).id)).token;
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => real.close());
 
 const post = async (path: string, body: unknown) =>
   (await (

@@ -1,37 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../../model/scripted-model.js';
-import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { GrantView, RunService } from '../../run-service-types.js';
-import { auth, startTestServer, type TestServer } from '../test-support.js';
+import type { GrantView } from '../../run-service-types.js';
+import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
+import { auth, type TestServer } from '../test-support.js';
 
-let dir: string;
+let real: RealTestServer;
 let store: Store;
-let service: RunService;
 let server: TestServer;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cadre-grants-http-'));
-  store = await openStore({ url: join(dir, 'cadre.db') });
-  service = await createRunService({
-    store,
-    cwd: dir,
-    env: { HOME: dir },
+  real = await startRealTestServer(await mkdtemp(join(tmpdir(), 'cadre-grants-http-')), {
     modelClient: new ScriptedModel([]),
     worker: false,
   });
-  server = await startTestServer(service, { store });
+  ({ store, server } = real);
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => real.close());
 
 async function signedIn(name: string) {
   const user = await store.ensureUser(name);

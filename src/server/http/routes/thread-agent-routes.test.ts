@@ -1,17 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../../model/scripted-model.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
 import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
+import type { TestServer } from '../test-support.js';
 
-let dir: string;
-let store: Store;
+let real: RealTestServer;
 let service: RunService;
 let server: TestServer;
 let token = '';
@@ -23,26 +19,20 @@ const model = new ScriptedModel((request) => ({
 }));
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-thread-agent-')));
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-thread-agent-')));
   await mkdir(join(dir, 'agents'));
   for (const name of ['greeter', 'planner'])
     await writeFile(
       join(dir, 'agents', `${name}.yaml`),
       `name: ${name}\ndescription: The ${name}.\ntoolConfig:\n  tools: []\npromptConfig:\n  systemPrompt: I am the ${name}.\n`,
     );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.ensureUser('ann');
+  real = await startRealTestServer(dir, { modelClient: model });
+  ({ service, server } = real);
+  const user = await real.store.ensureUser('ann');
   userId = user.id;
-  token = (await store.createToken(user.id)).token;
-  server = await startTestServer(service, { store });
+  token = (await real.store.createToken(user.id)).token;
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => real.close());
 
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server.url}${path}`, {
