@@ -10,7 +10,12 @@ import {
 } from '../../../src/server/http/real-test-server.js';
 import type { FetchLike } from '../api/authorized-fetch.js';
 import { createApi } from '../api/api.js';
-import { createChatSession, type ChatSession, type ChatSnapshot } from './chat-session.js';
+import {
+  CONFLICT_TEXT,
+  createChatSession,
+  type ChatSession,
+  type ChatSnapshot,
+} from './chat-session.js';
 
 const GREETING = ['Hello Ann, ', 'this answer ', 'came in pieces.'];
 const THOUGHT = 'A greeting; no tool is needed.';
@@ -87,8 +92,15 @@ interface Harness {
   created: string[];
 }
 
+interface HarnessOptions {
+  agent?: string;
+  signal?: AbortSignal;
+  token?: string;
+  storage?: Map<string, string>;
+}
+
 /** A session on the real server, which follows a thread it created as the page's navigation does. */
-function harness(options: { agent?: string; signal?: AbortSignal; token?: string } = {}): Harness {
+function harness(options: HarnessOptions = {}): Harness {
   const requests: Harness['requests'] = [];
   const local: FetchLike = (path, init = {}) => {
     requests.push({ path, ...(init.signal ? { signal: init.signal } : {}) });
@@ -98,6 +110,7 @@ function harness(options: { agent?: string; signal?: AbortSignal; token?: string
   const session = createChatSession({
     api,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.storage ? { storage: storageOf(options.storage) } : {}),
   });
   const seen: ChatSnapshot[] = [];
   const created: string[] = [];
@@ -111,6 +124,12 @@ function harness(options: { agent?: string; signal?: AbortSignal; token?: string
   });
   return { session, seen, requests, created };
 }
+
+const storageOf = (items: Map<string, string>) => ({
+  getItem: (key: string) => items.get(key) ?? null,
+  setItem: (key: string, value: string) => void items.set(key, value),
+  removeItem: (key: string) => void items.delete(key),
+});
 
 /** Resolves with the first snapshot (now or later) that satisfies `test`. */
 function until(session: ChatSession, test: (s: ChatSnapshot) => boolean): Promise<ChatSnapshot> {
@@ -171,7 +190,8 @@ describe('chat session against the real server on 127.0.0.1 (scripted model)', (
   });
 
   it('an approval pauses the run with its card; approving resumes it to the end', async () => {
-    const { session } = harness({ agent: 'writer' });
+    const storage = new Map<string, string>();
+    const { session, created } = harness({ agent: 'writer', storage });
     await session.send('Write me a note');
 
     const paused = session.getSnapshot();
@@ -183,7 +203,12 @@ describe('chat session against the real server on 127.0.0.1 (scripted model)', (
       { tool: 'write_file', state: 'awaiting_approval' },
     ]);
     expect(await runStatus(approval.runId)).toBe('awaiting_confirmation');
+    // Another tab has the same card open.
+    const other = harness();
+    await other.session.open(created[0]);
+    expect(other.session.getSnapshot().pendingApprovals).toMatchObject([approval]);
 
+    storage.set(`cadre.feedback.${approval.approvalId}`, 'typed on the card');
     const deciding = session.decide(approval, 'approve_once');
     // The card is busy until the server stores the decision, then gone at once.
     expect(session.getSnapshot().deciding).toBe(approval.approvalId);
@@ -199,7 +224,19 @@ describe('chat session against the real server on 127.0.0.1 (scripted model)', (
     ]);
     expect(await readFile(join(dir, 'note.txt'), 'utf8')).toBe('hi');
     expect(await runStatus(approval.runId)).toBe('completed');
+    // Stored, so the feedback typed on the card is not kept any more.
+    expect(storage.size).toBe(0);
+
+    // The other tab's decision comes second: it is told so, and its card goes.
+    await other.session.decide(approval, 'reject', 'no');
+    expect(other.session.getSnapshot()).toMatchObject({
+      notice: { kind: 'info', text: CONFLICT_TEXT },
+      pendingApprovals: [],
+      busy: false,
+    });
+    expect(other.session.getSnapshot().decisionError).toBeUndefined();
     session.dispose();
+    other.session.dispose();
   });
 
   it('cancel stops the run under way; a second session that opened the thread follows it to the end', async () => {
