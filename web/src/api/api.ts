@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { authorizedFetch } from './authorized-fetch.js';
+import { authorizedFetch, type FetchLike } from './authorized-fetch.js';
 import { readNdjson } from './read-ndjson.js';
 import { toStreamLine, type StreamLine } from './stream-line.js';
 import type {
@@ -7,6 +7,7 @@ import type {
   ApprovalDecision,
   AuditEntry,
   AuditVerification,
+  RunResponse,
   RunView,
   Thread,
   ThreadView,
@@ -37,6 +38,8 @@ export interface Api {
   listThreads(signal?: AbortSignal): Promise<Thread[]>;
   getThread(threadId: string, signal?: AbortSignal): Promise<ThreadView>;
   getRun(runId: string, signal?: AbortSignal): Promise<RunView>;
+  /** Asks the server to stop a run; its stream then ends with how the run settled. */
+  cancelRun(runId: string, signal?: AbortSignal): Promise<RunResponse>;
   listAgents(signal?: AbortSignal): Promise<AgentView[]>;
   /** Who the token signs in as. */
   me(signal?: AbortSignal): Promise<{ name: string }>;
@@ -58,8 +61,17 @@ function listOf<T>(body: unknown, key: string): T[] {
   return [];
 }
 
-export function createApi(token: string, onUnauthorized: () => void): Api {
-  const send = authorizedFetch(token, onUnauthorized);
+export interface ApiOptions {
+  /** Defaults to the browser's; tests pass one bound to their server's address. */
+  fetch?: FetchLike;
+}
+
+export function createApi(
+  token: string,
+  onUnauthorized: () => void,
+  options: ApiOptions = {},
+): Api {
+  const send = authorizedFetch(token, onUnauthorized, options.fetch);
   const getJson = async (path: string, signal?: AbortSignal): Promise<unknown> =>
     (await send(path, signal ? { signal } : {})).json() as Promise<unknown>;
 
@@ -81,6 +93,14 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
       (await getJson(`/api/threads/${encodeURIComponent(id)}`, signal)) as ThreadView,
     getRun: async (id, signal) =>
       (await getJson(`/api/runs/${encodeURIComponent(id)}`, signal)) as RunView,
+    cancelRun: async (id, signal) =>
+      (await (
+        await send(`/api/runs/${encodeURIComponent(id)}/cancel`, {
+          method: 'POST',
+          body: '{}',
+          ...(signal ? { signal } : {}),
+        })
+      ).json()) as RunResponse,
     listAgents: async (signal) => listOf<AgentView>(await getJson('/api/agents', signal), 'agents'),
     me: async (signal) => {
       const body = (await getJson('/api/me', signal)) as { user?: { name?: unknown } };

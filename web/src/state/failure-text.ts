@@ -1,7 +1,7 @@
 import { ApiError } from '../api/api-error.js';
 
 /** What the page was doing when a request failed: the words and the way out differ. */
-export type Attempt = 'send' | 'decide' | 'load' | 'follow';
+export type Attempt = 'send' | 'decide' | 'load' | 'follow' | 'cancel';
 
 /** A failure put in words a person can act on; `retry` when trying again may work. */
 export interface FailureText {
@@ -14,6 +14,7 @@ const UNREACHABLE: Record<Attempt, string> = {
   decide: 'Cannot reach the server — your decision was not sent. Try again when it is back.',
   load: 'Cannot reach the server. Retry when it is back.',
   follow: 'Lost the connection to the server. The run goes on there; reconnect to follow it.',
+  cancel: 'Cannot reach the server — the run was not stopped. Try again when it is back.',
 };
 
 /**
