@@ -233,7 +233,7 @@ export function startRunWorker(
   const handOver = async (): Promise<void> => {
     if (handBack.length === 0) return;
     const leases = handBack.splice(0);
-    await ctx.store.expireLeases(leases).catch((error: unknown) => {
+    await ctx.store.queue.expireLeases(leases).catch((error: unknown) => {
       handBack.push(...leases);
       throw error;
     });
@@ -255,7 +255,7 @@ export function startRunWorker(
       const claimOwner = `${owner}:${randomUUID().slice(0, 8)}`;
       try {
         await handOver();
-        claim = await ctx.store.claimRun(claimOwner, options.leaseMs);
+        claim = await ctx.store.queue.claim(claimOwner, options.leaseMs);
         failures = 0;
       } catch (error) {
         // The store is unreachable (or closed): report and retry with backoff, never spin.
@@ -266,7 +266,7 @@ export function startRunWorker(
       if (stopping.signal.aborted) {
         // Claimed while stopping: hand it straight back.
         if (claim)
-          await ctx.store
+          await ctx.store.queue
             .expireLeases([{ runId: claim.run.id, owner: claimOwner }])
             .catch(() => undefined);
         return;
@@ -287,7 +287,7 @@ export function startRunWorker(
         ([, e]) => !e.abandoned && e.recorder.stored(),
       );
       if (renewing.length === 0) return;
-      ctx.store
+      ctx.store.queue
         .renewLeases(
           renewing.map(([runId, e]) => ({ runId, owner: e.owner })),
           options.leaseMs,
@@ -354,7 +354,7 @@ export function startRunWorker(
         ),
       );
       // Leases first, then stop recording: a run that ends in between is still written.
-      await ctx.store
+      await ctx.store.queue
         .expireLeases([
           ...left.map(([runId, e]) => ({ runId, owner: e.owner })),
           ...handBack.splice(0),
