@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Run, RunStatus } from '../../store/types.js';
 import type { RunChanges } from '../worker/run-changes.js';
-import type { RunWorker } from '../worker/run-worker.js';
+import type { RunWorker } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 
 /** States in which nothing happens until a person acts (or ever again). */

@@ -30,7 +30,8 @@ import { attachRun, type Attacher } from './attach-run.js';
 import { agentPicker } from './pick-definition.js';
 import { runResponse } from './views.js';
 import { createRunChanges } from '../worker/run-changes.js';
-import { startRunWorker, type RunWorkerOptions } from '../worker/run-worker.js';
+import { startRunWorker } from '../worker/run-worker.js';
+import type { RunWorkerOptions } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 
 export interface RunServiceOptions {

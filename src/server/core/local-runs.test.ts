@@ -8,7 +8,7 @@ import { createQueryCounter, type QueryCounter } from '../../store/query-counter
 import type { KyselyStore } from '../../store/kysely-store.js';
 import type { Store } from '../../store/types.js';
 import type { RunService } from '../run-service-types.js';
-import type { RunWorkerOptions } from '../worker/run-worker.js';
+import type { RunWorkerOptions } from '../worker/worker-types.js';
 import { createRunService } from './create-run-service.js';
 
 let dir: string;
