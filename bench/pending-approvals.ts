@@ -27,7 +27,7 @@ const service = await createRunService({
 const server = await startTestServer(service, { store });
 try {
   const seeded = await seedPendingApprovals(store, 'ann', PENDING);
-  const { token } = await store.createToken(seeded.userId);
+  const { token } = await store.auth.createToken(seeded.userId);
   const get = async (query: string): Promise<{ ms: number; bytes: number; next: string }> => {
     const started = performance.now();
     const res = await fetch(`${server.url}/api/agent/approvals/pending${query}`, {

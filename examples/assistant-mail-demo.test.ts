@@ -47,7 +47,7 @@ describe('the shipped assistant script under cadre serve: a mail card as well as
       CADRE_SMTP_URL: smtp.url(),
       CADRE_MAIL_FROM: 'cadre@example.com',
     });
-    const userId = (await store.ensureUser('ann')).id;
+    const userId = (await store.auth.ensureUser('ann')).id;
     const asked = await service.run({ userId, prompt: PROMPT });
     expect(asked.status).toBe('awaiting_confirmation');
     expect(asked.approvals).toEqual([
@@ -70,7 +70,7 @@ describe('the shipped assistant script under cadre serve: a mail card as well as
 
   it('with no mail server configured, the reply tells the tool error instead of claiming the mail went', async () => {
     const service = await serve({ HOME: tmpdir() });
-    const userId = (await store.ensureUser('bea')).id;
+    const userId = (await store.auth.ensureUser('bea')).id;
     const asked = await service.run({ userId, prompt: PROMPT });
     const done = await service.resolveApproval({
       userId,

@@ -76,8 +76,8 @@ async function main(config: TargetConfig): Promise<void> {
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
-  const user = await store.ensureUser('bench');
-  const { token } = await store.createToken(user.id);
+  const user = await store.auth.ensureUser('bench');
+  const { token } = await store.auth.createToken(user.id);
   send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0, token });
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats')

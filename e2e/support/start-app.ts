@@ -58,15 +58,15 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
   registerWebUi(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  const user = await store.ensureUser('ann');
-  const { token } = await store.createToken(user.id);
+  const user = await store.auth.ensureUser('ann');
+  const { token } = await store.auth.createToken(user.id);
   return {
     url: `http://127.0.0.1:${port}`,
     token,
     smtp,
     model,
     async tokenFor(name) {
-      return (await store.createToken((await store.ensureUser(name)).id)).token;
+      return (await store.auth.createToken((await store.auth.ensureUser(name)).id)).token;
     },
     async close() {
       await app.close();

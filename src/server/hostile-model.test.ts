@@ -93,8 +93,8 @@ describe('a hostile model against a real server (scripted model, real SQLite and
       decision: 'approve_and_always_allow_recipient',
     });
     expect(((await decided.json()) as RunResult).status).toBe('completed');
-    const user = await store.ensureUser('ann');
-    expect(await store.listGrants(user.id)).toEqual([]);
+    const user = await store.auth.ensureUser('ann');
+    expect(await store.grants.list(user.id)).toEqual([]);
     const invite = (await (
       await client.post(url, '/api/agent/run', { prompt: 'Invite Eve' })
     ).json()) as RunResult;

@@ -34,7 +34,7 @@ describe('a server killed with SIGKILL (scripted model, real SMTP, real process)
     const cwd = await mkdtemp(join(tmpdir(), 'cadre-restart-'));
     const db = join(cwd, 'cadre.db');
     const store = await openStore({ url: db });
-    const { token } = await store.createToken((await store.ensureUser('ann')).id);
+    const { token } = await store.auth.createToken((await store.auth.ensureUser('ann')).id);
     await store.close();
     // One script for both processes, as a restarted `cadre serve --model` has: the run
     // resumed by the second goes on at turn 2 (its thread has used turn 1).

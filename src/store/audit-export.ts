@@ -24,7 +24,7 @@ export async function exportAudit(
   const head = await readAuditHead(store, signal);
   for (let after = 0; after < head.seq;) {
     const limit = Math.min(PAGE, head.seq - after);
-    const page = await store.listAudit({ after, limit }, signal);
+    const page = await store.audit.list({ after, limit }, { signal });
     if (page.length === 0) break;
     await write(page.map((entry) => `${JSON.stringify({ type: 'entry', ...entry })}\n`).join(''));
     after = page[page.length - 1]?.seq ?? head.seq;
@@ -63,12 +63,12 @@ export function parseAnchor(text: string): AuditAnchor | undefined {
  * the key.
  */
 export async function checkAnchor(
-  store: Pick<Store, 'listAudit'>,
+  store: Pick<Store, 'audit'>,
   anchor: Pick<AuditHead, 'seq' | 'hash'>,
   signal?: AbortSignal,
 ): Promise<AnchorCheck> {
   if (anchor.seq === 0) return { ok: true, seq: 0 };
-  const [entry] = await store.listAudit({ after: anchor.seq - 1, limit: 1 }, signal);
+  const [entry] = await store.audit.list({ after: anchor.seq - 1, limit: 1 }, { signal });
   if (entry?.seq !== anchor.seq) return { ok: false, brokenAt: anchor.seq, reason: 'truncated' };
   if (entry.hash !== anchor.hash) return { ok: false, brokenAt: anchor.seq, reason: 'rewritten' };
   return { ok: true, seq: anchor.seq };

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
-import type { CadreEvent } from '../events/types.js';
 import { assertAuditKey } from './audit-chain.js';
 import { createIdSource } from './id-source.js';
 import * as actions from './operations/actions.js';
@@ -18,30 +17,21 @@ import * as runs from './operations/runs.js';
 import * as threads from './operations/threads.js';
 import * as tokens from './operations/tokens.js';
 import * as users from './operations/users.js';
-import type { AuditInput, MessageRole } from './records.js';
 import type { Database } from './schema/database.js';
 import { listenWithReconnect } from './postgres-listener.js';
 import { groupCommits, type StoreContext, type StoreDialect } from './store-context.js';
 import type {
-  ActionTransition,
-  ApprovalFilter,
-  EnqueueRun,
-  Lease,
-  FinishRun,
-  ParkRun,
+  ActionStore,
+  ApprovalStore,
+  AuditStore,
+  AuthStore,
+  EventStore,
+  GrantStore,
+  QueueStore,
   RunChange,
-  RunGuard,
-  NewAction,
-  NewApproval,
-  NewGrant,
-  NewRun,
-  OwnedEvents,
-  PendingPageRequest,
-  RecordRun,
-  Resolution,
-  RunPatch,
+  RunStore,
   Store,
-  TokenFilter,
+  ThreadStore,
 } from './types.js';
 
 /** The one `Store` implementation: the same queries over SQLite and PostgreSQL. */
@@ -51,7 +41,18 @@ export class KyselyStore implements Store {
   readonly dialect: StoreDialect;
   private readonly context: StoreContext;
 
-  private readonly pool: Pool | undefined;
+  readonly auth: AuthStore;
+  readonly threads: ThreadStore;
+  readonly runs: RunStore;
+  readonly queue: QueueStore;
+  readonly actions: ActionStore;
+  readonly approvals: ApprovalStore;
+  readonly grants: GrantStore;
+  readonly events: EventStore;
+  readonly audit: AuditStore;
+
+  /** LISTEN loops: closing the store stops them (the pool waits for their connections otherwise). */
+  private readonly listeners = new Set<() => Promise<void>>();
 
   /**
    * `pool`: PostgreSQL's, for LISTEN (a change made by any process reaches every subscriber).
@@ -65,10 +66,9 @@ export class KyselyStore implements Store {
   ) {
     this.db = db;
     this.dialect = dialect;
-    this.pool = pool;
     if (options.auditKey) assertAuditKey(options.auditKey);
     const auditKey = options.auditKey ? Buffer.from(options.auditKey) : undefined;
-    this.context = {
+    const context: StoreContext = {
       db,
       dialect,
       newId: createIdSource(),
@@ -76,133 +76,106 @@ export class KyselyStore implements Store {
       knownDefinitions: new Set(),
       grouped: groupCommits({ db, dialect }),
     };
-    if (pool)
-      this.subscribe = async (listener) => {
-        const stop = await listenWithReconnect({
-          pool,
-          channels: [queue.RUN_CHANNEL, queue.QUEUE_CHANNEL],
-          onNotification: (channel, payload) => {
-            if (channel === queue.QUEUE_CHANNEL) listener({ kind: 'queue' });
-            else if (payload) listener({ kind: 'run', runId: payload });
-          },
-          onResubscribed: () => listener({ kind: 'resync' }),
-        });
-        this.listeners.add(stop);
-        return async () => {
-          this.listeners.delete(stop);
-          await stop();
-        };
-      };
+    this.context = context;
+
+    this.auth = {
+      ensureUser: (name, o) => users.ensureUser(context, name, o?.signal),
+      createToken: (userId, o) => users.createToken(context, userId, o?.signal),
+      findUserByToken: (token, o) => users.findUserByToken(context, token, o?.signal),
+      listTokens: (filter, o) => tokens.listTokens(context, filter ?? {}, o?.signal),
+      revokeToken: (idOrPrefix, o) => tokens.revokeToken(context, idOrPrefix, o?.signal),
+    };
+    this.threads = {
+      create: (thread, o) => threads.createThread(context, thread, o?.signal),
+      get: (threadId, userId, o) => threads.getThread(context, userId, threadId, o?.signal),
+      list: (userId, query, o) => threads.listThreads(context, userId, query?.limit, o?.signal),
+      appendMessage: (threadId, message, o) =>
+        threads.appendMessage(context, { ...message, threadId }, o?.signal),
+      readHistory: (threadId, userId, limit, o) =>
+        threads.readHistory(context, userId, threadId, limit, o?.signal),
+      listMessages: (threadId, query, o) =>
+        threads.listMessages(context, threadId, query?.limit, o?.signal),
+    };
+    this.runs = {
+      create: (run, o) => runs.createRun(context, run, o?.signal),
+      get: (runId, userId, o) => runs.getRun(context, userId, runId, o?.signal),
+      update: (runId, patch, guard, o) =>
+        runs.updateRun(context, runId, patch, guard ?? {}, o?.signal),
+      requestCancel: (runId, userId, o) => queue.requestCancel(context, userId, runId, o?.signal),
+      getDefinition: (hash, o) => definitions.getDefinition(context, hash, o?.signal),
+    };
+    this.queue = {
+      enqueue: (run, o) => queue.enqueueRun(context, run, o?.signal),
+      record: (run, o) => recorded.recordRun(context, run, o?.signal),
+      claim: (owner, leaseMs, o) => queue.claimRun(context, owner, leaseMs, o?.signal),
+      renewLeases: (leases, leaseMs, o) => queue.renewLeases(context, leases, leaseMs, o?.signal),
+      expireLeases: (leases, o) => queue.expireLeases(context, leases, o?.signal),
+      park: (runId, park, o) => outcome.parkRun(context, runId, park, o?.signal),
+      finish: (runId, ending, o) => outcome.finishRun(context, runId, ending, o?.signal),
+    };
+    this.actions = {
+      create: (action, o) => actions.createAction(context, action, o?.signal),
+      get: (actionId, o) => actions.getAction(context, actionId, o?.signal),
+      list: (runId, o) => actions.listActions(context, runId, o?.signal),
+      transition: (actionId, transition, o) =>
+        actions.transitionAction(context, actionId, transition, o?.signal),
+    };
+    this.approvals = {
+      createBatch: (items, o) => approvals.createApprovals(context, items, o?.signal),
+      get: (approvalId, userId, o) => approvals.getApproval(context, userId, approvalId, o?.signal),
+      list: (userId, filter, o) =>
+        approvals.listApprovals(context, userId, filter ?? {}, o?.signal),
+      listPending: (userId, page, o) =>
+        pendingApprovals.listPendingApprovals(context, userId, page, o?.signal),
+      resolve: (approvalId, resolution, o) =>
+        approvals.resolveApproval(context, approvalId, resolution, o?.signal),
+    };
+    this.grants = {
+      add: (grant, o) => grants.addGrant(context, grant, o?.signal),
+      list: (userId, o) => grants.listGrants(context, userId, o?.signal),
+      has: (userId, scope, o) => grants.hasGrant(context, userId, scope, o?.signal),
+      revoke: (grantId, userId, o) => grants.revokeGrant(context, userId, grantId, o?.signal),
+      listAll: (filter, o) => grants.listAllGrants(context, filter, o?.signal),
+      revokeAny: (grantId, o) => grants.revokeAnyGrant(context, grantId, o?.signal),
+    };
+    this.events = {
+      append: (runId, list, o) => events.appendEvents(context, runId, list, o?.signal),
+      writeOwned: (runId, owner, owned, o) =>
+        ownedEvents.writeOwnedEvents(context, runId, owner, owned, o?.signal),
+      read: (runId, range, o) => events.readEvents(context, runId, range ?? {}, o?.signal),
+      ...(pool ? { subscribe: (listener, o) => this.listen(pool, listener, o?.signal) } : {}),
+    };
+    this.audit = {
+      append: (entry, o) => audit.appendAudit(context, entry, o?.signal),
+      list: (filter, o) => audit.listAudit(context, filter ?? {}, o?.signal),
+      verify: (o) => audit.verifyAudit(context, o?.signal),
+    };
   }
-
-  /** LISTEN loops: closing the store stops them (the pool waits for their connections otherwise). */
-  private readonly listeners = new Set<() => Promise<void>>();
-
-  subscribe?: (listener: (change: RunChange) => void) => Promise<() => Promise<void>>;
 
   newId = (): string => this.context.newId();
 
-  ensureUser = (name: string, signal?: AbortSignal) => users.ensureUser(this.context, name, signal);
-  createToken = (userId: string, signal?: AbortSignal) =>
-    users.createToken(this.context, userId, signal);
-  findUserByToken = (token: string, signal?: AbortSignal) =>
-    users.findUserByToken(this.context, token, signal);
-  listTokens = (filter?: TokenFilter, signal?: AbortSignal) =>
-    tokens.listTokens(this.context, filter ?? {}, signal);
-  revokeToken = (idOrPrefix: string, signal?: AbortSignal) =>
-    tokens.revokeToken(this.context, idOrPrefix, signal);
-
-  createThread = (input: { userId: string; title: string }, signal?: AbortSignal) =>
-    threads.createThread(this.context, input, signal);
-  getThread = (userId: string, threadId: string, signal?: AbortSignal) =>
-    threads.getThread(this.context, userId, threadId, signal);
-  listThreads = (userId: string, options?: { limit?: number }, signal?: AbortSignal) =>
-    threads.listThreads(this.context, userId, options?.limit, signal);
-  appendMessage = (
-    input: { threadId: string; role: MessageRole; content: string; runId?: string },
+  /** PostgreSQL's LISTEN: a change made by any process reaches every subscriber. */
+  private async listen(
+    pool: Pool,
+    listener: (change: RunChange) => void,
     signal?: AbortSignal,
-  ) => threads.appendMessage(this.context, input, signal);
-  readHistory = (userId: string, threadId: string, limit: number, signal?: AbortSignal) =>
-    threads.readHistory(this.context, userId, threadId, limit, signal);
-  getDefinition = (hash: string, signal?: AbortSignal) =>
-    definitions.getDefinition(this.context, hash, signal);
-  listMessages = (threadId: string, options?: { limit?: number }, signal?: AbortSignal) =>
-    threads.listMessages(this.context, threadId, options?.limit, signal);
-
-  createRun = (input: NewRun, signal?: AbortSignal) => runs.createRun(this.context, input, signal);
-  getRun = (userId: string, runId: string, signal?: AbortSignal) =>
-    runs.getRun(this.context, userId, runId, signal);
-  updateRun = (runId: string, patch: RunPatch, guard?: RunGuard, signal?: AbortSignal) =>
-    runs.updateRun(this.context, runId, patch, guard ?? {}, signal);
-
-  enqueueRun = (input: EnqueueRun, signal?: AbortSignal) =>
-    queue.enqueueRun(this.context, input, signal);
-  recordRun = (input: RecordRun, signal?: AbortSignal) =>
-    recorded.recordRun(this.context, input, signal);
-  claimRun = (owner: string, leaseMs: number, signal?: AbortSignal) =>
-    queue.claimRun(this.context, owner, leaseMs, signal);
-  renewLeases = (leases: readonly Lease[], leaseMs: number, signal?: AbortSignal) =>
-    queue.renewLeases(this.context, leases, leaseMs, signal);
-  expireLeases = (leases: readonly Lease[]) => queue.expireLeases(this.context, leases);
-  parkRun = (input: ParkRun, signal?: AbortSignal) => outcome.parkRun(this.context, input, signal);
-  finishRun = (input: FinishRun, signal?: AbortSignal) =>
-    outcome.finishRun(this.context, input, signal);
-  requestCancel = (userId: string, runId: string, signal?: AbortSignal) =>
-    queue.requestCancel(this.context, userId, runId, signal);
-
-  createAction = (input: NewAction, signal?: AbortSignal) =>
-    actions.createAction(this.context, input, signal);
-  getAction = (actionId: string, signal?: AbortSignal) =>
-    actions.getAction(this.context, actionId, signal);
-  listActions = (runId: string, signal?: AbortSignal) =>
-    actions.listActions(this.context, runId, signal);
-  transitionAction = (actionId: string, transition: ActionTransition, signal?: AbortSignal) =>
-    actions.transitionAction(this.context, actionId, transition, signal);
-
-  createApprovals = (items: readonly NewApproval[], signal?: AbortSignal) =>
-    approvals.createApprovals(this.context, items, signal);
-  getApproval = (userId: string, approvalId: string, signal?: AbortSignal) =>
-    approvals.getApproval(this.context, userId, approvalId, signal);
-  listApprovals = (userId: string, filter?: ApprovalFilter, signal?: AbortSignal) =>
-    approvals.listApprovals(this.context, userId, filter ?? {}, signal);
-  listPendingApprovals = (userId: string, page: PendingPageRequest, signal?: AbortSignal) =>
-    pendingApprovals.listPendingApprovals(this.context, userId, page, signal);
-  resolveApproval = (resolution: Resolution, signal?: AbortSignal) =>
-    approvals.resolveApproval(this.context, resolution, signal);
-
-  addGrant = (input: NewGrant, signal?: AbortSignal) =>
-    grants.addGrant(this.context, input, signal);
-  listGrants = (userId: string, signal?: AbortSignal) =>
-    grants.listGrants(this.context, userId, signal);
-  hasGrant = (
-    userId: string,
-    scope: { agent: string; tool: string; recipient: string },
-    signal?: AbortSignal,
-  ) => grants.hasGrant(this.context, userId, scope, signal);
-  revokeGrant = (userId: string, grantId: string, signal?: AbortSignal) =>
-    grants.revokeGrant(this.context, userId, grantId, signal);
-  listAllGrants = (filter: { userName?: string }, signal?: AbortSignal) =>
-    grants.listAllGrants(this.context, filter, signal);
-  revokeAnyGrant = (grantId: string, signal?: AbortSignal) =>
-    grants.revokeAnyGrant(this.context, grantId, signal);
-
-  appendEvents = (runId: string, list: readonly CadreEvent[], signal?: AbortSignal) =>
-    events.appendEvents(this.context, runId, list, signal);
-  writeOwnedEvents = (runId: string, owner: string, owned: OwnedEvents, signal?: AbortSignal) =>
-    ownedEvents.writeOwnedEvents(this.context, runId, owner, owned, signal);
-  readEvents = (
-    runId: string,
-    options?: { after?: number; limit?: number },
-    signal?: AbortSignal,
-  ) => events.readEvents(this.context, runId, options ?? {}, signal);
-
-  appendAudit = (entry: AuditInput, signal?: AbortSignal) =>
-    audit.appendAudit(this.context, entry, signal);
-  listAudit = (
-    options?: { runId?: string; after?: number; limit?: number },
-    signal?: AbortSignal,
-  ) => audit.listAudit(this.context, options ?? {}, signal);
-  verifyAudit = (signal?: AbortSignal) => audit.verifyAudit(this.context, signal);
+  ): Promise<() => Promise<void>> {
+    signal?.throwIfAborted();
+    const stop = await listenWithReconnect({
+      pool,
+      channels: [queue.RUN_CHANNEL, queue.QUEUE_CHANNEL],
+      onNotification: (channel, payload) => {
+        if (channel === queue.QUEUE_CHANNEL) listener({ kind: 'queue' });
+        else if (payload) listener({ kind: 'run', runId: payload });
+      },
+      onResubscribed: () => listener({ kind: 'resync' }),
+    });
+    this.listeners.add(stop);
+    return async () => {
+      this.listeners.delete(stop);
+      await stop();
+    };
+  }
 
   close = async (): Promise<void> => {
     await Promise.all([...this.listeners].map((stop) => stop()));

@@ -50,7 +50,7 @@ describe('openStore default location', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cadre-default-'));
     process.chdir(dir);
     const store = await openStore();
-    await store.ensureUser('alice');
+    await store.auth.ensureUser('alice');
     await store.close();
     expect(existsSync(path.join(dir, '.cadre', 'cadre.db'))).toBe(true);
   });

@@ -27,7 +27,7 @@ export interface OpenStoreOptions {
   /**
    * Keys the audit chain (HMAC-SHA-256, at least 32 bytes; see loadAuditKey).
    * Without it the store still appends with the public recipe, but
-   * verifyAudit reports the chain as 'unkeyed'.
+   * audit.verify reports the chain as 'unkeyed'.
    */
   auditKey?: Buffer;
   /** Counts what reaches the driver (benchmarks). */

@@ -41,7 +41,7 @@ describe('PostgreSQL: two Store instances (two pools, as two server processes)',
   it('migrate a fresh database concurrently without tripping over each other', async () => {
     const url = await postgres.createDatabase(`cadre_fresh_${++names.next}`);
     const [a, b] = await twoStores(url);
-    expect(await a.verifyAudit()).toEqual({ ok: true, count: 0 });
+    expect(await a.audit.verify()).toEqual({ ok: true, count: 0 });
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -51,8 +51,7 @@ describe('PostgreSQL: two Store instances (two pools, as two server processes)',
       for (let round = 0; round < 5; round++) {
         const { user, approval } = await seedApproval(a, `user${round}`);
         const attempts = [a, b, a, b].map((store) =>
-          store.resolveApproval({
-            approvalId: approval.id,
+          store.approvals.resolve(approval.id, {
             userId: user.id,
             decision: 'approve_once',
           }),
@@ -72,7 +71,7 @@ describe('PostgreSQL: two Store instances (two pools, as two server processes)',
       const { action } = await seedApproval(a);
       const results = await Promise.all(
         [a, b, a, b].map((store) =>
-          store.transitionAction(action.id, { from: 'awaiting_confirmation', to: 'executing' }),
+          store.actions.transition(action.id, { from: 'awaiting_confirmation', to: 'executing' }),
         ),
       );
       expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -90,14 +89,14 @@ describe('PostgreSQL: two Store instances (two pools, as two server processes)',
         Array.from({ length: 40 }, (_, i) => {
           const store = i % 2 ? a : b;
           return Promise.all([
-            store.appendAudit({ message: `entry ${i}`, runId: run.id }),
-            store.appendEvents(run.id, [event, event]),
+            store.audit.append({ message: `entry ${i}`, runId: run.id }),
+            store.events.append(run.id, [event, event]),
           ]);
         }),
       );
-      expect(await a.verifyAudit()).toEqual({ ok: true, count: 40 });
-      expect(await b.verifyAudit()).toEqual({ ok: true, count: 40 });
-      const seqs = (await b.readEvents(run.id, { limit: 500 })).map((e) => e.seq);
+      expect(await a.audit.verify()).toEqual({ ok: true, count: 40 });
+      expect(await b.audit.verify()).toEqual({ ok: true, count: 40 });
+      const seqs = (await b.events.read(run.id, { limit: 500 })).map((e) => e.seq);
       expect(seqs).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     } finally {
       await Promise.all([a.close(), b.close()]);

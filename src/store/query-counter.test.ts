@@ -31,9 +31,9 @@ describe('query counter', () => {
     const store = await openKyselyStore({ url: ':memory:', queryCounter: counter });
     try {
       const before = { ...counter.counts };
-      const user = await store.ensureUser('ada');
-      await store.createThread({ userId: user.id, title: 'x' });
-      // ensureUser: insert + select; createThread: one insert (committed on its own).
+      const user = await store.auth.ensureUser('ada');
+      await store.threads.create({ userId: user.id, title: 'x' });
+      // auth.ensureUser: insert + select; threads.create: one insert (committed on its own).
       expect(counter.counts.statements - before.statements).toBe(3);
       expect(counter.counts.commits - before.commits).toBe(2);
     } finally {
@@ -45,9 +45,9 @@ describe('query counter', () => {
     const counter = createQueryCounter();
     const store = await openKyselyStore({ url: ':memory:', queryCounter: counter });
     try {
-      const user = await store.ensureUser('ada');
+      const user = await store.auth.ensureUser('ada');
       const record = () =>
-        store.recordRun({
+        store.queue.record({
           runId: crypto.randomUUID(),
           userId: user.id,
           thread: { id: crypto.randomUUID(), title: 'x', existing: false },

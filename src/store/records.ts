@@ -85,7 +85,7 @@ export interface Run {
   userId: string;
   agent: string;
   status: RunStatus;
-  /** The definition the run started with (its snapshot: `Store.getDefinition`); editing the file never changes it. */
+  /** The definition the run started with (its snapshot: `store.runs.getDefinition`); editing the file never changes it. */
   definitionHash: string;
   /** The loop state to resume from; null before the loop has started. */
   state: RunState | null;

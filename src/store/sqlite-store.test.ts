@@ -38,14 +38,14 @@ describe('SQLite specifics', () => {
     const { user, approval } = await seedApproval(first);
     await first.close();
     const second = await openKyselyStore({ url: file });
-    expect(await second.listApprovals(user.id, { status: 'pending' })).toEqual([approval]);
+    expect(await second.approvals.list(user.id, { status: 'pending' })).toEqual([approval]);
     await second.close();
   });
 
   it('works in memory for tests', async () => {
     const store = await openKyselyStore({ url: ':memory:' });
-    const user = await store.ensureUser('alice');
-    expect(await store.listThreads(user.id)).toEqual([]);
+    const user = await store.auth.ensureUser('alice');
+    expect(await store.threads.list(user.id)).toEqual([]);
     await store.close();
   });
 });

@@ -57,11 +57,11 @@ it('RACE: two writers on one SQLite file form one audit chain and one event sequ
     await startWriters(['left', 'right'], { file, runId: run.id, count }),
   );
   expect(results).toEqual([{ ok: true }, { ok: true }]);
-  expect(await store.verifyAudit()).toEqual({ ok: true, count: 2 * count });
-  const seqs = (await store.readEvents(run.id, { limit: 1000 })).map((e) => e.seq);
+  expect(await store.audit.verify()).toEqual({ ok: true, count: 2 * count });
+  const seqs = (await store.events.read(run.id, { limit: 1000 })).map((e) => e.seq);
   expect(seqs).toEqual(Array.from({ length: 2 * count }, (_, i) => i + 1));
   // The writers really took turns (otherwise the race was never run).
-  const writers = (await store.listAudit({ limit: 1000 })).map((e) => e.message.split(' ')[0]);
+  const writers = (await store.audit.list({ limit: 1000 })).map((e) => e.message.split(' ')[0]);
   const turns = writers.filter((name, i) => i > 0 && name !== writers[i - 1]).length;
   expect(turns).toBeGreaterThan(10);
   await store.close();
@@ -75,6 +75,6 @@ it('several processes opening a fresh SQLite file at once all migrate it safely'
   const results = await Promise.all(await startWriters(names, { file, count: 5 }));
   expect(results).toEqual(names.map(() => ({ ok: true })));
   const store = await openKyselyStore({ url: file, auditKey });
-  expect(await store.verifyAudit()).toEqual({ ok: true, count: 20 });
+  expect(await store.audit.verify()).toEqual({ ok: true, count: 20 });
   await store.close();
 });

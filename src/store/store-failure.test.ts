@@ -49,18 +49,18 @@ describe('a full SQLite database', () => {
     dirs.push(dir);
     const store = await openKyselyStore({ url: path.join(dir, 'cadre.db') });
     try {
-      const user = await store.ensureUser('ann');
+      const user = await store.auth.ensureUser('ann');
       // The file may not grow past what it holds now, plus a few pages: as a full disk does.
       const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(store.db);
       await sql.raw(`pragma max_page_count = ${Number(rows[0]?.page_count) + 4}`).execute(store.db);
       const title = 'x'.repeat(4000);
       const failure = await (async () => {
-        for (let i = 0; i < 100; i++) await store.createThread({ userId: user.id, title });
+        for (let i = 0; i < 100; i++) await store.threads.create({ userId: user.id, title });
         return undefined;
       })().catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(StoreUnavailableError);
       expect(failure).toMatchObject({ code: 'store_unavailable', outage: 'full' });
-      expect((await store.listThreads(user.id)).length).toBeGreaterThan(0);
+      expect((await store.threads.list(user.id)).length).toBeGreaterThan(0);
     } finally {
       await store.close();
     }

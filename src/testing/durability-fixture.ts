@@ -15,7 +15,7 @@ export interface RunResult {
 export async function tokenFor(db: string, user = 'ann'): Promise<string> {
   const store = await openStore({ url: db });
   try {
-    return (await store.createToken((await store.ensureUser(user)).id)).token;
+    return (await store.auth.createToken((await store.auth.ensureUser(user)).id)).token;
   } finally {
     await store.close();
   }

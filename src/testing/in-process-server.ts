@@ -35,7 +35,7 @@ export async function startInProcessServer(options: {
   });
   const app = buildServer({ service, store, log: { level: 'silent' } });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const token = (await store.createToken((await store.ensureUser('ann')).id)).token;
+  const token = (await store.auth.createToken((await store.auth.ensureUser('ann')).id)).token;
   return {
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     store,

@@ -32,7 +32,7 @@ async function withStore(
 /** `null`: as a store opened without a key (written before the key existed). */
 const append = (count: number, auditKey: Buffer | null = KEY) =>
   withStore(auditKey ?? undefined, async (store) => {
-    for (let i = 0; i < count; i++) await store.appendAudit({ message: `m${i}` });
+    for (let i = 0; i < count; i++) await store.audit.append({ message: `m${i}` });
   });
 
 const cli = (...args: string[]) =>
@@ -67,7 +67,7 @@ describe('cadre audit export and verify --anchor (temp SQLite store)', () => {
     await cli('export', '--out', 'anchor.ndjson');
     // With the key stolen, the head can be re-MACed after cutting the chain back to 2.
     await withStore(KEY, async (store) => {
-      const [second] = await store.listAudit({ after: 1, limit: 1 });
+      const [second] = await store.audit.list({ after: 1, limit: 1 });
       const head = { seq: 2, hash: second!.hash, keyedFrom: 1 };
       await sql`delete from audit_log where seq = ${3}`.execute(store.db);
       await sql`update audit_head set seq = 2, hash = ${head.hash}, mac = ${auditHeadMac(KEY, head)}`.execute(

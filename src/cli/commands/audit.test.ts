@@ -20,7 +20,7 @@ describe('cadre audit verify (temp SQLite store)', () => {
     const store = await openKyselyStore({ url: db, auditKey: Buffer.from(KEY, 'hex') });
     try {
       for (let i = 1; i <= 3; i++)
-        await store.appendAudit({
+        await store.audit.append({
           toolName: 'gmail_send',
           policyDecision: 'allow',
           message: `m${i}`,

@@ -34,7 +34,7 @@ export async function auditVerifyCommand(
       return EXIT.failed;
     }
     return await withAuditStore(options, io, async (store, keyed) => {
-      const chain = reportChain(await store.verifyAudit(), keyed, io, style);
+      const chain = reportChain(await store.audit.verify(), keyed, io, style);
       if (anchor === undefined) return chain;
       return Math.max(chain, reportAnchor(await checkAnchor(store, anchor), io, style));
     });
@@ -52,7 +52,7 @@ export async function auditExportCommand(
   try {
     return await withAuditStore(options, io, async (store, keyed) => {
       // Anchoring a broken chain would vouch for the break.
-      const result = await store.verifyAudit();
+      const result = await store.audit.verify();
       if (!result.ok && result.reason !== 'unkeyed') return reportChain(result, true, io, style);
       if (!result.ok)
         io.stderr(
@@ -89,7 +89,7 @@ export async function auditSealCommand(options: StoreCommandOptions, io: CliIO):
     return await withAuditStore(options, io, async (store, keyed, auditKey) => {
       if (auditKey === undefined) return reportChain(unkeyed, keyed, io, style);
       const head = await readAuditHead(store);
-      const result = await store.verifyAudit();
+      const result = await store.audit.verify();
       if (result.ok) {
         io.stdout(`${style.green('ok')} nothing to seal: ${result.count} entries, keyed\n`);
         return EXIT.ok;

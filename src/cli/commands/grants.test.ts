@@ -16,16 +16,16 @@ beforeAll(async () => {
   db = join(dir, 'cadre.db');
   const store = await openStore({ url: db });
   try {
-    const ann = await store.ensureUser('ann');
-    const bob = await store.ensureUser('bob');
-    anns = await store.addGrant({
+    const ann = await store.auth.ensureUser('ann');
+    const bob = await store.auth.ensureUser('bob');
+    anns = await store.grants.add({
       userId: ann.id,
       agent: 'mailer',
       tool: 'gmail_send',
       recipient: 'ana@example.com',
       setBy: 'ann',
     });
-    bobs = await store.addGrant({
+    bobs = await store.grants.add({
       userId: bob.id,
       agent: 'assistant',
       tool: 'calendar_event_create',

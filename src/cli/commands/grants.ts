@@ -45,7 +45,7 @@ export function grantsListCommand(
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const name = options.user?.trim();
   return withStore(options, io, style, async (store, where) => {
-    const grants = await store.listAllGrants(name ? { userName: name } : {});
+    const grants = await store.grants.listAll(name ? { userName: name } : {});
     if (options.json) {
       io.stdout(`${JSON.stringify(grants.map(grantJson), null, 2)}\n`);
       return EXIT.ok;
@@ -68,7 +68,7 @@ export function grantsRevokeCommand(
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   return withStore(options, io, style, async (store, where) => {
-    const revoked = await store.revokeAnyGrant(id.trim());
+    const revoked = await store.grants.revokeAny(id.trim());
     if (!revoked) {
       io.stderr(
         `${style.red('error')} no grant has the id '${id.trim()}' in ${where} (see 'cadre grants list')\n`,

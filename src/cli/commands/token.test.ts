@@ -34,9 +34,9 @@ describe('cadre token create (temp SQLite store)', () => {
 
     const store = await openStore({ url: db });
     try {
-      expect((await store.findUserByToken(token))?.name).toBe('ann');
-      expect((await store.findUserByToken(second.stdout.trim()))?.name).toBe('ann');
-      expect(await store.findUserByToken(`${token}x`)).toBeUndefined();
+      expect((await store.auth.findUserByToken(token))?.name).toBe('ann');
+      expect((await store.auth.findUserByToken(second.stdout.trim()))?.name).toBe('ann');
+      expect(await store.auth.findUserByToken(`${token}x`)).toBeUndefined();
     } finally {
       await store.close();
     }
@@ -57,7 +57,7 @@ describe('cadre token create (temp SQLite store)', () => {
     ] as const) {
       const store = await openStore({ url });
       try {
-        expect((await store.findUserByToken(run.stdout.trim()))?.name).toBe(name);
+        expect((await store.auth.findUserByToken(run.stdout.trim()))?.name).toBe(name);
       } finally {
         await store.close();
       }
@@ -177,7 +177,7 @@ describe('cadre token list / revoke (temp SQLite store)', () => {
     // Random hashes almost never share 6 digits: make two that do.
     const store = await openKyselyStore({ url: db });
     try {
-      const [a, b] = await store.listTokens();
+      const [a, b] = await store.auth.listTokens();
       if (!a || !b) throw new Error('expected two tokens');
       for (const [id, hash] of [
         [a.id, `abcdef1${'0'.repeat(57)}`],

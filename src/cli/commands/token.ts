@@ -69,8 +69,8 @@ export async function tokenCreateCommand(
     const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
     const store = await openStore({ url, auditKey });
     try {
-      const user = await store.ensureUser(name);
-      const { token } = await store.createToken(user.id);
+      const user = await store.auth.ensureUser(name);
+      const { token } = await store.auth.createToken(user.id);
       // The token alone on stdout, so `$(cadre token create ...)` captures it.
       io.stdout(`${token}\n`);
       io.stderr(
@@ -101,7 +101,7 @@ export async function tokenListCommand(
   try {
     const store = await openStore({ url });
     try {
-      const tokens = await store.listTokens(name === undefined ? {} : { userName: name });
+      const tokens = await store.auth.listTokens(name === undefined ? {} : { userName: name });
       if (options.json) {
         io.stdout(`${JSON.stringify(tokens.map(tokenJson), null, 2)}\n`);
         return EXIT.ok;
@@ -141,7 +141,7 @@ export async function tokenRevokeCommand(
   try {
     const store = await openStore({ url });
     try {
-      const result = await store.revokeToken(wanted);
+      const result = await store.auth.revokeToken(wanted);
       if (!result.ok && result.reason === 'not_found') {
         io.stderr(`${style.red('error')} no token has the id or prefix '${wanted}'\n`);
         return EXIT.failed;

@@ -32,13 +32,13 @@ export function actionGuard(
   const claimed = new Map<string, Action>();
   const claim = async (call: FunctionCallPart): Promise<ClaimResult> => {
     await beforeAction();
-    const existing = (await ctx.store.listActions(runId)).find((a) => a.callId === call.id);
+    const existing = (await ctx.store.actions.list(runId)).find((a) => a.callId === call.id);
     if (existing && existing.status !== 'awaiting_confirmation') return known(existing);
     let action = existing;
     if (!action) {
       const normalized = normalizeCall(call.name, call.args);
       // Created `planned`, then moved: of two racing creators only one wins the move.
-      action = await ctx.store.createAction({
+      action = await ctx.store.actions.create({
         runId,
         callId: call.id,
         tool: call.name,
@@ -48,7 +48,7 @@ export function actionGuard(
         requiresApproval: false,
       });
     }
-    const moved = await ctx.store.transitionAction(action.id, {
+    const moved = await ctx.store.actions.transition(action.id, {
       from: ['awaiting_confirmation', 'planned'],
       to: 'executing',
     });
@@ -63,7 +63,7 @@ export function actionGuard(
     claimed.delete(call.id);
     // Cut off mid-call (a cancel, the deadline): whether it happened is unknown.
     const cutOff = !outcome.ok && outcome.error === 'interrupted';
-    const moved = await ctx.store.transitionAction(action.id, {
+    const moved = await ctx.store.actions.transition(action.id, {
       from: 'executing',
       to: outcome.ok ? 'completed' : cutOff ? 'interrupted' : 'failed',
       ...(outcome.ok

@@ -47,7 +47,7 @@ beforeAll(async () => {
     env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'bot@example.com', HOME: dir },
     modelClient: mailBob,
   });
-  userId = (await store.ensureUser('ann')).id;
+  userId = (await store.auth.ensureUser('ann')).id;
 });
 afterAll(async () => {
   await svc.close();
@@ -63,7 +63,7 @@ it('scripted: "always allow" covers only the agent that earned it, and its next 
     approvalId: paused.approvals[0]!.approvalId,
     decision: 'approve_and_always_allow_recipient',
   });
-  expect(await store.listGrants(userId)).toEqual([
+  expect(await store.grants.list(userId)).toEqual([
     expect.objectContaining({ agent: 'mailer', tool: 'gmail_send', setBy: 'ann' }),
   ]);
 

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Run, RunStatus } from '../../store/types.js';
 import type { RunChanges } from '../worker/run-changes.js';
-import type { RunWorker } from '../worker/run-worker.js';
+import type { RunWorker } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 
 /** States in which nothing happens until a person acts (or ever again). */
@@ -51,11 +51,11 @@ export async function attachRun(
     // Listen before looking, so a change between the look and the wait is not missed.
     const changed = options.changes.next(runId, options.pollMs, signal);
     // Status first, then the log: a run seen settled has all its events stored already.
-    const run = await ctx.store.getRun(userId, runId, signal);
+    const run = await ctx.store.runs.get(runId, userId, { signal });
     if (!run) throw new NotFoundError('No such run.');
     if (options.onEvent) {
       for (;;) {
-        const events = await ctx.store.readEvents(runId, { after, limit: PAGE }, signal);
+        const events = await ctx.store.events.read(runId, { after, limit: PAGE }, { signal });
         for (const stored of events) options.onEvent({ ...stored.event, seq: stored.seq });
         after = events.at(-1)?.seq ?? after;
         if (events.length < PAGE) break;

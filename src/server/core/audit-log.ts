@@ -12,7 +12,7 @@ export async function audit(
     ...facts,
     timestamps: { decidedAt: new Date() },
   });
-  await store.appendAudit(entry, signal);
+  await store.audit.append(entry, { signal });
 }
 
 /**

@@ -13,10 +13,10 @@ export async function closeUnrunActions(
   run: Run,
   signal?: AbortSignal,
 ): Promise<void> {
-  const actions = await ctx.store.listActions(run.id, signal);
+  const actions = await ctx.store.actions.list(run.id, { signal });
   for (const action of actions) {
     if (action.status !== 'awaiting_confirmation' && action.status !== 'planned') continue;
-    const moved = await ctx.store.transitionAction(
+    const moved = await ctx.store.actions.transition(
       action.id,
       {
         from: action.status,
@@ -24,7 +24,7 @@ export async function closeUnrunActions(
         errorCode: 'not_run',
         errorMessage: 'The run failed before this call ran.',
       },
-      signal,
+      { signal },
     );
     if (!moved.ok) continue;
     await auditCutOff(

@@ -30,7 +30,8 @@ import { attachRun, type Attacher } from './attach-run.js';
 import { agentPicker } from './pick-definition.js';
 import { runResponse } from './views.js';
 import { createRunChanges } from '../worker/run-changes.js';
-import { startRunWorker, type RunWorkerOptions } from '../worker/run-worker.js';
+import { startRunWorker } from '../worker/run-worker.js';
+import type { RunWorkerOptions } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 
 export interface RunServiceOptions {
@@ -180,7 +181,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     run: (request, hooks) => runPrompt(ctx, attach, request, hooks),
     resolveApproval: (request, hooks) => resolveApproval(ctx, attach, request, hooks),
     async cancelRun(userId, runId, signal) {
-      const run = await store.requestCancel(userId, runId, signal);
+      const run = await store.runs.requestCancel(runId, userId, { signal });
       if (!run) return undefined;
       // Driven here: stop it now rather than at the next heartbeat.
       worker?.cancel(runId);
@@ -188,7 +189,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       return runResponse(ctx, userId, run);
     },
     async followRun(userId, runId, after, hooks) {
-      const found = await store.getRun(userId, runId, hooks.signal);
+      const found = await store.runs.get(runId, userId, { signal: hooks.signal });
       if (!found) return undefined;
       hooks.onStarted?.({ runId, threadId: found.threadId });
       const run = await attachRun(ctx, userId, runId, {

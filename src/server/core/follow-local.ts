@@ -1,5 +1,5 @@
 import type { RunHooks, RunResponse } from '../run-service-types.js';
-import type { LocalRun } from '../worker/run-worker.js';
+import type { LocalRun } from '../worker/worker-types.js';
 import { attachRun, type Attacher } from './attach-run.js';
 import type { ServerContext } from './server-context.js';
 import { runResponse } from './views.js';

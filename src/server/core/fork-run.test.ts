@@ -39,8 +39,8 @@ beforeEach(async () => {
   store = await openStore({ url: join(dir, 'cadre.db') });
   model = new ScriptedModel(lister);
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  ann = (await store.ensureUser('ann')).id;
-  eve = (await store.ensureUser('eve')).id;
+  ann = (await store.auth.ensureUser('ann')).id;
+  eve = (await store.auth.ensureUser('eve')).id;
 });
 afterEach(async () => {
   await service.close();

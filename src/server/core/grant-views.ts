@@ -5,9 +5,9 @@ import type { ServerContext } from './server-context.js';
 export function grantViews(ctx: ServerContext): Pick<RunService, 'listGrants' | 'revokeGrant'> {
   return {
     async listGrants(userId, signal) {
-      const grants = await ctx.store.listGrants(userId, signal);
+      const grants = await ctx.store.grants.list(userId, { signal });
       return grants.map(({ userId: _u, ...grant }): GrantView => grant);
     },
-    revokeGrant: (userId, grantId, signal) => ctx.store.revokeGrant(userId, grantId, signal),
+    revokeGrant: (userId, grantId, signal) => ctx.store.grants.revoke(grantId, userId, { signal }),
   };
 }

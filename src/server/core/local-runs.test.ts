@@ -8,7 +8,7 @@ import { createQueryCounter, type QueryCounter } from '../../store/query-counter
 import type { KyselyStore } from '../../store/kysely-store.js';
 import type { Store } from '../../store/types.js';
 import type { RunService } from '../run-service-types.js';
-import type { RunWorkerOptions } from '../worker/run-worker.js';
+import type { RunWorkerOptions } from '../worker/worker-types.js';
 import { createRunService } from './create-run-service.js';
 
 let dir: string;
@@ -42,7 +42,7 @@ async function open(
     pollMs: 50,
   });
   opened.push({ store, service });
-  const user = await store.ensureUser('ann');
+  const user = await store.auth.ensureUser('ann');
   return { store, service, userId: user.id };
 }
 
@@ -63,7 +63,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     expect(counter.counts.commits - before.commits).toBe(1);
     expect(counter.counts.statements - before.statements).toBeLessThanOrEqual(8);
     // Numbered by the process that drove it, with no gaps.
-    const stored = await store.readEvents(response.runId);
+    const stored = await store.events.read(response.runId);
     expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.map((e) => e.type)).toContain('run_started');
     // A second prompt in the same thread reads its history once and sees the first exchange.
@@ -92,13 +92,13 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     );
     await expect.poll(() => runId).not.toBe('');
     await expect
-      .poll(async () => (await store.getRun(userId, runId))?.status, { timeout: 5_000 })
+      .poll(async () => (await store.runs.get(runId, userId))?.status, { timeout: 5_000 })
       .toBe('planning');
-    const stored = await store.getRun(userId, runId);
+    const stored = await store.runs.get(runId, userId);
     expect(stored?.owner).toBeDefined();
     expect(stored?.leaseUntil).toBeDefined();
     expect(await running).toMatchObject({ status: 'completed', summary: 'Slowly.' });
-    expect((await store.getRun(userId, runId))?.status).toBe('completed');
+    expect((await store.runs.get(runId, userId))?.status).toBe('completed');
   });
 
   it('a streamed run is stored before its ids are announced, and its events follow them', async () => {
@@ -114,7 +114,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
         onStarted: (ids) => {
           seen.push('started');
           // Another process asked at this moment would find the run.
-          found = store.getRun(userId, ids.runId);
+          found = store.runs.get(ids.runId, userId);
         },
         onEvent: (event) => seen.push(`${event.seq}`),
       },
@@ -122,7 +122,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     expect(await found).toMatchObject({ id: response.runId });
     expect(seen[0]).toBe('started');
     expect(seen.slice(1)).toEqual(seen.slice(1).map((_, i) => `${i + 1}`));
-    const stored = await store.readEvents(response.runId);
+    const stored = await store.events.read(response.runId);
     expect(stored.map((e) => `${e.seq}`)).toEqual(seen.slice(1));
   });
 
@@ -152,7 +152,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     const { store, userId } = await open(new ScriptedModel([]));
     const failing: Store = {
       ...store,
-      recordRun: () => Promise.reject(new Error('The disk is full.')),
+      queue: { ...store.queue, record: () => Promise.reject(new Error('The disk is full.')) },
     };
     const service = await createRunService({
       store: failing,

@@ -75,7 +75,7 @@ beforeAll(async () => {
   );
   store = await openStore({ url: join(dir, 'cadre.db') });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: scribe });
-  userId = (await store.ensureUser('ann')).id;
+  userId = (await store.auth.ensureUser('ann')).id;
 }, 30_000);
 afterAll(async () => {
   await service.close();

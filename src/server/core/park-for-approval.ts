@@ -32,7 +32,7 @@ export function serverGatePolicy(
     ...(ctx.policy.trust ? { trust: ctx.policy.trust } : {}),
     principal: userId,
     // Each grant keeps its agent (the gate applies only the calling agent's) and its origin.
-    grants: (signal) => ctx.store.listGrants(userId, signal),
+    grants: (signal) => ctx.store.grants.list(userId, { signal }),
     onRefused: async (call, decision, signal) => {
       await beforeRecord();
       const normalized = normalizeCall(call.tool.name, call.args);
@@ -92,7 +92,7 @@ export function parkForApproval(
     }
     const inputHash = canonicalHash(args);
     await beforeAction();
-    const action = await ctx.store.createAction(
+    const action = await ctx.store.actions.create(
       {
         runId,
         callId: request.callId,
@@ -102,7 +102,7 @@ export function parkForApproval(
         status: 'awaiting_confirmation',
         requiresApproval: true,
       },
-      signal,
+      { signal },
     );
     parked.push({ callId: request.callId, actionId: action.id, tool: request.tool, inputHash });
     await audit(

@@ -45,7 +45,7 @@ export async function pinnedDefinition(ctx: ServerContext, run: Run): Promise<Ag
   } catch {
     // The agent is gone: the snapshot still runs it.
   }
-  const snapshot = await ctx.store.getDefinition(run.definitionHash);
+  const snapshot = await ctx.store.runs.getDefinition(run.definitionHash);
   if (snapshot === undefined)
     throw new Error(`The definition this run started with (${run.definitionHash}) is not stored.`);
   return definitionFromSnapshot(snapshot as Parameters<typeof definitionFromSnapshot>[0]);

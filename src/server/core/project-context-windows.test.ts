@@ -51,7 +51,7 @@ describe("the server's runs use the project's context windows (scripted model)",
       modelClient: model,
     });
     try {
-      const userId = (await store.ensureUser('ann')).id;
+      const userId = (await store.auth.ensureUser('ann')).id;
       const run = await service.run({ userId, prompt: 'list', agent: 'looper' });
       expect(run.status).toBe('completed');
       const events = (await service.readEvents(userId, run.runId, 0)) ?? [];

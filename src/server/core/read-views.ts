@@ -32,10 +32,10 @@ export function readViews(ctx: ServerContext): Reads {
       const all = [];
       let after: string | undefined;
       do {
-        const page = await store.listPendingApprovals(
+        const page = await store.approvals.listPending(
           userId,
           { limit: ALL_PAGE, ...(after !== undefined ? { after } : {}) },
-          signal,
+          { signal },
         );
         const agents = await runAgents(ctx, userId, page.approvals, signal);
         all.push(
@@ -48,7 +48,7 @@ export function readViews(ctx: ServerContext): Reads {
       return all;
     },
     async pendingApprovalPage(userId, page, signal) {
-      const found = await store.listPendingApprovals(userId, page, signal);
+      const found = await store.approvals.listPending(userId, page, { signal });
       const agents = await runAgents(ctx, userId, found.approvals, signal);
       return {
         approvals: found.approvals.map((p) =>
@@ -57,13 +57,13 @@ export function readViews(ctx: ServerContext): Reads {
         ...(found.next !== undefined ? { next: found.next } : {}),
       };
     },
-    listThreads: (userId, signal) => store.listThreads(userId, {}, signal),
+    listThreads: (userId, signal) => store.threads.list(userId, {}, { signal }),
     async getThread(userId, threadId, signal) {
-      const thread = await store.getThread(userId, threadId, signal);
+      const thread = await store.threads.get(threadId, userId, { signal });
       if (!thread) return undefined;
       const [messages, approvals] = await Promise.all([
-        store.listMessages(threadId, { limit: 200 }, signal),
-        store.listApprovals(userId, { threadId }, signal),
+        store.threads.listMessages(threadId, { limit: 200 }, { signal }),
+        store.approvals.list(userId, { threadId }, { signal }),
       ]);
       const pending = approvals.filter((a) => a.status === 'pending');
       const agents = await runAgents(
@@ -79,28 +79,29 @@ export function readViews(ctx: ServerContext): Reads {
       return { thread, messages, pendingApprovals, runs };
     },
     async getRun(userId, runId, signal) {
-      const run = await store.getRun(userId, runId, signal);
+      const run = await store.runs.get(runId, userId, { signal });
       if (!run) return undefined;
       const [actions, approvals, events] = await Promise.all([
-        store.listActions(runId, signal),
-        store.listApprovals(userId, { runId }, signal),
-        store.readEvents(runId, {}, signal),
+        store.actions.list(runId, { signal }),
+        store.approvals.list(userId, { runId }, { signal }),
+        store.events.read(runId, {}, { signal }),
       ]);
       const { state: _s, job: _j, ...summary } = run;
       return { run: summary, actions, approvals, events };
     },
     async readEvents(userId, runId, after, signal) {
-      if (!(await store.getRun(userId, runId, signal))) return undefined;
-      return store.readEvents(runId, { after }, signal);
+      if (!(await store.runs.get(runId, userId, { signal }))) return undefined;
+      return store.events.read(runId, { after }, { signal });
     },
     listAgents: () => Promise.resolve(agentViews(ctx)),
     async audit(userId, runId, signal) {
       // The log spans every user: it is shown one run at a time, to the run's owner.
       if (!runId) throw new ValidationError([{ path: 'runId', message: 'is required' }]);
-      if (!(await store.getRun(userId, runId, signal))) throw new NotFoundError('No such run.');
-      return store.listAudit({ runId }, signal);
+      if (!(await store.runs.get(runId, userId, { signal })))
+        throw new NotFoundError('No such run.');
+      return store.audit.list({ runId }, { signal });
     },
-    verifyAudit: (signal) => store.verifyAudit(signal),
+    verifyAudit: (signal) => store.audit.verify({ signal }),
   };
 }
 
@@ -119,7 +120,7 @@ async function runAgents(
   );
   const agents = new Map<string, string>();
   for (const runId of runIds) {
-    const run = await ctx.store.getRun(userId, runId, signal);
+    const run = await ctx.store.runs.get(runId, userId, { signal });
     if (run) agents.set(runId, run.agent);
   }
   return agents;

@@ -21,12 +21,14 @@ export async function resolveApproval(
   request: ResolveRequest,
   hooks: RunHooks = {},
 ): Promise<RunResponse> {
-  const approval = await ctx.store.getApproval(request.userId, request.approvalId, hooks.signal);
+  const approval = await ctx.store.approvals.get(request.approvalId, request.userId, {
+    signal: hooks.signal,
+  });
   if (!approval) throw new NotFoundError('No such approval.');
   if (approval.status !== 'pending') throw new ConflictError('This approval was already resolved.');
   const [run, action] = await Promise.all([
-    ctx.store.getRun(request.userId, approval.runId, hooks.signal),
-    ctx.store.getAction(approval.actionId, hooks.signal),
+    ctx.store.runs.get(approval.runId, request.userId, { signal: hooks.signal }),
+    ctx.store.actions.get(approval.actionId, { signal: hooks.signal }),
   ]);
   if (!run) throw new NotFoundError('No such run.');
   const normalized = normalizeCall(approval.tool, action?.args ?? {});
@@ -36,9 +38,9 @@ export async function resolveApproval(
     canonicalHash(normalized.ok ? normalized.args : action.args) === approval.inputHash &&
     approval.definitionHash === run.definitionHash;
   const approving = matches && request.decision !== 'reject';
-  const resolved = await ctx.store.resolveApproval(
+  const resolved = await ctx.store.approvals.resolve(
+    request.approvalId,
     {
-      approvalId: request.approvalId,
       userId: request.userId,
       decision: request.decision,
       ...(request.feedback ? { feedback: request.feedback } : {}),
@@ -47,7 +49,7 @@ export async function resolveApproval(
         ? { grants: earnedBy(approval.callId, grantsForApproval(approval.tool, normalized)) }
         : {}),
     },
-    hooks.signal,
+    { signal: hooks.signal },
   );
   if (!resolved.ok) {
     if (resolved.reason === 'not_found') throw new NotFoundError('No such approval.');
@@ -71,7 +73,7 @@ export async function resolveApproval(
     execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected', by },
   });
   if (!resolved.resumed) {
-    const current = await ctx.store.getRun(request.userId, run.id, hooks.signal);
+    const current = await ctx.store.runs.get(run.id, request.userId, { signal: hooks.signal });
     return runResponse(ctx, request.userId, current ?? run);
   }
   attach.wake();
@@ -99,5 +101,5 @@ async function deciderName(
   userId: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  return (await ctx.store.listTokens({ userId }, signal))[0]?.userName ?? 'the approver';
+  return (await ctx.store.auth.listTokens({ userId }, { signal }))[0]?.userName ?? 'the approver';
 }

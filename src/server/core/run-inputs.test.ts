@@ -37,7 +37,7 @@ beforeEach(async () => {
   store = await openStore({ url: join(dir, 'cadre.db') });
   model = new ScriptedModel(() => ({ parts: [{ text: 'A summary.' }] }));
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  ann = (await store.ensureUser('ann')).id;
+  ann = (await store.auth.ensureUser('ann')).id;
 });
 afterEach(async () => {
   await service.close();

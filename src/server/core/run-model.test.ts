@@ -37,7 +37,7 @@ async function serve(
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: AUDIT_KEY });
   const service = await createRunService({ store, cwd: dir, env: { HOME: dir }, ...options });
   opened.push({ store, service });
-  return { service, store, userId: (await store.ensureUser('ann')).id };
+  return { service, store, userId: (await store.auth.ensureUser('ann')).id };
 }
 
 async function restart(options: Partial<RunServiceOptions>) {
@@ -82,7 +82,7 @@ describe('the model a server run uses (scripted models)', () => {
     const { store, userId } = after;
     const asked = await after.service.run({ userId, prompt: PROMPT });
     // A run whose model cannot be reached on resume (here: it names another provider's id).
-    await store.updateRun(asked.runId, { model: 'scripted:gone.json' });
+    await store.runs.update(asked.runId, { model: 'scripted:gone.json' });
     const failed = await after.service.resolveApproval({
       userId,
       approvalId: asked.approvals[0]!.approvalId,
@@ -95,7 +95,7 @@ describe('the model a server run uses (scripted models)', () => {
     expect(failed.approvals).toEqual([]);
     const pending = await after.service.pendingApprovalPage(userId, { limit: 10 });
     expect(pending.approvals).toEqual([]);
-    const audit = await store.listAudit({ runId: asked.runId });
+    const audit = await store.audit.list({ runId: asked.runId });
     expect(audit.at(-1)).toMatchObject({ executionStatus: 'failed', errorCode: 'not_run' });
   });
 
@@ -116,11 +116,11 @@ describe('the model a server run uses (scripted models)', () => {
     const { service, store, userId } = await serve({ model: `scripted:${SCRIPT}` });
     const answered = await service.run({ userId, agent: 'own', prompt: 'Hello' });
     expect(answered).toMatchObject({ status: 'completed', summary: 'From my own model.' });
-    expect((await store.getRun(userId, answered.runId))?.model).toBe(`scripted:${own}`);
+    expect((await store.runs.get(answered.runId, userId))?.model).toBe(`scripted:${own}`);
     // The default assistant names no model: --model is the one it runs.
     const assistant = await service.run({ userId, prompt: PROMPT });
     expect(assistant.status).toBe('awaiting_confirmation');
-    expect((await store.getRun(userId, assistant.runId))?.model).toBe(`scripted:${SCRIPT}`);
+    expect((await store.runs.get(assistant.runId, userId))?.model).toBe(`scripted:${SCRIPT}`);
   });
 });
 

@@ -41,7 +41,7 @@ export async function runPrompt(
     ? await startHere(ctx, attach, request, prompt, agent, hooks)
     : undefined;
   if (here) return here;
-  const enqueued = await ctx.store.enqueueRun(
+  const enqueued = await ctx.store.queue.enqueue(
     {
       userId: request.userId,
       ...(request.threadId ? { threadId: request.threadId } : {}),
@@ -54,7 +54,7 @@ export async function runPrompt(
       definitionHash: agent.hash,
       model: modelOf(ctx, agent),
     },
-    hooks.signal,
+    { signal: hooks.signal },
   );
   if (!enqueued) throw new NotFoundError('No such thread.');
   attach.wake();
@@ -91,7 +91,9 @@ async function startHere(
   let thread: ThreadHistory = { history: [], historySeqs: [] };
   if (request.threadId) {
     // The thread is the user's; then what the model should see of it: its summary and what follows.
-    const owned = await ctx.store.readHistory(request.userId, request.threadId, 1, hooks.signal);
+    const owned = await ctx.store.threads.readHistory(request.threadId, request.userId, 1, {
+      signal: hooks.signal,
+    });
     if (!owned) throw new NotFoundError('No such thread.');
     thread = await threadHistory(ctx.store, request.threadId, undefined, hooks.signal);
   }

@@ -40,14 +40,17 @@ describe('run recorder (real SQLite)', () => {
   it('events that happen while the run is being stored still reach the store', async () => {
     const store = await openStore({ url: ':memory:' });
     try {
-      const user = await store.ensureUser('ann');
+      const user = await store.auth.ensureUser('ann');
       let changes = 0;
       // The second event happens just as the store takes its batch, while it is being written.
       const racing: Store = {
         ...store,
-        recordRun: (input) => {
-          recorder.event(event('b'));
-          return store.recordRun(input);
+        queue: {
+          ...store.queue,
+          record: (input) => {
+            recorder.event(event('b'));
+            return store.queue.record(input);
+          },
         },
       };
       const { runId, recorder } = newRunRecorder(racing, user.id, {
@@ -58,7 +61,7 @@ describe('run recorder (real SQLite)', () => {
       await recorder.store();
       expect(recorder.stored()).toBe(true);
       await expect
-        .poll(async () => (await store.readEvents(runId)).map((e) => e.type))
+        .poll(async () => (await store.events.read(runId)).map((e) => e.type))
         .toEqual(['a', 'b']);
       await expect.poll(() => changes).toBeGreaterThanOrEqual(2);
     } finally {
@@ -69,7 +72,7 @@ describe('run recorder (real SQLite)', () => {
   it('a closed recorder (the process let the run go) delivers and writes nothing more', async () => {
     const store = await openStore({ url: ':memory:' });
     try {
-      const user = await store.ensureUser('ann');
+      const user = await store.auth.ensureUser('ann');
       const seen: number[] = [];
       const { runId, recorder } = newRunRecorder(store, user.id, {
         flushMs: 60_000,
@@ -83,7 +86,7 @@ describe('run recorder (real SQLite)', () => {
       await recorder.flush();
       expect(seen).toEqual([1]);
       expect(recorder.storedSeq()).toBe(0);
-      expect(await store.readEvents(runId)).toEqual([]);
+      expect(await store.events.read(runId)).toEqual([]);
     } finally {
       await store.close();
     }

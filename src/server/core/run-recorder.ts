@@ -104,14 +104,14 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
   };
   const writeEvents = async (): Promise<void> => {
     const batch = take();
-    if (!(await store.writeOwnedEvents(runId, owner, batch))) lose();
+    if (!(await store.events.writeOwned(runId, owner, batch))) lose();
     written(batch);
   };
   const storeNow = async (state: RunState | null): Promise<void> => {
     if (!unstored) return;
     const input = unstored;
     const batch = take();
-    const stored = await store.recordRun({
+    const stored = await store.queue.record({
       ...input,
       events: batch.events,
       outcome: { kind: 'owned', owner, leaseMs: options.leaseMs, state },
@@ -167,14 +167,14 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       queued(async () => {
         if (unstored) return storeNow(state);
         if (pending.length > 0) await writeEvents();
-        const updated = await store.updateRun(runId, { state }, { owner });
+        const updated = await store.runs.update(runId, { state }, { owner });
         if (!updated.ok) lose();
       }),
     park: (input) =>
       queued(async () => {
         await storeNow(input.state);
         const batch = take();
-        const parked = await store.parkRun({ ...input, runId, owner, events: batch });
+        const parked = await store.queue.park(runId, { ...input, owner, events: batch });
         if (parked) written(batch);
         return parked;
       }),
@@ -182,7 +182,7 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
       queued(async () => {
         const batch = take();
         if (unstored) {
-          const stored = await store.recordRun({
+          const stored = await store.queue.record({
             ...unstored,
             events: batch.events,
             outcome: { kind: 'finished', ...ending },
@@ -192,7 +192,7 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
           written(batch);
           return stored.run;
         }
-        const run = await store.finishRun({ ...ending, runId, owner, events: batch });
+        const run = await store.queue.finish(runId, { ...ending, owner, events: batch });
         if (run) written(batch);
         return run;
       }),

@@ -43,8 +43,8 @@ async function service(
     modelClient: model,
   });
   opened.push({ store, service: svc });
-  const user = await store.ensureUser('ann');
-  const other = await store.ensureUser('eve');
+  const user = await store.auth.ensureUser('ann');
+  const other = await store.auth.ensureUser('eve');
   return { service: svc, store, userId: user.id, otherId: other.id };
 }
 
@@ -206,7 +206,7 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     // No model client and no API key: the model cannot even be chosen.
     const svc = await createRunService({ store, cwd: dir, env: { HOME: dir } });
     opened.push({ store, service: svc });
-    const user = await store.ensureUser('ann');
+    const user = await store.auth.ensureUser('ann');
     const response = await svc.run({ userId: user.id, prompt: 'Hi' });
     expect(response.status).toBe('failed');
     expect(response.summary).toMatch(/could not go on: .*GEMINI_API_KEY/);
@@ -292,14 +292,13 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     });
     const { service: s2service, store: s2 } = opened.pop()!;
     await s2service.close();
-    await s2.resolveApproval({
-      approvalId: again.approvals[0]!.approvalId,
+    await s2.approvals.resolve(again.approvals[0]!.approvalId, {
       userId: second.userId,
       decision: 'approve_once',
     });
-    expect((await s2.claimRun('a-process-that-dies', 1))?.run.id).toBe(again.runId);
-    const action = (await s2.listActions(again.runId))[0]!;
-    await s2.transitionAction(action.id, { from: 'awaiting_confirmation', to: 'executing' });
+    expect((await s2.queue.claim('a-process-that-dies', 1))?.run.id).toBe(again.runId);
+    const action = (await s2.actions.list(again.runId))[0]!;
+    await s2.actions.transition(action.id, { from: 'awaiting_confirmation', to: 'executing' });
     await s2.close();
 
     // The next process takes the run over once the lease is gone: the effect is never re-run,

@@ -20,7 +20,7 @@ export async function runTrajectory(
   runId: string,
   signal?: AbortSignal,
 ): Promise<{ run: Run; trajectory: Trajectory } | undefined> {
-  const run = await ctx.store.getRun(userId, runId, signal);
+  const run = await ctx.store.runs.get(runId, userId, { signal });
   if (!run) return undefined;
   // The id names a stored run, so it is the store's own and safe as a file name.
   const trajectory = await loadTrajectory(trajectoryFile(ctx.workspace, run.id), signal).catch(

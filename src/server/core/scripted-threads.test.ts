@@ -40,7 +40,7 @@ async function serve(): Promise<{ service: RunService; userId: string }> {
     model: `scripted:${SCRIPT}`,
   });
   opened.push({ store, service });
-  return { service, userId: (await store.ensureUser('ann')).id };
+  return { service, userId: (await store.auth.ensureUser('ann')).id };
 }
 
 const events = async (): Promise<number> =>

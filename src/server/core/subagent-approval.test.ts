@@ -55,7 +55,7 @@ async function service(
     modelClient: model,
   });
   opened.push({ store, service: svc });
-  return { service: svc, store, userId: (await store.ensureUser('ann')).id };
+  return { service: svc, store, userId: (await store.auth.ensureUser('ann')).id };
 }
 
 const role = (r: ModelRequest): string => /ROLE:(\w+)/.exec(r.systemInstruction ?? '')?.[1] ?? '?';
@@ -216,7 +216,7 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
       decision: 'approve_and_always_allow_recipient',
     });
     // Bound to the agent that earned it: the mailer, not the desk above it.
-    expect((await store.listGrants(userId)).map((g) => [g.agent, g.tool, g.recipient])).toEqual([
+    expect((await store.grants.list(userId)).map((g) => [g.agent, g.tool, g.recipient])).toEqual([
       ['mailer', 'gmail_send', 'bob@example.com'],
     ]);
     const second = await svc.run({
@@ -301,15 +301,14 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     const { service: gone, store } = opened.pop()!;
     await gone.close();
     // The decision is stored, a process claims the run, starts the child's send, and dies.
-    await store.resolveApproval({
-      approvalId: paused.approvals[0]!.approvalId,
+    await store.approvals.resolve(paused.approvals[0]!.approvalId, {
       userId: first.userId,
       decision: 'approve_once',
     });
-    expect((await store.claimRun('a-process-that-dies', 1))?.run.id).toBe(paused.runId);
-    const action = (await store.listActions(paused.runId))[0]!;
+    expect((await store.queue.claim('a-process-that-dies', 1))?.run.id).toBe(paused.runId);
+    const action = (await store.actions.list(paused.runId))[0]!;
     expect(action.callId).toMatch(/^mailer@[0-9a-f]{8}\//);
-    await store.transitionAction(action.id, { from: 'awaiting_confirmation', to: 'executing' });
+    await store.actions.transition(action.id, { from: 'awaiting_confirmation', to: 'executing' });
     await store.close();
 
     const next = await service(model);

@@ -21,12 +21,12 @@ export class ThreadAgentMismatchError extends ConflictError {
  * from before threads kept their agent (none stored) takes the request's.
  */
 export async function agentForRequest(
-  store: Pick<Store, 'getThread'>,
+  store: Pick<Store, 'threads'>,
   request: { userId: string; threadId?: string; agent?: string },
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   if (!request.threadId) return request.agent;
-  const thread = await store.getThread(request.userId, request.threadId, signal);
+  const thread = await store.threads.get(request.threadId, request.userId, { signal });
   if (!thread) throw new NotFoundError('No such thread.');
   if (!thread.agent) return request.agent;
   if (request.agent !== undefined && request.agent !== thread.agent)

@@ -35,7 +35,7 @@ export async function threadHistory(
   signal?: AbortSignal,
 ): Promise<ThreadHistory> {
   const messages = (
-    await store.listMessages(threadId, { limit: THREAD_READ_LIMIT }, signal)
+    await store.threads.listMessages(threadId, { limit: THREAD_READ_LIMIT }, { signal })
   ).filter((m) => beforeSeq === undefined || m.seq < beforeSeq);
   const summary = await latestSummary(store, messages, signal);
   const kept = messages.filter(
@@ -75,7 +75,7 @@ async function latestSummary(
 ): Promise<ThreadSummary | undefined> {
   const runs = [...new Set(messages.flatMap((m) => (m.runId ? [m.runId] : [])).reverse())];
   for (const runId of runs.slice(0, RUNS_SEARCHED)) {
-    const events = await store.readEvents(runId, { limit: EVENTS_SEARCHED }, signal);
+    const events = await store.events.read(runId, { limit: EVENTS_SEARCHED }, { signal });
     for (const { event } of events.toReversed()) {
       const { scope, summary, throughSeq } = event.data;
       if (

@@ -59,9 +59,9 @@ async function start(model: ModelClient): Promise<string> {
     env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'bot@example.com', HOME: dir },
     modelClient: model,
   });
-  const ann = await store.ensureUser('ann');
+  const ann = await store.auth.ensureUser('ann');
   // The name shown with a decision is the one the deciding token belongs to.
-  await store.createToken(ann.id);
+  await store.auth.createToken(ann.id);
   return ann.id;
 }
 
@@ -166,12 +166,14 @@ describe('threadRuns', () => {
     );
     const reads: Array<number | undefined> = [];
     const fake = {
-      readEvents: (_runId: string, options?: { after?: number; limit?: number }) => {
-        reads.push(options?.after);
-        const after = options?.after ?? 0;
-        return Promise.resolve(log.filter((e) => e.seq > after).slice(0, options?.limit));
+      events: {
+        read: (_runId: string, range?: { after?: number; limit?: number }) => {
+          reads.push(range?.after);
+          const after = range?.after ?? 0;
+          return Promise.resolve(log.filter((e) => e.seq > after).slice(0, range?.limit));
+        },
       },
-      listTokens: () => Promise.resolve([]),
+      auth: { listTokens: () => Promise.resolve([]) },
     };
     const message: ThreadMessage = {
       id: 'm',

@@ -17,12 +17,16 @@ const STEP_TYPES: ReadonlySet<string> = new Set([
 /** Events read at a time; a long answer stores one event per chunk of text. */
 const PAGE = 1000;
 
-type Reads = Pick<Store, 'readEvents' | 'listTokens'>;
+/** What the reads here need of the store. */
+interface Reads {
+  events: Pick<Store['events'], 'read'>;
+  auth: Pick<Store['auth'], 'listTokens'>;
+}
 
 async function stepEvents(store: Reads, runId: string, signal?: AbortSignal) {
   const steps: CadreEvent[] = [];
   for (let after = 0; ;) {
-    const page = await store.readEvents(runId, { after, limit: PAGE }, signal);
+    const page = await store.events.read(runId, { after, limit: PAGE }, { signal });
     for (const stored of page)
       if (STEP_TYPES.has(stored.type)) steps.push({ ...stored.event, seq: stored.seq });
     if (page.length < PAGE) return steps;
@@ -32,7 +36,7 @@ async function stepEvents(store: Reads, runId: string, signal?: AbortSignal) {
 
 /** The store reads users only by name; a user's tokens carry it (a decider always had one). */
 async function nameOf(store: Reads, userId: string, signal?: AbortSignal): Promise<string> {
-  return (await store.listTokens({ userId }, signal))[0]?.userName ?? 'the owner';
+  return (await store.auth.listTokens({ userId }, { signal }))[0]?.userName ?? 'the owner';
 }
 
 export function decisionView(approval: Approval, decidedBy: string): DecisionView | undefined {

@@ -58,7 +58,7 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cadre-thread-summary-'));
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  userId = (await store.ensureUser('ann')).id;
+  userId = (await store.auth.ensureUser('ann')).id;
 });
 afterAll(async () => {
   await service.close();
@@ -72,7 +72,7 @@ describe('a long server thread (scripted judge)', () => {
     await service.run({ userId, threadId, prompt: FACT });
     for (let i = 3; i <= 100; i++)
       await service.run({ userId, threadId, prompt: `Message ${i * 2 - 1}: nothing much.` });
-    expect(await store.listMessages(threadId, { limit: 500 })).toHaveLength(200);
+    expect(await store.threads.listMessages(threadId, { limit: 500 })).toHaveLength(200);
 
     const answer = await service.run({ userId, threadId, prompt: QUESTION });
     expect(answer.summary).toBe('Your locker is 4471.');

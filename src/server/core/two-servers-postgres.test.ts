@@ -49,7 +49,7 @@ describe('two server processes on one PostgreSQL (scripted model, real SMTP)', (
     const b = await createRunService({ store: storeB, cwd, env, modelClient: mailer() });
     try {
       for (let round = 0; round < 5; round++) {
-        const user = await storeA.ensureUser('ann');
+        const user = await storeA.auth.ensureUser('ann');
         const before = smtp.messages.length;
         const paused = await a.run({ userId: user.id, prompt: `Mail Bob, round ${round}` });
         const approvalId = paused.approvals[0]!.approvalId;

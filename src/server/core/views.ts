@@ -17,7 +17,7 @@ export async function approvalView(
   threadId: string,
   runAgent?: string,
 ): Promise<ApprovalView> {
-  const action = await ctx.store.getAction(approval.actionId);
+  const action = await ctx.store.actions.get(approval.actionId);
   return approvalCard(ctx, approval, threadId, action?.args, runAgent);
 }
 
@@ -67,8 +67,8 @@ export async function runResponse(
   const [actions, approvals] = known
     ? [known.actions, known.approvals]
     : await Promise.all([
-        ctx.store.listActions(run.id),
-        ctx.store.listApprovals(userId, { runId: run.id }),
+        ctx.store.actions.list(run.id),
+        ctx.store.approvals.list(userId, { runId: run.id }),
       ]);
   const views: ActionView[] = actions.map((a) => {
     const approval = approvals.find((p) => p.actionId === a.id);

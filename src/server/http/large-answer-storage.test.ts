@@ -37,9 +37,9 @@ beforeAll(async () => {
   ]);
   store = await openStore({ url: file });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.ensureUser('ann');
+  const user = await store.auth.ensureUser('ann');
   userId = user.id;
-  token = (await store.createToken(user.id)).token;
+  token = (await store.auth.createToken(user.id)).token;
   server = await startTestServer(service, { store });
 }, 30_000);
 afterAll(async () => {

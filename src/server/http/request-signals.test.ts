@@ -124,10 +124,13 @@ describe('buildServer request signals', () => {
     const signals: AbortSignal[] = [];
     let hold = false;
     const store: TokenLookup = {
-      findUserByToken: async (token, signal) => {
-        if (signal) signals.push(signal);
-        if (hold && signal) await query(signal, 60_000);
-        return fakeTokens.findUserByToken(token, signal);
+      auth: {
+        findUserByToken: async (token, options) => {
+          const signal = options?.signal;
+          if (signal) signals.push(signal);
+          if (hold && signal) await query(signal, 60_000);
+          return fakeTokens.auth.findUserByToken(token, options);
+        },
       },
     };
     // Every request asks the store here: the token cache is off.

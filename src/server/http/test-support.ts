@@ -14,7 +14,7 @@ export const USERS: Record<string, User> = {
 };
 
 export const fakeTokens: TokenLookup = {
-  findUserByToken: (token) => Promise.resolve(USERS[token]),
+  auth: { findUserByToken: (token) => Promise.resolve(USERS[token]) },
 };
 
 /** A RunService whose every method records its call and answers from `overrides` or a canned default. */

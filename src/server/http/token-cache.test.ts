@@ -8,9 +8,11 @@ function counting(valid: Set<string>) {
   const asked: string[] = [];
   return {
     asked,
-    findUserByToken: (token: string) => {
-      asked.push(token);
-      return Promise.resolve(valid.has(token) ? ada : undefined);
+    auth: {
+      findUserByToken: (token: string) => {
+        asked.push(token);
+        return Promise.resolve(valid.has(token) ? ada : undefined);
+      },
     },
   };
 }

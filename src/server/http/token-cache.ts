@@ -1,7 +1,9 @@
 import type { Store, User } from '../../store/types.js';
 
 /** All auth needs of the store. */
-export type TokenLookup = Pick<Store, 'findUserByToken'>;
+export interface TokenLookup {
+  readonly auth: Pick<Store['auth'], 'findUserByToken'>;
+}
 
 export interface TokenCacheOptions {
   /** How long a token found valid is trusted without asking the store: a revoked token works at most this long. */
@@ -31,7 +33,7 @@ export function tokenCache(lookup: TokenLookup, options: TokenCacheOptions): Tok
       const hit = known.get(key);
       if (hit && hit.until > now()) return hit.user;
       known.delete(key);
-      const user = await lookup.findUserByToken(token, signal);
+      const user = await lookup.auth.findUserByToken(token, { signal });
       if (!user || options.ttlMs <= 0) return user;
       if (known.size >= options.max) known.delete(known.keys().next().value as string);
       known.set(key, { user, until: now() + options.ttlMs });

@@ -187,11 +187,13 @@ describe('PostgreSQL stopped under a store (real PostgreSQL)', () => {
       await inside.opened;
       await postgres.halt();
       // Another statement meanwhile: refused, and by then the held connection has seen its end.
-      await expect(store.getDefinition('x')).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.runs.getDefinition('x')).rejects.toBeInstanceOf(StoreUnavailableError);
       proceed.open();
       expect(await failed).toBeInstanceOf(StoreUnavailableError);
       await postgres.resume();
-      await expect(eventually(() => store.getDefinition('x').then(() => true))).resolves.toBe(true);
+      await expect(eventually(() => store.runs.getDefinition('x').then(() => true))).resolves.toBe(
+        true,
+      );
       expect(crashes.seen).toEqual([]);
     } finally {
       crashes.stop();
@@ -226,8 +228,8 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       errors: [],
     });
     try {
-      const user = await a.store.ensureUser('ann');
-      const { token } = await a.store.createToken(user.id);
+      const user = await a.store.auth.ensureUser('ann');
+      const { token } = await a.store.auth.createToken(user.id);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const start = async (prompt: string) => {
         const response = await fetch(`${a.url}/api/agent/run/stream`, {
@@ -241,7 +243,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
         await model.wasAsked(prompt);
         // Stored with its first events (written a moment after they happen) before the database goes.
         await eventually(async () => {
-          const events = await a.store.readEvents(runId);
+          const events = await a.store.events.read(runId);
           return events.length > 0 ? events : undefined;
         });
         return { runId, lines };
@@ -284,7 +286,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       const requestRecoveryMs = Date.now() - restartedAt;
       // Beta is handed back and taken over: asked again, it completes.
       const betaRun = await eventually(async () => {
-        const run = await a.store.getRun(user.id, runBeta.runId);
+        const run = await a.store.runs.get(runBeta.runId, user.id);
         return run?.status === 'completed' ? run : undefined;
       });
       const runRecoveryMs = Date.now() - restartedAt;

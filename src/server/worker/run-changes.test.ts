@@ -6,9 +6,11 @@ import { createRunChanges, QUEUE } from './run-changes.js';
 function subscribable(): { store: Store; send: (change: RunChange) => void } {
   let listener: (change: RunChange) => void = () => undefined;
   const store = {
-    subscribe: (next: (change: RunChange) => void) => {
-      listener = next;
-      return Promise.resolve(() => Promise.resolve());
+    events: {
+      subscribe: (next: (change: RunChange) => void) => {
+        listener = next;
+        return Promise.resolve(() => Promise.resolve());
+      },
     },
   } as unknown as Store;
   return { store, send: (change) => listener(change) };

@@ -39,7 +39,7 @@ export async function createRunChanges(store: Store): Promise<RunChanges> {
     }
   };
   // Subscribing is best effort: without it every waiter still polls.
-  const unsubscribe = await store.subscribe?.(publish).catch(() => undefined);
+  const unsubscribe = await store.events.subscribe?.(publish).catch(() => undefined);
   return {
     publish,
     next(target, pollMs, signal) {

@@ -88,6 +88,7 @@ export async function listApprovals(
  */
 export function resolveApproval(
   context: StoreContext,
+  approvalId: string,
   resolution: Resolution,
   signal?: AbortSignal,
 ): Promise<ResolveResult> {
@@ -97,7 +98,7 @@ export function resolveApproval(
       const found = await db
         .selectFrom('approvals')
         .select(['run_id', 'status'])
-        .where('id', '=', resolution.approvalId)
+        .where('id', '=', approvalId)
         .where('user_id', '=', resolution.userId)
         .executeTakeFirst();
       if (found === undefined) return { ok: false, reason: 'not_found' };
@@ -119,7 +120,7 @@ export function resolveApproval(
           feedback: resolution.feedback ?? null,
           resolved_at: time,
         })
-        .where('id', '=', resolution.approvalId)
+        .where('id', '=', approvalId)
         .where('status', '=', 'pending')
         .returningAll()
         .executeTakeFirst();

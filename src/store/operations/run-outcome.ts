@@ -17,6 +17,7 @@ import { storedSummary } from './run-reply.js';
  */
 export function parkRun(
   context: StoreContext,
+  runId: string,
   input: ParkRun,
   signal?: AbortSignal,
 ): Promise<{ run: Run; approvals: Approval[] } | undefined> {
@@ -32,15 +33,15 @@ export function parkRun(
           state: JSON.stringify(input.state),
           ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
         })
-        .where('id', '=', input.runId)
+        .where('id', '=', runId)
         .where('owner', '=', input.owner)
         .where('cancel_requested', '=', 1)
         .returningAll()
         .executeTakeFirst();
       if (cancelled !== undefined) {
-        if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
-        await closeWaiting(db, input.runId, time);
-        await notify(db, context, RUN_CHANNEL, input.runId);
+        if (input.events) await insertOwnedEvents(db, runId, input.events, time);
+        await closeWaiting(db, runId, time);
+        await notify(db, context, RUN_CHANNEL, runId);
         return { run: toRun(cancelled), approvals: [] };
       }
       const run = await db
@@ -53,15 +54,15 @@ export function parkRun(
           usage: JSON.stringify(input.state.usage),
           ...released(time),
         })
-        .where('id', '=', input.runId)
+        .where('id', '=', runId)
         .where('owner', '=', input.owner)
         .returningAll()
         .executeTakeFirst();
       if (run === undefined) return undefined;
-      if (input.events) await insertOwnedEvents(db, input.runId, input.events, time);
+      if (input.events) await insertOwnedEvents(db, runId, input.events, time);
       const rows = approvalRows(
         context,
-        input.approvals.map((item) => ({ ...item, runId: input.runId })),
+        input.approvals.map((item) => ({ ...item, runId })),
         time,
       );
       // A run taken over mid-park asks again for the same calls: their approvals stay as they were.
@@ -74,14 +75,14 @@ export function parkRun(
       await insertMessage(
         context,
         db,
-        { threadId: run.thread_id, role: 'assistant', content: input.message, runId: input.runId },
+        { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
         time,
       );
-      await notify(db, context, RUN_CHANNEL, input.runId);
+      await notify(db, context, RUN_CHANNEL, runId);
       const approvals = await db
         .selectFrom('approvals')
         .selectAll()
-        .where('run_id', '=', input.runId)
+        .where('run_id', '=', runId)
         .where('status', '=', 'pending')
         .orderBy('id')
         .execute();
@@ -94,6 +95,7 @@ export function parkRun(
 /** A run ends in one transaction, by its owner only: the reply message and the final status. */
 export function finishRun(
   context: StoreContext,
+  runId: string,
   input: FinishRun,
   signal?: AbortSignal,
 ): Promise<Run | undefined> {
@@ -111,20 +113,20 @@ export function finishRun(
         ...released(time),
         finished_at: time,
       })
-      .where('id', '=', input.runId)
+      .where('id', '=', runId)
       .where('owner', '=', input.owner)
       .returningAll()
       .executeTakeFirst();
     if (run === undefined) return undefined;
-    if (input.events) await insertOwnedEvents(db, input.runId, input.events, time, input.message);
+    if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
     if (input.message !== undefined)
       await insertMessage(
         context,
         db,
-        { threadId: run.thread_id, role: 'assistant', content: input.message, runId: input.runId },
+        { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
         time,
       );
-    await notify(db, context, RUN_CHANNEL, input.runId);
+    await notify(db, context, RUN_CHANNEL, runId);
     return { ...toRun(run), summary: input.summary };
   }, signal);
 }

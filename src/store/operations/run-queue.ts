@@ -217,7 +217,12 @@ export async function renewLeases(
 }
 
 /** Shutdown: this owner's leases end now, so another process takes the runs over at once. */
-export async function expireLeases(context: StoreContext, leases: readonly Lease[]): Promise<void> {
+export async function expireLeases(
+  context: StoreContext,
+  leases: readonly Lease[],
+  signal?: AbortSignal,
+): Promise<void> {
+  signal?.throwIfAborted();
   if (leases.length === 0) return;
   await context.db
     .updateTable('runs')

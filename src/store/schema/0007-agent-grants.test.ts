@@ -43,7 +43,7 @@ it('0007 gives an older grant to the agent whose approval earned it, and drops o
 
   const store = await openKyselyStore({ url: file });
   try {
-    expect(await store.listGrants('u1')).toEqual([
+    expect(await store.grants.list('u1')).toEqual([
       {
         id: 'g1',
         userId: 'u1',

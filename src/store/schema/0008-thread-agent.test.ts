@@ -36,8 +36,8 @@ it('0008 gives an older thread the agent of its first run, and none to a thread 
 
   const store = await openKyselyStore({ url: file });
   try {
-    expect((await store.getThread('u1', 't1'))?.agent).toBe('mailer');
-    expect(await store.getThread('u1', 't2')).not.toHaveProperty('agent');
+    expect((await store.threads.get('t1', 'u1'))?.agent).toBe('mailer');
+    expect(await store.threads.get('t2', 'u1')).not.toHaveProperty('agent');
   } finally {
     await store.close();
   }

@@ -39,10 +39,10 @@ it('0009 widens the runs CHECK in place and moves runs cancelled before to cance
 
   const store = await openKyselyStore({ url: file });
   try {
-    expect((await store.getRun('u1', 'r1'))?.status).toBe('cancelled');
-    expect((await store.getRun('u1', 'r2'))?.status).toBe('failed');
-    await store.updateRun('r2', { status: 'cancelled' });
-    expect((await store.getRun('u1', 'r2'))?.status).toBe('cancelled');
+    expect((await store.runs.get('r1', 'u1'))?.status).toBe('cancelled');
+    expect((await store.runs.get('r2', 'u1'))?.status).toBe('failed');
+    await store.runs.update('r2', { status: 'cancelled' });
+    expect((await store.runs.get('r2', 'u1'))?.status).toBe('cancelled');
   } finally {
     await store.close();
   }

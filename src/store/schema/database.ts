@@ -129,7 +129,7 @@ export interface GrantRow {
   tool: string;
   recipient: string;
   created_at: string;
-  /** The name of the person whose decision set it; null when stored directly (addGrant without one). */
+  /** The name of the person whose decision set it; null when stored directly (grants.add without one). */
   set_by: string | null;
 }
 

@@ -30,10 +30,10 @@ describe('migrations over a database with data in it (real SQLite)', () => {
 
     const store = await openKyselyStore({ url: file });
     try {
-      expect(await store.getDefinition('h1')).toEqual({ name: 'assistant' });
+      expect(await store.runs.getDefinition('h1')).toEqual({ name: 'assistant' });
       expect(await store.db.selectFrom('definitions').selectAll().execute()).toHaveLength(1);
-      expect((await store.getRun('u1', 'r1'))?.definitionHash).toBe('h1');
-      const action = await store.createAction({
+      expect((await store.runs.get('r1', 'u1'))?.definitionHash).toBe('h1');
+      const action = await store.actions.create({
         runId: 'r1',
         callId: 'c1',
         tool: 'gmail_send',
@@ -43,7 +43,7 @@ describe('migrations over a database with data in it (real SQLite)', () => {
         requiresApproval: false,
       });
       // Refused by the CHECK of 0001; 0002 widened it.
-      const moved = await store.transitionAction(action.id, {
+      const moved = await store.actions.transition(action.id, {
         from: 'executing',
         to: 'interrupted',
       });
@@ -69,7 +69,7 @@ describe('migrations over a database with data in it (real SQLite)', () => {
 
     const store = await openKyselyStore({ url: file });
     try {
-      expect(await store.listTokens()).toEqual([
+      expect(await store.auth.listTokens()).toEqual([
         {
           id: 'k1',
           hashPrefix: sha256Hex(token).slice(0, 12),
@@ -78,9 +78,9 @@ describe('migrations over a database with data in it (real SQLite)', () => {
           createdAt: time,
         },
       ]);
-      expect((await store.findUserByToken(token))?.name).toBe('ann');
-      expect(await store.revokeToken('k1')).toMatchObject({ ok: true });
-      expect(await store.findUserByToken(token)).toBeUndefined();
+      expect((await store.auth.findUserByToken(token))?.name).toBe('ann');
+      expect(await store.auth.revokeToken('k1')).toMatchObject({ ok: true });
+      expect(await store.auth.findUserByToken(token)).toBeUndefined();
     } finally {
       await store.close();
     }

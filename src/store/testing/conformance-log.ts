@@ -10,7 +10,7 @@ async function appendAudits(store: Store, count: number, runId?: string) {
   const entries = [];
   for (let i = 1; i <= count; i++)
     entries.push(
-      await store.appendAudit({
+      await store.audit.append({
         runId,
         toolName: 'gmail_send',
         inputHash: 'd'.repeat(64),
@@ -28,16 +28,16 @@ export function logCases(fixture: CurrentFixture): void {
       const { store } = fixture();
       const { run } = await seedRun(store);
       const other = await seedRun(store, 'bob');
-      const first = await store.appendEvents(run.id, [
+      const first = await store.events.append(run.id, [
         sampleEvent(run.id, 'run_started'),
         sampleEvent(run.id),
       ]);
-      await store.appendEvents(other.run.id, [sampleEvent(other.run.id)]);
-      const second = await store.appendEvents(run.id, [
+      await store.events.append(other.run.id, [sampleEvent(other.run.id)]);
+      const second = await store.events.append(run.id, [
         sampleEvent(run.id, 'final_result', 'done'),
       ]);
       expect([...first, ...second].map((e) => e.seq)).toEqual([1, 2, 3]);
-      const read = await store.readEvents(run.id);
+      const read = await store.events.read(run.id);
       expect(read.map((e) => [e.seq, e.type])).toEqual([
         [1, 'run_started'],
         [2, 'text_delta'],
@@ -48,26 +48,26 @@ export function logCases(fixture: CurrentFixture): void {
         timestamp: read[2]?.event.timestamp,
         seq: 3,
       });
-      expect((await store.readEvents(other.run.id)).map((e) => e.seq)).toEqual([1]);
+      expect((await store.events.read(other.run.id)).map((e) => e.seq)).toEqual([1]);
     });
 
     it('reads after a cursor, in pages of `limit`, as a client re-attaching after a disconnect', async () => {
       const { store } = fixture();
       const { run } = await seedRun(store);
-      await store.appendEvents(
+      await store.events.append(
         run.id,
         Array.from({ length: 25 }, (_, i) => sampleEvent(run.id, 'text_delta', `d${i}`)),
       );
       const seen: number[] = [];
       let after = 0;
       for (;;) {
-        const page = await store.readEvents(run.id, { after, limit: 10 });
+        const page = await store.events.read(run.id, { after, limit: 10 });
         if (page.length === 0) break;
         seen.push(...page.map((e) => e.seq));
         after = page[page.length - 1]?.seq ?? after;
       }
       expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-      expect(await store.readEvents(run.id, { after: 25 })).toEqual([]);
+      expect(await store.events.read(run.id, { after: 25 })).toEqual([]);
     });
 
     it('RACE: concurrent appends to one run get unique, gap-free seqs', async () => {
@@ -75,7 +75,7 @@ export function logCases(fixture: CurrentFixture): void {
       const { run } = await seedRun(store);
       const batches = await Promise.all(
         Array.from({ length: 8 }, () =>
-          store.appendEvents(run.id, [sampleEvent(run.id), sampleEvent(run.id)]),
+          store.events.append(run.id, [sampleEvent(run.id), sampleEvent(run.id)]),
         ),
       );
       const seqs = batches
@@ -87,7 +87,7 @@ export function logCases(fixture: CurrentFixture): void {
 
     it('appending to a missing run fails and writes nothing', async () => {
       const { store, db } = fixture();
-      await expect(store.appendEvents('missing', [sampleEvent('missing')])).rejects.toThrow(
+      await expect(store.events.append('missing', [sampleEvent('missing')])).rejects.toThrow(
         /no such run/,
       );
       expect(await db.selectFrom('run_events').selectAll().execute()).toEqual([]);
@@ -102,13 +102,13 @@ export function logCases(fixture: CurrentFixture): void {
       expect(entries[0]?.prevHash).toBe(GENESIS_HASH);
       expect(entries[1]?.prevHash).toBe(entries[0]?.hash);
       expect(entries[2]?.prevHash).toBe(entries[1]?.hash);
-      expect(await store.listAudit()).toEqual(entries);
-      expect(await store.verifyAudit()).toEqual({ ok: true, count: 3 });
+      expect(await store.audit.list()).toEqual(entries);
+      expect(await store.audit.verify()).toEqual({ ok: true, count: 3 });
     });
 
     it('an empty log verifies, with or without a key', async () => {
-      expect(await fixture().store.verifyAudit()).toEqual({ ok: true, count: 0 });
-      expect(await keyedStore(fixture().store).verifyAudit()).toEqual({ ok: true, count: 0 });
+      expect(await fixture().store.audit.verify()).toEqual({ ok: true, count: 0 });
+      expect(await keyedStore(fixture().store).audit.verify()).toEqual({ ok: true, count: 0 });
     });
 
     it('lists by run and caps long messages', async () => {
@@ -116,18 +116,18 @@ export function logCases(fixture: CurrentFixture): void {
       const { run } = await seedRun(store);
       await appendAudits(store, 2);
       const mine = await appendAudits(store, 2, run.id);
-      expect(await store.listAudit({ runId: run.id })).toEqual(mine);
-      const long = await store.appendAudit({ message: 'x'.repeat(MAX_AUDIT_MESSAGE * 3) });
+      expect(await store.audit.list({ runId: run.id })).toEqual(mine);
+      const long = await store.audit.append({ message: 'x'.repeat(MAX_AUDIT_MESSAGE * 3) });
       expect(long.message).toHaveLength(MAX_AUDIT_MESSAGE);
-      expect(await store.verifyAudit()).toEqual({ ok: true, count: 5 });
+      expect(await store.audit.verify()).toEqual({ ok: true, count: 5 });
     });
 
     it('RACE: concurrent appends still form one chain', async () => {
       const store = keyedStore(fixture().store);
       await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.appendAudit({ message: `m${i}` })),
+        Array.from({ length: 20 }, (_, i) => store.audit.append({ message: `m${i}` })),
       );
-      expect(await store.verifyAudit()).toEqual({ ok: true, count: 20 });
+      expect(await store.audit.verify()).toEqual({ ok: true, count: 20 });
     });
 
     it('keyed entries are HMACs: the public recipe does not reproduce them', async () => {
@@ -141,7 +141,11 @@ export function logCases(fixture: CurrentFixture): void {
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(db);
-      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'mac_mismatch' });
+      expect(await keyed.audit.verify()).toEqual({
+        ok: false,
+        brokenAt: 2,
+        reason: 'mac_mismatch',
+      });
     });
 
     it('TAMPER: a row rewritten and every later hash recomputed with the public recipe fails its MAC', async () => {
@@ -162,7 +166,11 @@ export function logCases(fixture: CurrentFixture): void {
         );
       }
       await sql`update audit_head set hash = ${prevHash} where id = 1`.execute(db);
-      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'mac_mismatch' });
+      expect(await keyed.audit.verify()).toEqual({
+        ok: false,
+        brokenAt: 2,
+        reason: 'mac_mismatch',
+      });
     });
 
     it('TAMPER: the last entry deleted and the head rolled back fails the head MAC', async () => {
@@ -173,27 +181,27 @@ export function logCases(fixture: CurrentFixture): void {
       await sql`update audit_head set seq = ${3}, hash = ${entries[2]!.hash} where id = 1`.execute(
         db,
       );
-      expect(await keyed.verifyAudit()).toEqual({
+      expect(await keyed.audit.verify()).toEqual({
         ok: false,
         brokenAt: 4,
         reason: 'head_mismatch',
       });
       // Stripping the head's seal instead, to pass as a chain from before the key, fails too.
       await sql`update audit_head set mac = null, keyed_from = null where id = 1`.execute(db);
-      expect(await keyed.verifyAudit()).toEqual({
+      expect(await keyed.audit.verify()).toEqual({
         ok: false,
         brokenAt: 1,
         reason: 'head_mismatch',
       });
       // Appending does not launder it: on an unsealed head a keyed store writes the public
       // recipe (only `cadre audit seal` keys an existing chain)...
-      await keyed.appendAudit({ message: 'after' });
-      expect(await keyed.verifyAudit()).toMatchObject({ ok: false, brokenAt: 1 });
+      await keyed.audit.append({ message: 'after' });
+      expect(await keyed.audit.verify()).toMatchObject({ ok: false, brokenAt: 1 });
       // ...and it refuses to extend, and so re-MAC, a head whose MAC fails.
       await sql`update audit_head set mac = ${'f'.repeat(64)}, keyed_from = ${1} where id = 1`.execute(
         db,
       );
-      await expect(keyed.appendAudit({ message: 'after' })).rejects.toThrow(/fails its MAC/);
+      await expect(keyed.audit.append({ message: 'after' })).rejects.toThrow(/fails its MAC/);
     });
 
     it('TAMPER: a deleted last entry with the head left alone is a truncation', async () => {
@@ -201,7 +209,7 @@ export function logCases(fixture: CurrentFixture): void {
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${4}`.execute(db);
-      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 4, reason: 'truncated' });
+      expect(await keyed.audit.verify()).toEqual({ ok: false, brokenAt: 4, reason: 'truncated' });
     });
 
     it('TAMPER: a deleted middle entry is a gap', async () => {
@@ -209,7 +217,7 @@ export function logCases(fixture: CurrentFixture): void {
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${2}`.execute(db);
-      expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 2, reason: 'seq_gap' });
+      expect(await keyed.audit.verify()).toEqual({ ok: false, brokenAt: 2, reason: 'seq_gap' });
     });
 
     it('TAMPER: a head rolled back over rows it leaves in place disagrees with them', async () => {
@@ -219,7 +227,7 @@ export function logCases(fixture: CurrentFixture): void {
       await sql`update audit_head set seq = ${3}, hash = ${entries[2]!.hash} where id = 1`.execute(
         db,
       );
-      expect(await keyed.verifyAudit()).toEqual({
+      expect(await keyed.audit.verify()).toEqual({
         ok: false,
         brokenAt: 4,
         reason: 'head_mismatch',
@@ -230,8 +238,12 @@ export function logCases(fixture: CurrentFixture): void {
       const { store } = fixture();
       await appendAudits(keyedStore(store), 2);
       const other = keyedStore(store);
-      expect(await other.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'mac_mismatch' });
-      await expect(other.appendAudit({ message: 'm' })).rejects.toThrow(/fails its MAC/);
+      expect(await other.audit.verify()).toEqual({
+        ok: false,
+        brokenAt: 1,
+        reason: 'mac_mismatch',
+      });
+      await expect(other.audit.append({ message: 'm' })).rejects.toThrow(/fails its MAC/);
     });
 
     describe('without a key', () => {
@@ -240,11 +252,11 @@ export function logCases(fixture: CurrentFixture): void {
         const entries = await appendAudits(store, 3);
         const { hash, ...unhashed } = entries[1]!;
         expect(hash).toBe(auditHash(unhashed));
-        expect(await store.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        expect(await store.audit.verify()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
         await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(
           db,
         );
-        expect(await store.verifyAudit()).toEqual({
+        expect(await store.audit.verify()).toEqual({
           ok: false,
           brokenAt: 2,
           reason: 'hash_mismatch',
@@ -254,8 +266,8 @@ export function logCases(fixture: CurrentFixture): void {
       it('a keyed chain is reported unkeyed, and the store refuses to extend it', async () => {
         const { store } = fixture();
         await appendAudits(keyedStore(store), 2);
-        expect(await store.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
-        await expect(store.appendAudit({ message: 'm' })).rejects.toThrow(/audit log is keyed/);
+        expect(await store.audit.verify()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        await expect(store.audit.append({ message: 'm' })).rejects.toThrow(/audit log is keyed/);
       });
 
       it('entries written before the key stay on the public recipe until sealed, then are anchored', async () => {
@@ -264,19 +276,19 @@ export function logCases(fixture: CurrentFixture): void {
         const keyed = keyedStore(store, key);
         const legacy = await appendAudits(store, 2);
         // A keyed store does not adopt an existing unkeyed chain by itself.
-        await keyed.appendAudit({ message: 'm3' });
-        expect(await keyed.verifyAudit()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
+        await keyed.audit.append({ message: 'm3' });
+        expect(await keyed.audit.verify()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
         const head = await readAuditHead({ db });
         await sealAudit({ db, dialect: keyed.dialect, auditKey: key }, head);
-        expect(await keyed.verifyAudit()).toEqual({ ok: true, count: 3 });
+        expect(await keyed.audit.verify()).toEqual({ ok: true, count: 3 });
         await appendAudits(keyed, 2);
-        expect(await keyed.verifyAudit()).toEqual({ ok: true, count: 5 });
+        expect(await keyed.audit.verify()).toEqual({ ok: true, count: 5 });
         // A legacy entry rewritten with the public recipe breaks the keyed entries' link to it.
         const { hash: _old, ...edited } = { ...legacy[1]!, message: 'nothing happened' };
         await sql`update audit_log set message = ${edited.message}, hash = ${auditHash(edited)} where seq = ${2}`.execute(
           db,
         );
-        expect(await keyed.verifyAudit()).toEqual({
+        expect(await keyed.audit.verify()).toEqual({
           ok: false,
           brokenAt: 3,
           reason: 'prev_hash_mismatch',

@@ -5,8 +5,8 @@ import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
 const LEASE_MS = 60_000;
 
 async function enqueue(store: Store, userName = 'alice', threadId?: string) {
-  const user = await store.ensureUser(userName);
-  const queued = await store.enqueueRun({
+  const user = await store.auth.ensureUser(userName);
+  const queued = await store.queue.enqueue({
     userId: user.id,
     ...(threadId ? { threadId } : {}),
     title: 'Mail Bob',
@@ -27,14 +27,14 @@ export function queueCases(fixture: CurrentFixture): void {
       const { user, thread, message, run } = await enqueue(store);
       expect(run).toMatchObject({ status: 'queued', threadId: thread.id, cancelRequested: false });
       expect(run.job).toEqual({ kind: 'start', prompt: 'Mail Bob', messageSeq: message.seq });
-      expect(await store.listMessages(thread.id)).toEqual([message]);
+      expect(await store.threads.listMessages(thread.id)).toEqual([message]);
       const again = await enqueue(store, 'alice', thread.id);
       expect(again.message.seq).toBe(message.seq + 1);
       expect(again.thread.id).toBe(thread.id);
       // Another user's thread is not found, and nothing is written.
-      const mallory = await store.ensureUser('mallory');
+      const mallory = await store.auth.ensureUser('mallory');
       expect(
-        await store.enqueueRun({
+        await store.queue.enqueue({
           userId: mallory.id,
           threadId: thread.id,
           title: 'x',
@@ -45,8 +45,8 @@ export function queueCases(fixture: CurrentFixture): void {
           model: 'm',
         }),
       ).toBeUndefined();
-      expect(await store.listMessages(thread.id)).toHaveLength(2);
-      expect((await store.getRun(user.id, run.id))?.status).toBe('queued');
+      expect(await store.threads.listMessages(thread.id)).toHaveLength(2);
+      expect((await store.runs.get(run.id, user.id))?.status).toBe('queued');
     });
 
     it('each queued run is claimed by exactly one of several racing workers', async () => {
@@ -57,7 +57,7 @@ export function queueCases(fixture: CurrentFixture): void {
         await enqueue(store, 'carol'),
       ];
       const claims = await Promise.all(
-        ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.claimRun(owner, LEASE_MS)),
+        ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.queue.claim(owner, LEASE_MS)),
       );
       const won = claims.flatMap((c) => (c ? [c.run.id] : []));
       expect(won.sort()).toEqual(runs.map((r) => r.run.id).sort());
@@ -66,15 +66,15 @@ export function queueCases(fixture: CurrentFixture): void {
         expect(claim.run.status).toBe('planning');
         expect(Date.parse(claim.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
       }
-      expect(await store.claimRun('w6', LEASE_MS)).toBeUndefined();
+      expect(await store.queue.claim('w6', LEASE_MS)).toBeUndefined();
     });
 
     it('a live lease is never taken over; an expired one is, and its executing effects become interrupted', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const first = await store.claimRun('dead', 1);
+      const first = await store.queue.claim('dead', 1);
       expect(first?.run.owner).toBe('dead');
-      const effect = await store.createAction({
+      const effect = await store.actions.create({
         runId: run.id,
         callId: 'c1',
         tool: 'gmail_send',
@@ -83,7 +83,7 @@ export function queueCases(fixture: CurrentFixture): void {
         status: 'executing',
         requiresApproval: false,
       });
-      const finished = await store.createAction({
+      const finished = await store.actions.create({
         runId: run.id,
         callId: 'c2',
         tool: 'gmail_send',
@@ -93,68 +93,73 @@ export function queueCases(fixture: CurrentFixture): void {
         requiresApproval: false,
       });
       await new Promise((r) => setTimeout(r, 5));
-      const taken = await store.claimRun('alive', LEASE_MS);
+      const taken = await store.queue.claim('alive', LEASE_MS);
       expect(taken).toMatchObject({ takenOver: true, run: { id: run.id, owner: 'alive' } });
       expect(taken?.interrupted.map((a) => a.id)).toEqual([effect.id]);
-      expect(await store.getAction(effect.id)).toMatchObject({
+      expect(await store.actions.get(effect.id)).toMatchObject({
         status: 'interrupted',
         errorCode: 'interrupted',
       });
-      expect((await store.getAction(finished.id))?.status).toBe('completed');
+      expect((await store.actions.get(finished.id))?.status).toBe('completed');
       // The new owner's lease is live: nobody else can take it.
-      expect(await store.claimRun('third', LEASE_MS)).toBeUndefined();
+      expect(await store.queue.claim('third', LEASE_MS)).toBeUndefined();
       // The old owner can no longer write the run or renew its lease.
-      expect(await store.updateRun(run.id, { summary: 'late' }, { owner: 'dead' })).toMatchObject({
-        ok: false,
-      });
-      expect(await store.renewLeases([{ runId: run.id, owner: 'dead' }], LEASE_MS)).toEqual({
+      expect(await store.runs.update(run.id, { summary: 'late' }, { owner: 'dead' })).toMatchObject(
+        {
+          ok: false,
+        },
+      );
+      expect(await store.queue.renewLeases([{ runId: run.id, owner: 'dead' }], LEASE_MS)).toEqual({
         kept: [],
         cancelRequested: [],
       });
-      expect(await store.renewLeases([{ runId: run.id, owner: 'alive' }], LEASE_MS)).toEqual({
+      expect(await store.queue.renewLeases([{ runId: run.id, owner: 'alive' }], LEASE_MS)).toEqual({
         kept: [run.id],
         cancelRequested: [],
       });
       // An interrupted effect can never be moved to executing again.
       expect(
-        await store.transitionAction(effect.id, { from: 'awaiting_confirmation', to: 'executing' }),
+        await store.actions.transition(effect.id, {
+          from: 'awaiting_confirmation',
+          to: 'executing',
+        }),
       ).toEqual({ ok: false, reason: 'status_mismatch', status: 'interrupted' });
-      expect((await store.getRun(user.id, run.id))?.summary).toBe('');
+      expect((await store.runs.get(run.id, user.id))?.summary).toBe('');
     });
 
     it('expired leases (a shutdown) hand runs over at once', async () => {
       const { store } = fixture();
       const { run } = await enqueue(store);
-      await store.claimRun('leaving', LEASE_MS);
-      expect(await store.claimRun('other', LEASE_MS)).toBeUndefined();
-      await store.expireLeases([{ runId: run.id, owner: 'leaving' }]);
-      expect((await store.claimRun('other', LEASE_MS))?.run.id).toBe(run.id);
+      await store.queue.claim('leaving', LEASE_MS);
+      expect(await store.queue.claim('other', LEASE_MS)).toBeUndefined();
+      await store.queue.expireLeases([{ runId: run.id, owner: 'leaving' }]);
+      expect((await store.queue.claim('other', LEASE_MS))?.run.id).toBe(run.id);
     });
 
     it('cancelling ends an idle run and closes its approvals, or flags a driven one for its owner', async () => {
       const { store } = fixture();
       const waiting = await seedApproval(store);
-      const cancelled = await store.requestCancel(waiting.user.id, waiting.run.id);
+      const cancelled = await store.runs.requestCancel(waiting.run.id, waiting.user.id);
       expect(cancelled).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
-      expect((await store.getApproval(waiting.user.id, waiting.approval.id))?.status).toBe(
+      expect((await store.approvals.get(waiting.approval.id, waiting.user.id))?.status).toBe(
         'rejected',
       );
-      expect((await store.getAction(waiting.action.id))?.status).toBe('rejected');
+      expect((await store.actions.get(waiting.action.id))?.status).toBe('rejected');
 
       const { user, run } = await enqueue(store, 'bob');
-      await store.claimRun('w', LEASE_MS);
-      expect(await store.requestCancel(user.id, run.id)).toMatchObject({
+      await store.queue.claim('w', LEASE_MS);
+      expect(await store.runs.requestCancel(run.id, user.id)).toMatchObject({
         status: 'planning',
         cancelRequested: true,
       });
-      expect(await store.renewLeases([{ runId: run.id, owner: 'w' }], LEASE_MS)).toEqual({
+      expect(await store.queue.renewLeases([{ runId: run.id, owner: 'w' }], LEASE_MS)).toEqual({
         kept: [run.id],
         cancelRequested: [run.id],
       });
-      const mallory = await store.ensureUser('mallory');
-      expect(await store.requestCancel(mallory.id, run.id)).toBeUndefined();
+      const mallory = await store.auth.ensureUser('mallory');
+      expect(await store.runs.requestCancel(run.id, mallory.id)).toBeUndefined();
       const done = await seedRun(store, 'carol', 'completed');
-      expect(await store.requestCancel(done.user.id, done.run.id)).toMatchObject({
+      expect(await store.runs.requestCancel(done.run.id, done.user.id)).toMatchObject({
         status: 'completed',
         cancelRequested: false,
       });
@@ -163,10 +168,9 @@ export function queueCases(fixture: CurrentFixture): void {
     it('a run asked to cancel while driven ends cancelled when it parks, instead of waiting for a person', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const claim = await store.claimRun('w', LEASE_MS);
-      await store.requestCancel(user.id, run.id);
-      const parked = await store.parkRun({
-        runId: run.id,
+      const claim = await store.queue.claim('w', LEASE_MS);
+      await store.runs.requestCancel(run.id, user.id);
+      const parked = await store.queue.park(run.id, {
         owner: 'w',
         state: {
           version: 1,
@@ -189,24 +193,23 @@ export function queueCases(fixture: CurrentFixture): void {
         approvals: [],
       });
       expect(parked?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
-      expect(await store.listApprovals(user.id, { status: 'pending' })).toEqual([]);
+      expect(await store.approvals.list(user.id, { status: 'pending' })).toEqual([]);
     });
 
     it('resolving the last approval of a batch queues the run with the decisions, in the same transaction', async () => {
       const { store } = fixture();
       const { user, run, approval } = await seedApproval(store);
-      const resolved = await store.resolveApproval({
-        approvalId: approval.id,
+      const resolved = await store.approvals.resolve(approval.id, {
         userId: user.id,
         decision: 'approve_once',
       });
       expect(resolved).toMatchObject({ ok: true, resumed: true });
-      const queued = await store.getRun(user.id, run.id);
+      const queued = await store.runs.get(run.id, user.id);
       expect(queued).toMatchObject({
         status: 'queued',
         job: { kind: 'resume', decisions: { call_1: { kind: 'approve' } } },
       });
-      expect((await store.claimRun('w', LEASE_MS))?.run).toMatchObject({
+      expect((await store.queue.claim('w', LEASE_MS))?.run).toMatchObject({
         id: run.id,
         status: 'executing',
       });
@@ -215,14 +218,13 @@ export function queueCases(fixture: CurrentFixture): void {
     it('an approval that no longer matches its call resumes the run with a rejection', async () => {
       const { store } = fixture();
       const { user, run, approval, action } = await seedApproval(store);
-      await store.resolveApproval({
-        approvalId: approval.id,
+      await store.approvals.resolve(approval.id, {
         userId: user.id,
         decision: 'approve_once',
         matches: false,
       });
-      expect((await store.getAction(action.id))?.status).toBe('rejected');
-      const job = (await store.getRun(user.id, run.id))?.job;
+      expect((await store.actions.get(action.id))?.status).toBe('rejected');
+      const job = (await store.runs.get(run.id, user.id))?.job;
       expect(job).toMatchObject({ kind: 'resume', decisions: { call_1: { kind: 'reject' } } });
     });
   });
@@ -232,17 +234,23 @@ export function queueCases(fixture: CurrentFixture): void {
       const { store, db } = fixture();
       const { user, run, approval } = await seedApproval(store);
       const signal = AbortSignal.abort();
-      await expect(store.getRun(user.id, run.id, signal)).rejects.toThrow();
-      await expect(store.createThread({ userId: user.id, title: 'x' }, signal)).rejects.toThrow();
+      await expect(store.runs.get(run.id, user.id, { signal })).rejects.toThrow();
       await expect(
-        store.resolveApproval(
-          { approvalId: approval.id, userId: user.id, decision: 'approve_once' },
-          signal,
+        store.threads.create({ userId: user.id, title: 'x' }, { signal }),
+      ).rejects.toThrow();
+      await expect(
+        store.approvals.resolve(
+          approval.id,
+          {
+            userId: user.id,
+            decision: 'approve_once',
+          },
+          { signal },
         ),
       ).rejects.toThrow();
-      await expect(store.appendAudit({ message: 'x' }, signal)).rejects.toThrow();
+      await expect(store.audit.append({ message: 'x' }, { signal })).rejects.toThrow();
       expect(await db.selectFrom('threads').selectAll().execute()).toHaveLength(1);
-      expect((await store.getApproval(user.id, approval.id))?.status).toBe('pending');
+      expect((await store.approvals.get(approval.id, user.id))?.status).toBe('pending');
     });
   });
 }

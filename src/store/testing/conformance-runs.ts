@@ -35,7 +35,7 @@ export function runCases(fixture: CurrentFixture): void {
     it('stores the definition snapshot, its hash and defaults; another user gets not found', async () => {
       const { store } = fixture();
       const { user, run } = await seedRun(store);
-      const bob = await store.ensureUser('bob');
+      const bob = await store.auth.ensureUser('bob');
       expect(run).toMatchObject({
         status: 'planning',
         summary: '',
@@ -43,26 +43,26 @@ export function runCases(fixture: CurrentFixture): void {
         model: 'scripted',
       });
       expect(run.usage.totalTokens).toBe(0);
-      expect(await store.getRun(user.id, run.id)).toEqual(run);
-      expect(await store.getRun(bob.id, run.id)).toBeUndefined();
+      expect(await store.runs.get(run.id, user.id)).toEqual(run);
+      expect(await store.runs.get(run.id, bob.id)).toBeUndefined();
     });
 
     it('updates state, summary and usage; completing sets finishedAt', async () => {
       const { store } = fixture();
       const { user, run } = await seedRun(store);
-      const updated = await store.updateRun(run.id, {
+      const updated = await store.runs.update(run.id, {
         state,
         summary: 'Done.',
         usage: state.usage,
       });
       expect(updated.ok && updated.value.state).toEqual(state);
-      const done = await store.updateRun(
+      const done = await store.runs.update(
         run.id,
         { status: 'completed' },
         { expectedStatus: 'planning' },
       );
       expect(done.ok && done.value.finishedAt).toBeTruthy();
-      const read = await store.getRun(user.id, run.id);
+      const read = await store.runs.get(run.id, user.id);
       expect(read).toMatchObject({
         status: 'completed',
         summary: 'Done.',
@@ -74,14 +74,14 @@ export function runCases(fixture: CurrentFixture): void {
     it('expectedStatus guards the update: a mismatch reports the status found and writes nothing', async () => {
       const { store } = fixture();
       const { user, run } = await seedRun(store);
-      const result = await store.updateRun(
+      const result = await store.runs.update(
         run.id,
         { status: 'executing', summary: 'no' },
         { expectedStatus: ['queued', 'awaiting_confirmation'] },
       );
       expect(result).toEqual({ ok: false, reason: 'status_mismatch', status: 'planning' });
-      expect((await store.getRun(user.id, run.id))?.summary).toBe('');
-      expect(await store.updateRun('missing', { status: 'failed' })).toEqual({
+      expect((await store.runs.get(run.id, user.id))?.summary).toBe('');
+      expect(await store.runs.update('missing', { status: 'failed' })).toEqual({
         ok: false,
         reason: 'not_found',
       });
@@ -92,7 +92,7 @@ export function runCases(fixture: CurrentFixture): void {
       const { run } = await seedRun(store, 'alice', 'awaiting_confirmation');
       const results = await Promise.all(
         [1, 2, 3, 4].map(() =>
-          store.updateRun(
+          store.runs.update(
             run.id,
             { status: 'executing' },
             { expectedStatus: 'awaiting_confirmation' },
@@ -108,13 +108,13 @@ export function runCases(fixture: CurrentFixture): void {
     it('keeps the arguments exactly; creating the same call twice returns the stored action', async () => {
       const { store } = fixture();
       const { run } = await seedRun(store);
-      const first = await store.createAction(action(run.id, 'call_1'));
-      const again = await store.createAction({ ...action(run.id, 'call_1'), status: 'planned' });
+      const first = await store.actions.create(action(run.id, 'call_1'));
+      const again = await store.actions.create({ ...action(run.id, 'call_1'), status: 'planned' });
       expect(again).toEqual(first);
       expect(first.args).toEqual(action(run.id, 'call_1').args);
       expect(first).toMatchObject({ requiresApproval: true, status: 'awaiting_confirmation' });
-      expect(await store.getAction(first.id)).toEqual(first);
-      expect(await store.getAction('missing')).toBeUndefined();
+      expect(await store.actions.get(first.id)).toEqual(first);
+      expect(await store.actions.get('missing')).toBeUndefined();
     });
 
     it('lists a run’s actions in creation order', async () => {
@@ -122,17 +122,17 @@ export function runCases(fixture: CurrentFixture): void {
       const { run } = await seedRun(store);
       const ids = [];
       for (const callId of ['c', 'a', 'b', 'd', 'e'])
-        ids.push((await store.createAction(action(run.id, callId))).id);
-      expect((await store.listActions(run.id)).map((a) => a.id)).toEqual(ids);
+        ids.push((await store.actions.create(action(run.id, callId))).id);
+      expect((await store.actions.list(run.id)).map((a) => a.id)).toEqual(ids);
     });
 
     it('RACE: two callers moving awaiting_confirmation → executing: exactly one wins', async () => {
       const { store } = fixture();
       const { run } = await seedRun(store);
-      const created = await store.createAction(action(run.id, 'call_1'));
+      const created = await store.actions.create(action(run.id, 'call_1'));
       const results = await Promise.all(
         [1, 2, 3, 4].map(() =>
-          store.transitionAction(created.id, { from: 'awaiting_confirmation', to: 'executing' }),
+          store.actions.transition(created.id, { from: 'awaiting_confirmation', to: 'executing' }),
         ),
       );
       expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -144,19 +144,19 @@ export function runCases(fixture: CurrentFixture): void {
     it('records output or error on the way out and sets finishedAt', async () => {
       const { store } = fixture();
       const { run } = await seedRun(store);
-      const ok = await store.createAction(action(run.id, 'ok'));
-      const bad = await store.createAction(action(run.id, 'bad'));
+      const ok = await store.actions.create(action(run.id, 'ok'));
+      const bad = await store.actions.create(action(run.id, 'bad'));
       for (const id of [ok.id, bad.id])
-        await store.transitionAction(id, {
+        await store.actions.transition(id, {
           from: ['planned', 'awaiting_confirmation'],
           to: 'executing',
         });
-      const done = await store.transitionAction(ok.id, {
+      const done = await store.actions.transition(ok.id, {
         from: 'executing',
         to: 'completed',
         output: { messageId: 'm1' },
       });
-      const failed = await store.transitionAction(bad.id, {
+      const failed = await store.actions.transition(bad.id, {
         from: 'executing',
         to: 'failed',
         errorCode: 'tool_execution_error',
@@ -171,12 +171,12 @@ export function runCases(fixture: CurrentFixture): void {
         errorCode: 'tool_execution_error',
         errorMessage: 'SMTP refused',
       });
-      expect(await store.transitionAction('missing', { from: 'planned', to: 'executing' })).toEqual(
-        {
-          ok: false,
-          reason: 'not_found',
-        },
-      );
+      expect(
+        await store.actions.transition('missing', { from: 'planned', to: 'executing' }),
+      ).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
     });
   });
 }

@@ -2,7 +2,7 @@ import type { Approval } from '../records.js';
 import type { Store } from '../types.js';
 import { seedRun } from './store-fixture.js';
 
-/** Rows per createApprovals call: one multi-row INSERT each, well under SQLite's variable limit. */
+/** Rows per approvals.createBatch call: one multi-row INSERT each, well under SQLite's variable limit. */
 const BATCH = 500;
 
 /**
@@ -21,7 +21,7 @@ export async function seedPendingApprovals(
     const actions = [];
     for (let i = start; i < Math.min(count, start + BATCH); i++)
       actions.push(
-        await store.createAction(
+        await store.actions.create(
           {
             runId: run.id,
             callId: `call_${i}`,
@@ -31,11 +31,11 @@ export async function seedPendingApprovals(
             status: 'awaiting_confirmation',
             requiresApproval: true,
           },
-          signal,
+          { signal },
         ),
       );
     approvals.push(
-      ...(await store.createApprovals(
+      ...(await store.approvals.createBatch(
         actions.map((a) => ({
           runId: run.id,
           actionId: a.id,
@@ -45,7 +45,7 @@ export async function seedPendingApprovals(
           definitionHash: run.definitionHash,
           userId: user.id,
         })),
-        signal,
+        { signal },
       )),
     );
   }

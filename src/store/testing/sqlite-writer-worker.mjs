@@ -18,9 +18,9 @@ try {
     // Idle a moment between writes, as a server does: SQLite's lock is not fair, so a writer
     // looping without pause keeps it and the other only waits, which would test nothing.
     await sleep(1);
-    await store.appendAudit({ message: `${name} ${i}`, runId });
+    await store.audit.append({ message: `${name} ${i}`, runId });
     if (runId === undefined) continue;
-    await store.appendEvents(runId, [
+    await store.events.append(runId, [
       {
         type: 'text_delta',
         message: name,

@@ -28,9 +28,9 @@ export function keyedStore(store: Store, auditKey: Buffer = randomBytes(32)): Ky
 
 /** A user with a thread and a run in `status`. */
 export async function seedRun(store: Store, userName = 'alice', status: RunStatus = 'planning') {
-  const user = await store.ensureUser(userName);
-  const thread = await store.createThread({ userId: user.id, title: `${userName}'s thread` });
-  const run = await store.createRun({
+  const user = await store.auth.ensureUser(userName);
+  const thread = await store.threads.create({ userId: user.id, title: `${userName}'s thread` });
+  const run = await store.runs.create({
     threadId: thread.id,
     userId: user.id,
     agent: 'assistant',
@@ -45,7 +45,7 @@ export async function seedRun(store: Store, userName = 'alice', status: RunStatu
 /** An action awaiting approval, with its approval (a batch of one). */
 export async function seedApproval(store: Store, userName = 'alice', callId = 'call_1') {
   const seeded = await seedRun(store, userName, 'awaiting_confirmation');
-  const action = await store.createAction({
+  const action = await store.actions.create({
     runId: seeded.run.id,
     callId,
     tool: 'gmail_send',
@@ -54,7 +54,7 @@ export async function seedApproval(store: Store, userName = 'alice', callId = 'c
     status: 'awaiting_confirmation',
     requiresApproval: true,
   });
-  const [approval] = await store.createApprovals([
+  const [approval] = await store.approvals.createBatch([
     {
       runId: seeded.run.id,
       actionId: action.id,

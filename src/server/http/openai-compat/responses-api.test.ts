@@ -64,8 +64,8 @@ beforeAll(async () => {
   );
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.ensureUser('ann');
-  const { token } = await store.createToken(user.id);
+  const user = await store.auth.ensureUser('ann');
+  const { token } = await store.auth.createToken(user.id);
   server = await startTestServer(service, { store });
   client = new OpenAI({ apiKey: token, baseURL: `${server.url}/v1`, maxRetries: 0 });
 });

@@ -53,8 +53,8 @@ beforeAll(async () => {
   );
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.ensureUser('ann');
-  token = (await store.createToken(user.id)).token;
+  const user = await store.auth.ensureUser('ann');
+  token = (await store.auth.createToken(user.id)).token;
   server = await startTestServer(service, { store });
 });
 afterAll(async () => {
@@ -130,7 +130,7 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
     const task = asTask(await send(c, 'hi there'));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(remoteAnswer(task)).toMatchObject({ kind: 'answer', text: 'Hello! You said: hi there' });
-    const run = await service.getRun((await store.ensureUser('ann')).id, task.id);
+    const run = await service.getRun((await store.auth.ensureUser('ann')).id, task.id);
     expect(run?.run.agent).toBe('greeter');
     expect(run?.run.threadId).toBe(task.contextId);
     const again = await c.getTask({ tenant: '', id: task.id, historyLength: undefined });

@@ -31,7 +31,7 @@ afterEach(() => real.close());
 
 async function userWithPending(count: number) {
   const seeded = await seedPendingApprovals(store, 'ann', count);
-  ({ token } = await store.createToken(seeded.userId));
+  ({ token } = await store.auth.createToken(seeded.userId));
   return seeded;
 }
 
@@ -76,8 +76,8 @@ describe('GET /api/agent/approvals/pending (real HTTP and SQLite on 127.0.0.1)',
     expect(rest.body.approvals).toHaveLength(30);
     expect(rest.body.nextCursor).toBeNull();
 
-    const eve = await store.ensureUser('eve');
-    ({ token } = await store.createToken(eve.id));
+    const eve = await store.auth.ensureUser('eve');
+    ({ token } = await store.auth.createToken(eve.id));
     expect((await pending()).body).toEqual({ ok: true, approvals: [], nextCursor: null });
   });
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-audit-names-')));
   real = await startRealTestServer(dir, { model: `scripted:${SCRIPT}` });
   ({ server } = real);
-  token = (await real.store.createToken((await real.store.ensureUser('bob')).id)).token;
+  token = (await real.store.auth.createToken((await real.store.auth.ensureUser('bob')).id)).token;
 });
 afterAll(() => real.close());
 

@@ -22,8 +22,8 @@ beforeAll(async () => {
 afterAll(() => real.close());
 
 async function signedIn(name: string) {
-  const user = await store.ensureUser(name);
-  const { token } = await store.createToken(user.id);
+  const user = await store.auth.ensureUser(name);
+  const { token } = await store.auth.createToken(user.id);
   return { userId: user.id, headers: auth(token) };
 }
 
@@ -31,7 +31,7 @@ describe('GET / DELETE /api/grants (real HTTP and SQLite on 127.0.0.1)', () => {
   it("lists the user's grants with their agent and setter, and revokes one; another user sees and revokes none", async () => {
     const ann = await signedIn('ann');
     const eve = await signedIn('eve');
-    const grant = await store.addGrant({
+    const grant = await store.grants.add({
       userId: ann.userId,
       agent: 'mailer',
       tool: 'gmail_send',
@@ -71,7 +71,7 @@ describe('GET / DELETE /api/grants (real HTTP and SQLite on 127.0.0.1)', () => {
     });
     expect(revoked.status).toBe(200);
     expect(await revoked.json()).toEqual({ ok: true, revoked: grant.id });
-    expect(await store.listGrants(ann.userId)).toEqual([]);
+    expect(await store.grants.list(ann.userId)).toEqual([]);
     const again = await fetch(`${server.url}/api/grants/${grant.id}`, {
       method: 'DELETE',
       headers: ann.headers,

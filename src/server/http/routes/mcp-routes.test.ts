@@ -79,8 +79,8 @@ beforeAll(async () => {
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
   for (const name of ['ann', 'eve'] as const) {
-    const user = await store.ensureUser(name);
-    users[name] = { id: user.id, token: (await store.createToken(user.id)).token };
+    const user = await store.auth.ensureUser(name);
+    users[name] = { id: user.id, token: (await store.auth.createToken(user.id)).token };
   }
   server = await startTestServer(service, { store });
 });

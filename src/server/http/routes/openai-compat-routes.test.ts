@@ -73,9 +73,9 @@ beforeAll(async () => {
   );
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.ensureUser('ann');
+  const user = await store.auth.ensureUser('ann');
   ann.id = user.id;
-  ann.token = (await store.createToken(user.id)).token;
+  ann.token = (await store.auth.createToken(user.id)).token;
   server = await startTestServer(service, { store });
   client = new OpenAI({ apiKey: ann.token, baseURL: `${server.url}/v1`, maxRetries: 0 });
 });

@@ -28,9 +28,9 @@ beforeAll(async () => {
     );
   real = await startRealTestServer(dir, { modelClient: model });
   ({ service, server } = real);
-  const user = await real.store.ensureUser('ann');
+  const user = await real.store.auth.ensureUser('ann');
   userId = user.id;
-  token = (await real.store.createToken(user.id)).token;
+  token = (await real.store.auth.createToken(user.id)).token;
 });
 afterAll(() => real.close());
 

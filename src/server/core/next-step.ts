@@ -1,0 +1,63 @@
+import type { RunState } from '../../contracts/run-state.js';
+import type { Message } from '../../model/types.js';
+import type { Run, RunJob, StartExtras } from '../../store/types.js';
+import type { DriveStart } from './drive-types.js';
+import type { ServerContext } from './server-context.js';
+import { threadHistory } from './thread-context.js';
+
+/** What a step does: start the run, resume it with the people's decisions, or recover it. */
+export type Step =
+  | ({
+      kind: 'start';
+      prompt: string;
+      record: boolean;
+      history: Message[];
+      historySeqs?: readonly number[];
+    } & StartExtras)
+  | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
+  | { kind: 'recover'; state: RunState };
+
+/** The first step of a run this process just started, with the history its request read. */
+export function firstStep(start: Extract<DriveStart, { kind: 'new' }>): Step {
+  return {
+    kind: 'start',
+    prompt: startPrompt(start.run),
+    record: start.record,
+    history: start.history,
+    ...startExtras(start.run.job),
+  };
+}
+
+/** What the store says the run needs next. */
+export async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
+  const { state, job } = run;
+  if (state?.status === 'paused' && job?.kind === 'resume') return { kind: 'resume', job, state };
+  if (state?.status === 'running') return { kind: 'recover', state };
+  if (!state && job?.kind === 'start') {
+    const thread = await threadHistory(ctx.store, run.threadId, job.messageSeq);
+    return {
+      kind: 'start',
+      prompt: job.prompt,
+      record: job.record === true,
+      ...thread,
+      ...startExtras(job),
+    };
+  }
+  throw new Error(
+    `Run ${run.id} has nothing to do (state ${state?.status ?? 'none'}, job ${job?.kind ?? 'none'}).`,
+  );
+}
+
+/** A start job's inputs and fork conversation, when it has them. */
+function startExtras(job: RunJob | undefined): StartExtras {
+  if (job?.kind !== 'start') return {};
+  return {
+    ...(job.inputs ? { inputs: job.inputs } : {}),
+    ...(job.conversation ? { conversation: job.conversation } : {}),
+  };
+}
+
+/** The prompt of a run that has not stored its start job yet. */
+function startPrompt(run: Run): string {
+  return run.job?.kind === 'start' ? run.job.prompt : '';
+}

@@ -1,0 +1,95 @@
+import type { RunState } from '../../contracts/run-state.js';
+import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
+import type { Run } from '../../store/types.js';
+import { observed } from '../../telemetry/observed.js';
+import { actionGuard } from './action-guard.js';
+import type { DriveHooks } from './drive-types.js';
+import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
+import type { RunRecorder } from './run-recorder.js';
+import { modelStringFor } from './run-model.js';
+import type { ServerContext } from './server-context.js';
+import { withThroughSeq } from './thread-context.js';
+
+/** The options one step of a server run executes with, and what the step learns as it goes. */
+export interface StepSetup {
+  options: ExecutionOptions;
+  /** The calls the run parks on, filled as the loop asks for approval. */
+  parked: ParkedCall[];
+  /** Whether the step wrote an action (a side effect was claimed or parked). */
+  actionsCreated(): boolean;
+  /** The thread messages the run's history covers (the start step reads them). */
+  coverHistory(seqs: readonly number[]): void;
+}
+
+/**
+ * Wires a step into the server: models from the run's own, the gate policy
+ * and approvals of its user, exactly-once effects through action records,
+ * checkpoints and events through the recorder, which keeps them only while
+ * this worker owns the run.
+ */
+export function stepOptions(
+  ctx: ServerContext,
+  run: Run,
+  recorder: RunRecorder,
+  hooks: DriveHooks,
+  historySeqs: readonly number[] = [],
+): StepSetup {
+  let model = run.model;
+  const parked: ParkedCall[] = [];
+  // Read when the run summarises its thread, to store which messages the summary covers.
+  let covered = historySeqs;
+  // Actions and audit entries name the run: it is stored before the first one is written.
+  const ensureStored = async (): Promise<void> => {
+    if (!recorder.stored()) await recorder.store();
+  };
+  let actionsCreated = false;
+  const beforeAction = (): Promise<void> => {
+    actionsCreated = true;
+    return ensureStored();
+  };
+  const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
+  const options: ExecutionOptions = {
+    runId: run.id,
+    tools: ctx.tools,
+    mcpServers: ctx.mcpServers,
+    prices: ctx.prices,
+    contextWindows: ctx.contextWindows,
+    agents: ctx.agents,
+    resolveModel: (name) => {
+      const resolved = ctx.resolveModel(modelStringFor(name, run.model), run.threadId);
+      model = resolved.model;
+      return resolved;
+    },
+    ...(ctx.defaultModel ? { defaultModel: ctx.defaultModel } : {}),
+    runtime: ctx.runtime,
+    workspace: ctx.workspace,
+    ...(ctx.protectedPaths ? { protectedPaths: ctx.protectedPaths } : {}),
+    signal: hooks.signal,
+    policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),
+    confirm: parkForApproval(ctx, run.id, () => model, parked, beforeAction),
+    claim: guard.claim,
+    settle: guard.settle,
+    // The state is stored only before side effects run (and with the approvals when the run
+    // parks). A process that dies leaves that checkpoint: the next owner answers its calls from
+    // their action records and asks the model again for any later turn, which had no effects.
+    checkpoint: (state) => recorder.checkpoint(structuredClone(state) as RunState),
+    onEvent: observed(
+      ctx.telemetry,
+      (event) =>
+        recorder.event(
+          event.type === 'run_started'
+            ? { ...event, data: { ...event.data, threadId: run.threadId } }
+            : withThroughSeq(event, covered),
+        ),
+      { conversationId: run.threadId },
+    ),
+  };
+  return {
+    options,
+    parked,
+    actionsCreated: () => actionsCreated,
+    coverHistory: (seqs) => {
+      covered = seqs;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { saveTrajectory } from '../../trajectory/load-trajectory.js';
+import { closeUnrunActions } from './close-unrun.js';
+import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './drive-types.js';
+import { executeStep } from './execute-step.js';
+import { firstStep, nextStep } from './next-step.js';
+import { pinnedDefinition } from './pick-definition.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { ServerContext } from './server-context.js';
+import { settleStep } from './settle-step.js';
+import { stepOptions } from './step-options.js';
+import { takeOverRun } from './take-over-run.js';
+
+/**
+ * Drives a run one step, from whatever it is at: a new run, a start job, a
+ * resume job with the people's decisions, or (taken over from a dead owner)
+ * its last checkpoint. Everything is recorded through `recorder`, only
+ * while this worker still owns the run; the step ends with the run parked
+ * for approval or finished.
+ */
+export async function stepRun(
+  ctx: ServerContext,
+  start: DriveStart,
+  recorder: RunRecorder,
+  hooks: DriveHooks,
+): Promise<DriveResult> {
+  const run = runOf(start);
+  const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
+  const setup = stepOptions(
+    ctx,
+    run,
+    recorder,
+    hooks,
+    start.kind === 'new' ? start.historySeqs : [],
+  );
+  if (start.kind === 'claimed' && start.claim.takenOver)
+    await takeOverRun(ctx, recorder, start.claim);
+  const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
+  if (step.kind === 'start' && step.historySeqs) setup.coverHistory(step.historySeqs);
+  const { outcome, recording } = await executeStep(definition, step, setup.options);
+  if (hooks.abandoned()) return { kind: 'elsewhere' };
+  if (recording && outcome.status === 'finished') {
+    // Trajectories cover runs that finish in one go; a paused run is not recorded.
+    await saveTrajectory(
+      join(ctx.workspace, '.cadre', 'runs', `${run.id}.json`),
+      recording.finish(outcome.result),
+    );
+  }
+  // A run failing before it made the calls it waited on (its model unreachable on resume) leaves
+  // none looking as if a person still had to decide; closed first, so its end shows them closed.
+  if (
+    outcome.status === 'finished' &&
+    outcome.result.terminate_reason !== 'GOAL' &&
+    recorder.stored()
+  )
+    await closeUnrunActions(ctx, run);
+  const settled = await settleStep(run, recorder, outcome, setup.parked);
+  if (!settled) return { kind: 'elsewhere' };
+  return { kind: 'settled', run: settled, actionsCreated: setup.actionsCreated() };
+}

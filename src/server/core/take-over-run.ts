@@ -1,0 +1,49 @@
+import type { CadreEvent } from '../../events/types.js';
+import type { Claim } from '../../store/types.js';
+import { auditCutOff } from './audit-log.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { ServerContext } from './server-context.js';
+
+/**
+ * A run claimed after its owner's lease ran out (the process died or hung):
+ * its log says another process took it over, and the audit trail records
+ * each effect the dead owner cut off, outcome unknown (the store marked them
+ * `interrupted`; they are never run again). The step then goes on from the
+ * run's last checkpoint.
+ */
+export async function takeOverRun(
+  ctx: ServerContext,
+  recorder: RunRecorder,
+  claim: Claim,
+): Promise<void> {
+  const { run } = claim;
+  recorder.event(takeoverEvent(claim));
+  for (const action of claim.interrupted) {
+    await auditCutOff(ctx.store, run, action, {
+      errorCode: 'interrupted',
+      approvalReason: 'approved by a person',
+    });
+  }
+}
+
+function takeoverEvent({ run, interrupted }: Claim): CadreEvent {
+  const unknown = interrupted.map((a) => ({
+    actionId: a.id,
+    tool: a.tool,
+    callId: a.callId,
+  }));
+  return {
+    type: 'run_taken_over',
+    message:
+      unknown.length > 0
+        ? `Another process took this run over; ${unknown.map((u) => u.tool).join(', ')} may or may not have happened`
+        : 'Another process took this run over',
+    timestamp: new Date().toISOString(),
+    data: { interrupted: unknown },
+    runId: run.id,
+    executionId: run.id,
+    depth: 0,
+    path: [run.agent],
+    seq: 0,
+  };
+}

@@ -1,0 +1,44 @@
+import type { ServerContext } from '../../core/server-context.js';
+import { abandon, type WorkerState } from '../worker-state.js';
+
+/**
+ * The heartbeat: renews the leases of the stored runs in flight here at a
+ * third of the lease, in one statement. A run whose lease was lost (taken
+ * over after a stall) is abandoned here; a run a person asked to cancel is
+ * stopped. Returns the stop.
+ */
+export function keepLeases(
+  ctx: ServerContext,
+  state: WorkerState,
+  options: {
+    leaseMs: number;
+    cancel: (runId: string) => void;
+    onError?: (error: unknown, runId: string) => void;
+  },
+): () => void {
+  const heartbeat = setInterval(
+    () => {
+      // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
+      // A run not stored yet has no lease to renew.
+      const renewing = [...state.driving.entries()].filter(
+        ([, e]) => !e.abandoned && e.recorder.stored(),
+      );
+      if (renewing.length === 0) return;
+      ctx.store.queue
+        .renewLeases(
+          renewing.map(([runId, e]) => ({ runId, owner: e.owner })),
+          options.leaseMs,
+        )
+        .then(({ kept, cancelRequested }) => {
+          for (const [id, entry] of renewing)
+            // Another owner holds it now: stop here without recording anything.
+            if (!kept.includes(id)) abandon(entry, 'This process lost the run to another.');
+          for (const id of cancelRequested) options.cancel(id);
+        })
+        .catch((error: unknown) => options.onError?.(error, ''));
+    },
+    Math.max(50, Math.floor(options.leaseMs / 3)),
+  );
+  heartbeat.unref();
+  return () => clearInterval(heartbeat);
+}

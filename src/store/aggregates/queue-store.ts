@@ -1,0 +1,135 @@
+import type { RunState } from '../../contracts/run-state.js';
+import type { CadreEvent } from '../../events/types.js';
+import type { Usage } from '../../model/types.js';
+import type {
+  Action,
+  Approval,
+  Run,
+  RunStatus,
+  StartExtras,
+  Thread,
+  ThreadMessage,
+} from '../records.js';
+import type { NewApproval } from './approval-store.js';
+import type { CallOptions } from './call-options.js';
+import type { OwnedEvents } from './event-store.js';
+
+export interface EnqueueRun extends StartExtras {
+  userId: string;
+  /** The user's thread to continue; a new thread titled `title` when absent. */
+  threadId?: string;
+  title: string;
+  prompt: string;
+  record?: boolean;
+  agent: string;
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  model: string;
+}
+
+/** How a run ends: its status, summary, usage and the assistant's reply. */
+export interface RunEnding {
+  status: Extract<RunStatus, 'completed' | 'failed' | 'cancelled'>;
+  summary: string;
+  usage: Usage;
+  errorCode?: string;
+  state?: RunState;
+  /** The assistant's reply in the thread. */
+  message?: string;
+}
+
+/**
+ * A run its own process started and stores once it has something to keep:
+ * thread (new, with this id, or the user's own), prompt, run and its
+ * events so far, in one transaction, either still owned by that process or
+ * already finished.
+ */
+export interface RecordRun extends StartExtras {
+  runId: string;
+  userId: string;
+  thread: { id: string; title: string; existing: boolean };
+  prompt: string;
+  record?: boolean;
+  agent: string;
+  definitionSnapshot: unknown;
+  definitionHash: string;
+  model: string;
+  /** Numbered from 1. */
+  events: readonly CadreEvent[];
+  outcome:
+    | { kind: 'owned'; owner: string; leaseMs: number; state: RunState | null }
+    | ({ kind: 'finished' } & RunEnding);
+}
+
+export interface Enqueued {
+  thread: Thread;
+  message: ThreadMessage;
+  run: Run;
+}
+
+/** A run a worker now owns; `interrupted` lists the dead owner's effects of unknown outcome. */
+export interface Claim {
+  run: Run;
+  takenOver: boolean;
+  interrupted: Action[];
+}
+
+export interface ParkRun {
+  owner: string;
+  state: RunState;
+  summary: string;
+  /** The assistant's message in the thread ("I need your approval to: …"). */
+  message: string;
+  approvals: ReadonlyArray<Omit<NewApproval, 'runId'>>;
+  /** The owner's events not stored yet, written with the approvals. */
+  events?: OwnedEvents;
+}
+
+export interface FinishRun extends RunEnding {
+  owner: string;
+  /** The owner's events not stored yet, written with the ending. */
+  events?: OwnedEvents;
+}
+
+/** A run and the owner token of the claim that holds it (unique per claim, never reused). */
+export interface Lease {
+  runId: string;
+  owner: string;
+}
+
+export interface LeaseRenewal {
+  /** Runs still owned; the rest were taken over and must stop here. */
+  kept: string[];
+  /** Owned runs a person asked to cancel. */
+  cancelRequested: string[];
+}
+
+/**
+ * Durable runs from start to end: queued, claimed by one worker under a
+ * lease (taken over by another when it runs out), parked for approval or
+ * finished, each step by the owner only.
+ */
+export interface QueueStore {
+  /** One transaction: thread (new or the user's), the prompt message, the run `queued`. */
+  enqueue(run: EnqueueRun, options?: CallOptions): Promise<Enqueued | undefined>;
+  /** Stores a run this process started (see RecordRun); undefined when the thread is not the user's. */
+  record(run: RecordRun, options?: CallOptions): Promise<Enqueued | undefined>;
+  /** The oldest run needing a worker (queued, or its owner's lease expired), now leased to `owner`. */
+  claim(owner: string, leaseMs: number, options?: CallOptions): Promise<Claim | undefined>;
+  /** Extends these leases; says which runs were lost and which were asked to cancel. */
+  renewLeases(
+    leases: readonly Lease[],
+    leaseMs: number,
+    options?: CallOptions,
+  ): Promise<LeaseRenewal>;
+  /** Ends these leases now (shutdown), so another process takes the runs over at once. */
+  expireLeases(leases: readonly Lease[], options?: CallOptions): Promise<void>;
+  /** Parks the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
+  park(
+    runId: string,
+    park: ParkRun,
+    options?: CallOptions,
+  ): Promise<{ run: Run; approvals: Approval[] } | undefined>;
+  /** Ends the run in one transaction (reply, status), if `owner` still holds it. */
+  finish(runId: string, ending: FinishRun, options?: CallOptions): Promise<Run | undefined>;
+}

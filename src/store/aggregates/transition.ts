@@ -1,0 +1,5 @@
+/** The outcome of a compare-and-set: `status_mismatch` carries the status found instead. */
+export type Transition<T, S extends string> =
+  | { ok: true; value: T }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'status_mismatch'; status: S };
