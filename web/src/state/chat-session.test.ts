@@ -77,9 +77,9 @@ beforeAll(async () => {
     'name: writer\ndescription: Writes notes.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: You write notes.\n',
   );
   real = await startRealTestServer(dir, { modelClient: model });
-  const user = await real.store.ensureUser('ann');
+  const user = await real.store.auth.ensureUser('ann');
   userId = user.id;
-  token = (await real.store.createToken(user.id)).token;
+  token = (await real.store.auth.createToken(user.id)).token;
 });
 afterAll(() => real.close());
 
