@@ -1,6 +1,6 @@
 import type { RouterOptions } from '../runtime/loop/run-options.js';
 
-/** The agent-format seed's per-call config; unknown keys are ignored. */
+/** The agent-format interface's per-call config; unknown keys are ignored. */
 export interface AgentFormatConfig {
   tool_root?: string;
   only_domains?: string[];

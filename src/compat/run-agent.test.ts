@@ -13,7 +13,7 @@ import { resolveModelClient } from '../model/resolve-model.js';
 import { runAgent, run_agent, type RunAgentOptions } from './run-agent.js';
 import { startFakeGemini } from '../testing/fake-gemini-server.js';
 
-/** The agent-format seed's JSON Schema, verbatim. */
+/** The agent-format interface's published JSON Schema, verbatim. */
 const SEED_SCHEMA = {
   type: 'object',
   required: ['content', 'response_time_secs', 'traces'],
@@ -71,7 +71,7 @@ describe('runAgent: the agent-format minimal interface (scripted model responses
     }
   });
 
-  it('returns content, wall-clock response_time_secs and traces that validate against the seed schema', async () => {
+  it('returns content, wall-clock response_time_secs and traces that validate against the published schema', async () => {
     const cwd = await workspace();
     const model = new ScriptedModel((r) =>
       answered(r)

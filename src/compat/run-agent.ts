@@ -38,7 +38,7 @@ export interface RunAgentOptions {
   onEvent?: (event: CadreEvent) => void;
 }
 
-/** The agent-format seed's result: the three required fields plus extras. */
+/** The agent-format interface's result: the three required fields plus extras. */
 export interface AgentFormatResult {
   content: string;
   response_time_secs: number;

@@ -12,7 +12,7 @@ export interface AgentInput {
   inputs: Record<string, unknown>;
   /** Earlier turns of the conversation. */
   history?: Message[];
-  /** Extra context (the agent-format seed's `memory`). */
+  /** Extra context (the agent-format interface's `memory`). */
   memory?: string;
 }
 

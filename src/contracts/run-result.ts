@@ -5,7 +5,7 @@ export type TerminateReason = 'GOAL' | 'ERROR' | 'TIMEOUT' | 'MAX_TURNS' | 'MAX_
 /** Why a grace turn was needed; kept on a recovered run so the interruption is never hidden. */
 export type RecoverableReason = 'MAX_TURNS' | 'MAX_COST' | 'TIMEOUT' | 'NO_COMPLETION';
 
-/** One executed tool call, in the agent-format seed's shape (no other fields: its schema forbids them). */
+/** One executed tool call, in the agent-format interface's shape (no other fields: its schema forbids them). */
 export interface ToolTrace {
   tool: string;
   args: Record<string, unknown>;
@@ -26,7 +26,7 @@ export interface RunResult {
   /** processOutput(output), the JSON of the output, or the model's last text. */
   final_message: string;
   emitted_vars: Record<string, unknown>;
-  /** The answer as text (the agent-format seed's `content`). */
+  /** The answer as text (the agent-format interface's `content`). */
   content: string;
   /** Wall clock from start to end, seconds. */
   response_time_secs: number;

@@ -39,7 +39,7 @@ export function normalizeInput(
   at: IssuePath,
   issues: PendingIssue[],
 ): NormalizedInput {
-  // Without inputConfig an agent takes one string input, `prompt` (DESIGN §1).
+  // Without inputConfig an agent takes one string input, `prompt`, so a bare prompt always fits.
   if (!raw) return { names: ['prompt'] };
   const schemaField = pickSpelling<unknown>(raw, ['inputSchema', 'input_schema'], at, issues);
   if (raw.inputs !== undefined && schemaField) {

@@ -1,4 +1,4 @@
-/** Stable error codes of the taxonomy (DESIGN §4). */
+/** Stable error codes of the taxonomy: clients branch on them, so they never change. */
 export type ErrorCode =
   | 'validation_error'
   | 'auth_error'

@@ -26,7 +26,7 @@ const base: AuditFacts = {
 };
 
 describe('buildAuditEntry', () => {
-  it('records the seed fields with the SHA-256 of the canonical arguments', () => {
+  it('records the published audit fields with the SHA-256 of the canonical arguments', () => {
     const entry = buildAuditEntry(base);
     expect(entry).toEqual({
       runId: 'run-1',

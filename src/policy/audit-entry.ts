@@ -30,7 +30,7 @@ export interface AuditFacts {
   timestamps: { decidedAt: Instant; startedAt?: Instant; finishedAt?: Instant };
 }
 
-/** The seed's audit fields; structurally a store `AuditInput` (plus timestamps). */
+/** The audit fields the API publishes; structurally a store `AuditInput` (plus timestamps). */
 export interface AuditFields {
   runId?: string;
   actionId?: string;

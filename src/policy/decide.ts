@@ -88,7 +88,7 @@ function fromRule(rule: PolicyRule): PolicyDecision {
   }
 }
 
-/** The seed's default: side effects need approval unless the allowlist covers the call. */
+/** The default: side effects need a person's approval unless the allowlist covers the call. */
 function delegatedDefault(
   tool: PolicyTool,
   recipients: readonly string[] | undefined,

@@ -45,7 +45,7 @@ export interface GatedCall {
 }
 
 /**
- * The one gate every tool call passes (DESIGN §9): normalise the arguments,
+ * The one gate every tool call passes, so no path can skip it: normalise the arguments,
  * decide() on rules, trust, kill switch and grants, then every interceptor
  * (all run; deny beats confirm). The interceptors can only tighten the
  * decision. `approvedForRun` are tools a person allowed for the rest of the run.

@@ -2,7 +2,7 @@ import type { CadreEvent } from '../events/types.js';
 import type { Message, Usage } from '../model/types.js';
 import type { RunState } from '../contracts/run-state.js';
 
-/** The records the server persists (DESIGN §4). Times are ISO 8601 strings (UTC). */
+/** The records the server persists. Times are ISO 8601 strings (UTC). */
 
 export type RunStatus =
   | 'queued'

@@ -13,7 +13,7 @@ import {
 
 /**
  * The agent a request names, or the server's default (also by its own name,
- * unless an agent folder has one of that name); the seed's 3-turn limit
+ * unless an agent folder has one of that name); the chat 3-turn limit
  * unless the agent sets its own.
  */
 export function agentFor(

@@ -41,7 +41,7 @@ export interface ServerContext {
   telemetry?: Telemetry;
 }
 
-/** The seed's loop limit for chat threads; an agent's own max_turns wins. */
+/** Chat threads stop a runaway tool loop at this many turns; an agent's own max_turns wins. */
 export const SERVER_DEFAULT_MAX_TURNS = 3;
 /** How much of a thread's history goes to the model. */
 export const HISTORY_MESSAGES = 20;

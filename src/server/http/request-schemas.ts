@@ -16,7 +16,7 @@ const runInputs = z
   .refine((value) => Object.keys(value).length <= 100, 'must have at most 100 fields');
 
 /**
- * `POST /api/agent/run(/stream)`: the seed's `{prompt, threadId?}` plus `agent?`, `record?` and
+ * `POST /api/agent/run(/stream)`: the published `{prompt, threadId?}` plus `agent?`, `record?` and
  * `inputs?` (an agent with an inputConfig); a prompt or inputs, nothing else.
  */
 export const runBody = z

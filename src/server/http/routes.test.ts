@@ -46,7 +46,7 @@ describe('HTTP routes over a fake RunService (real HTTP on 127.0.0.1)', () => {
     expect(service.calls).toEqual([]);
   });
 
-  it('runs a prompt as the token user and answers the seed response shape', async () => {
+  it('runs a prompt as the token user and answers the published response shape', async () => {
     const seen: RunRequest[] = [];
     const service = fakeService({
       run: (request) => {

@@ -3,7 +3,7 @@ import type { RunResponse } from '../run-service-types.js';
 import type { HttpErrorCode } from './http-problem.js';
 
 /**
- * The NDJSON wire lines (DESIGN §3): the seed's status / delta / result /
+ * The NDJSON wire lines clients already parse: status / delta / result /
  * error, plus thought_delta, tool_call, approval_required and a generic
  * `event` for everything else. Event-born lines carry `seq`, the cursor for
  * `GET /api/runs/:id/events?after=SEQ` after a disconnect.
@@ -16,7 +16,7 @@ export type StreamLine =
   | { type: 'approval_required'; tool: string; callId: string; preview: string; seq: number }
   | { type: 'event'; event: CadreEvent }
   | { type: 'result'; result: RunResponse }
-  // The seed's `error` is a string; the code rides beside it.
+  // Clients read `error` as a string, so the stable code rides beside it.
   | { type: 'error'; error: string; code: HttpErrorCode };
 
 /** Text of the top-level agent is the answer; a subagent's text is only an event. */

@@ -80,7 +80,7 @@ export async function listApprovals(
 }
 
 /**
- * Resolving is one transaction (DESIGN §8): the approval's compare-and-set
+ * Resolving is one transaction, so two deciders cannot both win: the approval's compare-and-set
  * on `pending`, the action's decision, any grants, and, when the batch is
  * fully decided, the run's move from `awaiting_confirmation` to `queued` with
  * the decisions as its resume job. No state exists in which an approval is

@@ -16,7 +16,7 @@ const ACTION_STATUSES = [
 ];
 
 /**
- * Runs become durable jobs (DESIGN §8): an owner and a lease renewed by a
+ * Runs become durable jobs, so they outlive the process that started them: an owner and a lease renewed by a
  * heartbeat, the next step to take (`job`), and a cancel flag the owner
  * polls. Actions gain `interrupted`: an effect whose outcome is unknown.
  */

@@ -4,7 +4,7 @@ import type { CadreEvent, RunResponse, WireError } from './wire-types.js';
 type Wire<T extends WireLine['type']> = Omit<Extract<WireLine, { type: T }>, 'seq'>;
 
 /**
- * One line of the run stream (DESIGN §3), as the page keeps it: the server's
+ * One line of the run stream, as the page keeps it: the server's
  * own line types (imported, so a change there breaks this build), read
  * leniently; lines of unknown types are skipped.
  */

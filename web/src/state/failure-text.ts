@@ -35,7 +35,7 @@ export function isUnreachable(error: unknown): boolean {
 export function failureText(error: unknown, attempt: Attempt): FailureText {
   if (isUnreachable(error)) return { text: UNREACHABLE[attempt], retry: true };
   if (error instanceof ApiError) {
-    // The server's messages are written for people (DESIGN §4); busy or failing servers may recover.
+    // The server's messages are written for people; busy or failing servers may recover.
     const retry = error.status === 429 || error.status >= 500;
     const kept = attempt === 'send' ? ' Your message is kept.' : '';
     return { text: `${error.message}${kept}`, retry };
