@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { nameOf } from '../../agents/agent-registry.js';
-import { defaultAssistant } from '../../compat/default-assistant.js';
+import { defaultAssistant } from '../../agents/default-assistant.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
