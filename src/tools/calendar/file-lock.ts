@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lock } from 'proper-lockfile';
 import { ToolExecutionError } from '../../errors/index.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import { lockFs } from './lock-fs.js';
@@ -30,6 +29,8 @@ export async function withFileLock<T>(
   // proper-lockfile never takes less than 2 s; the stale-break guard uses the same figure.
   const staleMs = Math.max(options.staleMs ?? 30_000, 2000);
   const started = Date.now();
+  // Loaded on first use: on import it hooks process exit and signals to remove held locks.
+  const { lock } = await import('proper-lockfile');
   let release: () => Promise<void>;
   for (;;) {
     throwIfAborted(signal);
