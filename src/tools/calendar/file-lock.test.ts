@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,6 +47,14 @@ describe('withFileLock', () => {
       await staleLock(file);
       expect(await mostAtOnce(file, 6)).toBe(1);
     }
+  });
+
+  it('breaks a stale lock file an earlier version left (a file, not a folder)', async () => {
+    const file = join(dir, 'calendar.ics');
+    await writeFile(`${file}.lock`, '');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(`${file}.lock`, old, old);
+    expect(await withFileLock(file, live(), () => Promise.resolve('written'))).toBe('written');
   });
 
   it('removes the lock when done, also when the work throws', async () => {

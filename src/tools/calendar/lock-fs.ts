@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { mkdir, rmdir, stat, unlink } from 'node:fs/promises';
 
 const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
@@ -73,8 +73,16 @@ async function olderThan(path: string, staleMs: number): Promise<boolean> {
   }
 }
 
+/** Removes a lock directory, or the plain file an earlier Cadre used as its lock. */
 async function removeDir(path: string): Promise<void> {
-  await rmdir(path).catch((error: unknown) => {
+  await rmdir(path).catch(async (error: unknown) => {
+    if (code(error) === 'ENOTDIR') return removeFile(path);
+    if (code(error) !== 'ENOENT') throw error;
+  });
+}
+
+async function removeFile(path: string): Promise<void> {
+  await unlink(path).catch((error: unknown) => {
     if (code(error) !== 'ENOENT') throw error;
   });
 }
