@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { loadActiveAgent, type ActiveAgent } from './active-agent.js';
 import { resolveConfig, type AgentFormatConfig } from './agent-format-config.js';
 import { parseChatHistory } from './chat-history.js';
-import { defaultAssistant } from './default-assistant.js';
+import { defaultAssistant } from '../agents/default-assistant.js';
 
 export interface RunAgentOptions {
   /** The agent to run; default `ACTIVE_AGENT_PATH`, else a built-in assistant. */

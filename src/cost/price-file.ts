@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import * as z from 'zod';
 import { ConfigError } from '../errors/cadre-error.js';
 import { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
 
@@ -25,6 +26,21 @@ export async function loadPrices(cwd: string, env: NodeJS.ProcessEnv): Promise<P
   return { ...DEFAULT_PRICES, ...parsePrices(text, named ?? PROJECT_PRICE_FILE) };
 }
 
+const ENTRY = '{"input": n, "output": n, "cachedInput"?: n} in dollars per million tokens';
+const dollars = z
+  .number({ error: `expected a number (an entry is ${ENTRY})` })
+  .nonnegative({ error: 'expected a number of dollars, not below 0' });
+
+/** A price file: model ids to prices; each message names what to write instead. */
+const priceFileSchema = z.record(
+  z.string(),
+  z.object(
+    { input: dollars, output: dollars, cachedInput: dollars.optional() },
+    { error: `expected ${ENTRY}` },
+  ),
+  { error: 'expected a mapping of model ids to prices' },
+);
+
 export function parsePrices(text: string, file: string): Record<string, ModelPrice> {
   let data: unknown;
   try {
@@ -32,21 +48,16 @@ export function parsePrices(text: string, file: string): Record<string, ModelPri
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  if (!isRecord(data)) throw new ConfigError(`${file}: expected a mapping of model ids to prices`);
+  const parsed = priceFileSchema.safeParse(data);
+  if (!parsed.success) {
+    // `prices.json: gpt-4.1: output: expected a number …` (model ids hold dots, so no dotted path).
+    const lines = parsed.error.issues.map((issue) =>
+      [file, ...issue.path.map(String), issue.message].join(': '),
+    );
+    throw new ConfigError(lines.join('\n'));
+  }
   const prices: Record<string, ModelPrice> = {};
-  for (const [model, entry] of Object.entries(data)) {
-    const fields = isRecord(entry) ? entry : {};
-    const number = (key: string): number | undefined =>
-      typeof fields[key] === 'number' && (fields[key] as number) >= 0
-        ? (fields[key] as number)
-        : undefined;
-    const input = number('input');
-    const output = number('output');
-    if (input === undefined || output === undefined)
-      throw new ConfigError(
-        `${file}: ${model}: expected {"input": n, "output": n, "cachedInput"?: n} in dollars per million tokens`,
-      );
-    const cachedInput = number('cachedInput');
+  for (const [model, { input, output, cachedInput }] of Object.entries(parsed.data)) {
     prices[model.toLowerCase()] = {
       input,
       output,
@@ -55,6 +66,3 @@ export function parsePrices(text: string, file: string): Record<string, ModelPri
   }
   return prices;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

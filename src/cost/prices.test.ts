@@ -55,7 +55,13 @@ describe('prices', () => {
     expect(priceFor('gemini-2.5-pro', table)).toEqual(DEFAULT_PRICES['gemini-2.5-pro']);
     expect(await loadPrices(dir, {})).toBe(DEFAULT_PRICES);
     expect(() => parsePrices('{"x": {"input": 1}}', 'prices.json')).toThrow(
-      /prices\.json: x: expected \{"input": n, "output": n/,
+      /^prices\.json: x: output: expected a number \(an entry is \{"input": n, "output": n/,
+    );
+    expect(() => parsePrices('{"x": {"input": 1, "output": -2}, "y": 3}', 'p.json')).toThrow(
+      /^p\.json: x: output: expected a number of dollars, not below 0\np\.json: y: expected \{"input"/,
+    );
+    expect(() => parsePrices('[1]', 'p.json')).toThrow(
+      'p.json: expected a mapping of model ids to prices',
     );
     await expect(loadPrices(dir, { CADRE_PRICES: 'missing.json' })).rejects.toThrow(
       /Price file not readable: missing\.json/,

@@ -33,11 +33,18 @@ describe('JSONL datasets', () => {
     ]);
   });
 
-  it('reports every bad line at once, with its line number', async () => {
+  it('reports every bad line at once, with its line number and field', async () => {
     const file = join(await tempDir(), 'bad.jsonl');
     await writeFile(
       file,
-      '{"id": "a"}\nnot json\n{"id": "b", "input": "x", "inputs": {}}\n{"id": "c", "input": 3}\n',
+      [
+        '{"id": "a"}',
+        'not json',
+        '{"id": "b", "input": "x", "inputs": {}}',
+        '{"id": "c", "input": 3}',
+        '{"id": true, "inputs": [], "expected_tool": [1]}',
+        '[]',
+      ].join('\n'),
     );
     const error = await loadDataset(file).then(
       () => new Error('expected a failure'),
@@ -48,6 +55,10 @@ describe('JSONL datasets', () => {
       expect.stringMatching(new RegExp(`^${file}:2 not valid JSON`)),
       `${file}:3 give exactly one of "input" (text) or "inputs" (an object)`,
       `${file}:4 input: expected a string (use "inputs" for an object)`,
+      `${file}:5 id: expected a string`,
+      `${file}:5 inputs: expected an object`,
+      `${file}:5 expected_tool: expected a tool name or a list of names`,
+      `${file}:6 expected a JSON object`,
     ]);
   });
 

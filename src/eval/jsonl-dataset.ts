@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
+import type { DatasetRowSchema } from './dataset-row-schema.js';
 import type { EvalRow } from './types.js';
 
 /**
@@ -9,6 +10,8 @@ import type { EvalRow } from './types.js';
  */
 export async function loadJsonlDataset(file: string, signal?: AbortSignal): Promise<EvalRow[]> {
   const text = await readFile(file, { encoding: 'utf8', signal });
+  // zod loads on first use: the package entry reaches this module.
+  const { datasetRowSchema } = await import('./dataset-row-schema.js');
   const rows: EvalRow[] = [];
   const issues: ValidationIssue[] = [];
   const ids = new Set<string>();
@@ -16,9 +19,14 @@ export async function loadJsonlDataset(file: string, signal?: AbortSignal): Prom
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('//')) return;
     const at = { file, line: index + 1 };
-    const parsed = parseRow(trimmed, `row-${rows.length + 1}`, `${file}:${index + 1}`);
-    if (typeof parsed === 'string') {
-      issues.push({ ...at, path: '', message: parsed });
+    const parsed = parseRow(
+      datasetRowSchema,
+      trimmed,
+      `row-${rows.length + 1}`,
+      `${file}:${index + 1}`,
+    );
+    if (Array.isArray(parsed)) {
+      issues.push(...parsed.map((issue) => ({ ...at, ...issue })));
       return;
     }
     if (ids.has(parsed.id))
@@ -32,42 +40,31 @@ export async function loadJsonlDataset(file: string, signal?: AbortSignal): Prom
   return rows;
 }
 
-/** A row, or what is wrong with the line. */
-function parseRow(line: string, defaultId: string, source: string): EvalRow | string {
+/** A row, or what is wrong with the line (each issue with its field). */
+function parseRow(
+  datasetRowSchema: DatasetRowSchema,
+  line: string,
+  defaultId: string,
+  source: string,
+): EvalRow | Array<{ path: string; message: string }> {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return `not valid JSON: ${(error as Error).message}`;
+    return [{ path: '', message: `not valid JSON: ${(error as Error).message}` }];
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'expected a JSON object';
-  const raw = value as Record<string, unknown>;
-  const id = raw.id === undefined ? defaultId : raw.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return 'id: expected a string';
-  const hasInput = raw.input !== undefined;
-  const hasInputs = raw.inputs !== undefined;
-  if (hasInput === hasInputs) return 'give exactly one of "input" (text) or "inputs" (an object)';
-  if (hasInput && typeof raw.input !== 'string')
-    return 'input: expected a string (use "inputs" for an object)';
-  if (
-    hasInputs &&
-    (typeof raw.inputs !== 'object' || raw.inputs === null || Array.isArray(raw.inputs))
-  )
-    return 'inputs: expected an object';
-  const tool = raw.expected_tool;
-  const toolOk =
-    tool === undefined ||
-    typeof tool === 'string' ||
-    (Array.isArray(tool) && tool.every((t) => typeof t === 'string'));
-  if (!toolOk) return 'expected_tool: expected a tool name or a list of names';
+  const parsed = datasetRowSchema.safeParse(value);
+  if (!parsed.success)
+    return parsed.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+  const row = parsed.data;
   return {
-    id: String(id),
-    ...(hasInput
-      ? { input: raw.input as string }
-      : { inputs: raw.inputs as Record<string, unknown> }),
-    ...(raw.expected !== undefined ? { expected: raw.expected } : {}),
-    ...(tool !== undefined ? { expected_tool: tool as string | string[] } : {}),
+    id: String(row.id ?? defaultId),
+    ...(row.input !== undefined ? { input: row.input } : { inputs: row.inputs ?? {} }),
+    ...(row.expected !== undefined ? { expected: row.expected } : {}),
+    ...(row.expected_tool !== undefined ? { expected_tool: row.expected_tool } : {}),
     source,
   };
 }

@@ -1,7 +1,7 @@
 import type { ModelClient } from '../model/types.js';
 import type { ModelResolver } from '../runtime/loop/executor.js';
 import type { AgentDefinition } from '../definition/types.js';
-import { runPool } from './pool.js';
+import { Semaphore } from '../util/semaphore.js';
 import { runRow, type SharedRunOptions } from './run-row.js';
 import { summarise } from './summarise.js';
 import type { EvalProgress, EvalReport, EvalRow, RowResult, Scorer } from './types.js';
@@ -53,24 +53,26 @@ export async function runEval(
   };
   const progress: EvalProgress = { total: jobs.length, done: 0, ok: 0, failed: 0 };
   options.onProgress?.({ ...progress });
-  const results = await runPool(
-    jobs,
-    options.concurrency ?? 4,
-    async (job, jobSignal): Promise<RowResult> => {
-      const result = await runRow(runner, job.row, job.repeat, jobSignal);
-      if (result.status !== 'aborted') {
-        progress.done++;
-        if (
-          result.status === 'ok' &&
-          Object.values(result.scores).every((s) => s.status !== 'scored' || s.passed)
-        )
-          progress.ok++;
-        else progress.failed++;
-        options.onProgress?.({ ...progress });
-      }
-      return result;
-    },
-    signal,
+  const runJob = async (job: (typeof jobs)[number]): Promise<RowResult> => {
+    const result = await runRow(runner, job.row, job.repeat, signal);
+    if (result.status !== 'aborted') {
+      progress.done++;
+      if (
+        result.status === 'ok' &&
+        Object.values(result.scores).every((s) => s.status !== 'scored' || s.passed)
+      )
+        progress.ok++;
+      else progress.failed++;
+      options.onProgress?.({ ...progress });
+    }
+    return result;
+  };
+  const slots = new Semaphore(Math.max(1, Math.floor(options.concurrency ?? 4) || 1));
+  // Once the signal aborts no new row starts (rows already running finish and
+  // count). The gate gets no signal: one abort listener per queued row would
+  // be thousands; a queued row let in after the abort just ends.
+  const results = await Promise.all(
+    jobs.map((job) => slots.run(async () => (signal.aborted ? undefined : runJob(job)))),
   );
   return {
     agent: definition.name,

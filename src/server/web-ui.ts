@@ -1,26 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { packageRoot } from '../util/package-root.js';
 
 export interface WebUiOptions {
   /** The built page (`npm run build:web`); default `dist/web` of this package. */
   dir?: string;
 }
 
-/** The package root: this file sits in src/server or dist/src/server, so walk up to package.json. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
-}
-
-export const defaultWebDir = (): string => join(packageRoot(), 'dist', 'web');
+export const defaultWebDir = (): string => join(packageRoot() ?? process.cwd(), 'dist', 'web');
 
 /** The page's client routes (web/src/state/use-route.ts): each answers index.html. */
 const CLIENT_ROUTES = ['/', '/threads/*', '/runs/*', '/approvals', '/grants'];

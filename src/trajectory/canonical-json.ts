@@ -1,13 +1,5 @@
-import { canonicalJson as sharedCanonicalJson } from '../util/canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { sha256Hex } from '../util/sha256.js';
-
-/**
- * The shared canonical JSON (sorted keys at every level, undefined members
- * left out); a value with no JSON form at all (undefined, a function) is `null`.
- */
-export function canonicalJson(value: unknown): string {
-  return value === undefined || typeof value === 'function' ? 'null' : sharedCanonicalJson(value);
-}
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */
 export function sha256Of(value: unknown): string {

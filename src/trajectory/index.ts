@@ -33,7 +33,8 @@ export {
   definitionHash,
   snapshotDefinition,
 } from './definition-snapshot.js';
-export { canonicalJson, sha256Of } from './canonical-json.js';
+export { canonicalJson } from '../util/canonical-json.js';
+export { sha256Of } from './canonical-json.js';
 export { normaliseRequest, requestHash } from './request-hash.js';
 
 /** The JSON Schema of the format (loads zod on first use). */

@@ -1,5 +1,6 @@
 import type { CadreEvent } from '../events/types.js';
-import { canonicalJson, jsonClone } from './canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { jsonClone } from './canonical-json.js';
 import type { ApprovalStep, ModelStep, ToolStep } from './types.js';
 
 /**

@@ -4,12 +4,12 @@ import { sha256Hex } from './sha256.js';
  * JSON with object keys sorted and no whitespace, so equal values always give
  * equal text (and equal hashes) whatever order their keys were written in.
  * Follows JSON.stringify otherwise: `toJSON` is honoured, undefined and
- * functions are left out of objects and become null in arrays.
+ * functions are left out of objects and become null in arrays. A value with
+ * no JSON form at all (undefined, a function) is `null`, as in an array, so
+ * a missing output or argument still has a text and a hash.
  */
 export function canonicalJson(value: unknown): string {
-  const text = encode(value, new Set());
-  if (text === undefined) throw new TypeError('canonicalJson: the value has no JSON form');
-  return text;
+  return encode(value, new Set()) ?? 'null';
 }
 
 /** sha256Hex(canonicalJson(value)): the inputHash of tool arguments, the hash of a definition. */

@@ -17,15 +17,15 @@ import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { storeUrlFor, type StoreCommandOptions } from './token.js';
 
+export type AuditVerifyOptions = StoreCommandOptions & { anchor?: string };
+export type AuditExportOptions = StoreCommandOptions & { out?: string };
+
 /**
  * `cadre audit verify [--anchor FILE]`: walks the chain under the audit key;
  * with an export's head as anchor, also checks the chain still holds it.
  * Exit 0 when intact, 1 with the first broken seq.
  */
-export async function auditVerifyCommand(
-  options: StoreCommandOptions & { anchor?: string },
-  io: CliIO,
-): Promise<number> {
+export async function auditVerifyCommand(options: AuditVerifyOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   try {
     const anchor = options.anchor === undefined ? undefined : await readAnchor(options.anchor, io);
@@ -44,10 +44,7 @@ export async function auditVerifyCommand(
 }
 
 /** `cadre audit export [--out FILE]`: the chain as NDJSON, its head last, to anchor elsewhere. */
-export async function auditExportCommand(
-  options: StoreCommandOptions & { out?: string },
-  io: CliIO,
-): Promise<number> {
+export async function auditExportCommand(options: AuditExportOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   try {
     return await withAuditStore(options, io, async (store, keyed) => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { nameOf } from '../../agents/agent-registry.js';
-import { defaultAssistant } from '../../compat/default-assistant.js';
+import { defaultAssistant } from '../../agents/default-assistant.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
@@ -25,9 +25,12 @@ import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
+import type { ApproveFlag, ModelFlag, PolicyFlag } from '../options/agent-options.js';
 
 const HELP =
   'Commands: /agent NAME (switch agent), /agents (list), /clear (forget the conversation), /quit';
+
+export type ChatCommandOptions = ModelFlag & ApproveFlag & PolicyFlag;
 
 /**
  * `cadre chat [agent]`: a conversation in the terminal. The agent is a
@@ -36,7 +39,7 @@ const HELP =
  */
 export async function chatCommand(
   agentArg: string | undefined,
-  options: { model?: string; approve: string[]; policy?: string },
+  options: ChatCommandOptions,
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
@@ -131,7 +134,7 @@ interface TurnContext {
   environment: AgentEnvironment;
   runtime: Awaited<ReturnType<typeof createRuntime>>;
   workspace: string;
-  options: { model?: string; approve: string[]; policy?: string };
+  options: ChatCommandOptions;
   approvals: ApproveList;
   resolveModel: (name: string) => ReturnType<typeof resolveModelClient>;
   policy: GatePolicy;

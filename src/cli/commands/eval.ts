@@ -25,21 +25,22 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
+import type { ApproveFlag, ModelFlag, WorkspaceFlag } from '../options/agent-options.js';
+import type { JsonFlag } from '../options/output-options.js';
 
-export interface EvalCommandOptions {
+export type EvalCommandOptions = {
   dataset: string;
   scorer: string[];
-  model?: string;
   judgeModel?: string;
   judge?: string;
   concurrency: string;
   repeat: string;
   retries: string;
   minScore?: string;
-  workspace?: string;
-  approve: string[];
-  json?: boolean;
-}
+} & ModelFlag &
+  WorkspaceFlag &
+  ApproveFlag &
+  JsonFlag;
 
 /**
  * `cadre eval <agent> --dataset FILE.jsonl|DIR`: runs the agent on every

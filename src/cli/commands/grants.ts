@@ -5,6 +5,7 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { describeStore, storeUrlFor, type StoreCommandOptions } from './token.js';
+import type { JsonFlag } from '../options/output-options.js';
 
 /**
  * Opens the database `cadre token` and `cadre serve` use; a SQLite file that
@@ -37,11 +38,10 @@ async function withStore(
   }
 }
 
+export type GrantsListOptions = StoreCommandOptions & JsonFlag & { user?: string };
+
 /** `cadre grants list [--user NAME] [--json]`: every "always allow" grant, by user and agent. */
-export function grantsListCommand(
-  options: StoreCommandOptions & { user?: string; json?: boolean },
-  io: CliIO,
-): Promise<number> {
+export function grantsListCommand(options: GrantsListOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const name = options.user?.trim();
   return withStore(options, io, style, async (store, where) => {

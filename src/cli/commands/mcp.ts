@@ -10,15 +10,15 @@ import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
+import type {
+  ApproveFlag,
+  ModelFlag,
+  PolicyFlag,
+  WorkspaceFlag,
+} from '../options/agent-options.js';
 
-export interface McpCommandOptions {
-  workspace?: string;
-  model?: string;
-  /** Tools approved without asking the client ('all' for every tool). */
-  approve: string[];
-  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
-  policy?: string;
-}
+/** `--approve`: tools approved without asking the client. */
+export type McpCommandOptions = WorkspaceFlag & ModelFlag & ApproveFlag & PolicyFlag;
 
 /** What tests hand the command instead of the process's stdin and stdout (and a real model). */
 export interface McpCommandOverrides {

@@ -21,20 +21,21 @@ import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { checkedApprovals } from '../checked-approvals.js';
+import type { ApproveFlag, ModelFlag, WorkspaceFlag } from '../options/agent-options.js';
+import type { JsonFlag, QuietFlag, RecordFlag } from '../options/output-options.js';
 
-export interface ReplayCommandOptions {
+export type ReplayCommandOptions = {
   agent?: string;
   strict?: boolean;
   liveTools?: boolean;
   until?: string;
-  model?: string;
   timing?: string | boolean;
-  workspace?: string;
-  approve: string[];
-  record?: string;
-  json?: boolean;
-  quiet?: boolean;
-}
+} & ModelFlag &
+  WorkspaceFlag &
+  ApproveFlag &
+  RecordFlag &
+  JsonFlag &
+  QuietFlag;
 
 /**
  * `cadre replay FILE.json`: the recorded agent runs again through the real

@@ -28,19 +28,23 @@ import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type {
+  ApproveFlag,
+  InputFlag,
+  ModelFlag,
+  PolicyFlag,
+  WorkspaceFlag,
+} from '../options/agent-options.js';
+import type { JsonFlag, QuietFlag, RecordFlag } from '../options/output-options.js';
 
-export interface RunCommandOptions {
-  input: string[];
-  model?: string;
-  workspace?: string;
-  json?: boolean;
-  approve: string[];
-  quiet?: boolean;
-  /** Write the run's trajectory here (JSON). */
-  record?: string;
-  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
-  policy?: string;
-}
+export type RunCommandOptions = InputFlag &
+  ModelFlag &
+  WorkspaceFlag &
+  ApproveFlag &
+  JsonFlag &
+  QuietFlag &
+  RecordFlag &
+  PolicyFlag;
 
 /** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
 export async function runCommand(

@@ -11,27 +11,27 @@ import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
 import { serverWorkspace } from './server-workspace.js';
 import { describeConfinement } from '../sandbox-notice.js';
+import type { ModelFlag, PolicyFlag } from '../options/agent-options.js';
+import type {
+  AgentsFlag,
+  DbFlag,
+  DrainFlag,
+  LogFlags,
+  ServerWorkspaceFlag,
+} from '../options/server-options.js';
 
-export interface ServeCommandOptions {
+export type ServeCommandOptions = {
   port: string;
   host: string;
-  db?: string;
-  model?: string;
-  /** Agent folders besides ./agents and .cadre/agents (repeatable). */
-  agents: string[];
   /** `--no-worker`: this process serves HTTP only; `cadre worker` processes drive the runs. */
   worker: boolean;
-  /** How long SIGTERM lets runs in flight finish their step before handing them over. */
-  drainSeconds: string;
-  /** A YAML policy file (rules, trust); else CADRE_POLICY. */
-  policy?: string;
-  /** Else CADRE_LOG_LEVEL, else info. */
-  logLevel?: string;
-  /** `json` or `pretty`; else CADRE_LOG_FORMAT, else pretty on a terminal. */
-  logFormat?: string;
-  /** The folder the agents' tools work in; default `.cadre/workspace`, never the server's own folder. */
-  workspace?: string;
-}
+} & DbFlag &
+  ModelFlag &
+  AgentsFlag &
+  DrainFlag &
+  PolicyFlag &
+  LogFlags &
+  ServerWorkspaceFlag;
 
 export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | 'worker'>;
 

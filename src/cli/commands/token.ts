@@ -8,11 +8,10 @@ import type { ListedToken } from '../../store/records.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
+import type { DbFlag } from '../options/server-options.js';
+import type { JsonFlag } from '../options/output-options.js';
 
-export interface StoreCommandOptions {
-  /** `--db URL`; else CADRE_DATABASE_URL; else `.cadre/cadre.db` under the working folder. */
-  db?: string;
-}
+export type StoreCommandOptions = DbFlag;
 
 /** The store a command opens: the flag, the environment, then the default under `io.cwd`. */
 export function storeUrlFor(options: StoreCommandOptions, io: CliIO): string {
@@ -47,16 +46,16 @@ export function describeStore(url: string): string {
   }
 }
 
+export type TokenCreateOptions = StoreCommandOptions & { user: string; createDb?: boolean };
+export type TokenListOptions = StoreCommandOptions & JsonFlag & { user?: string };
+
 /**
  * `cadre token create --user NAME`: prints a new API token once; only its
  * hash is stored. The database is named on stderr; a SQLite file that does
  * not exist is refused unless `--create-db` asks for it, as a token written
  * to a stray database is refused (401) by the server running elsewhere.
  */
-export async function tokenCreateCommand(
-  options: StoreCommandOptions & { user: string; createDb?: boolean },
-  io: CliIO,
-): Promise<number> {
+export async function tokenCreateCommand(options: TokenCreateOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const name = options.user.trim();
   if (!name || name.length > 100) {
@@ -86,10 +85,7 @@ export async function tokenCreateCommand(
 }
 
 /** `cadre token list [--user NAME] [--json]`: every token, by a prefix of its hash; never a secret. */
-export async function tokenListCommand(
-  options: StoreCommandOptions & { user?: string; json?: boolean },
-  io: CliIO,
-): Promise<number> {
+export async function tokenListCommand(options: TokenListOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const name = options.user?.trim();
   if (name === '') {

@@ -3,6 +3,9 @@ import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
+import type { JsonFlag } from '../options/output-options.js';
+
+export type ToolsCommandOptions = JsonFlag;
 
 /**
  * `cadre tools`: every tool an agent of this project can name: the
@@ -10,7 +13,7 @@ import { createStyle, type Style } from '../style.js';
  * `~/.cadre/tools` with their files. A code tool that failed to load is a
  * warning naming its file.
  */
-export async function toolsCommand(options: { json?: boolean }, io: CliIO): Promise<number> {
+export async function toolsCommand(options: ToolsCommandOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   try {
     const environment = await agentEnvironment(io);

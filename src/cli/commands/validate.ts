@@ -21,10 +21,15 @@ const STRICT_FIELDS = [
   'promptConfig.systemPrompt',
 ] as const;
 
+export interface ValidateCommandOptions {
+  /** Also require the spec's required fields. */
+  strict?: boolean;
+}
+
 /** `cadre validate <files|dirs>`: exit 0 when every definition is valid, 1 otherwise. */
 export async function validateCommand(
   paths: string[],
-  options: { strict?: boolean },
+  options: ValidateCommandOptions,
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../trajectory/canonical-json.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 import type { Scorer } from '../types.js';
 import { quote, scored } from './score-result.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../agents/agent-registry.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { agentViews } from './agent-views.js';
-import { SERVER_ASSISTANT } from './default-assistant.js';
+import { SERVER_ASSISTANT } from '../../agents/default-assistant.js';
 
 const agent = (name: string, file?: string): AgentDefinition => ({
   name,

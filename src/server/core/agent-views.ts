@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { AgentView } from '../run-service-types.js';
 import { inputFields } from './agent-inputs.js';
 import { ASSISTANT_EXAMPLES } from './assistant-examples.js';
-import { SERVER_ASSISTANT } from './default-assistant.js';
+import { SERVER_ASSISTANT } from '../../agents/default-assistant.js';
 import type { ServerContext } from './server-context.js';
 
 /**

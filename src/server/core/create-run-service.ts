@@ -18,7 +18,7 @@ import { discoverProjectTools } from '../../tools/discover-tool-files.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
 import type { RunService } from '../run-service-types.js';
-import { SERVER_ASSISTANT } from './default-assistant.js';
+import { SERVER_ASSISTANT } from '../../agents/default-assistant.js';
 import { readViews } from './read-views.js';
 import { grantViews } from './grant-views.js';
 import { resolveApproval } from './resolve-approval.js';

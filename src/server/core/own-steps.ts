@@ -1,5 +1,5 @@
 import type { Message } from '../../model/types.js';
-import { canonicalJson } from '../../trajectory/canonical-json.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 import type { ModelStep, Trajectory } from '../../trajectory/types.js';
 
 /**

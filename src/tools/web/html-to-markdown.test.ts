@@ -86,9 +86,15 @@ describe('htmlToMarkdown', () => {
 });
 
 describe('decodeEntities', () => {
-  it('decodes numeric and common named references', () => {
+  it('decodes numeric and named references, leaving unknown names as written', () => {
     expect(decodeEntities('a &lt;b&gt; &#39;c&#x27; &unknown; &#0;')).toBe(
-      "a <b> 'c' &unknown; &#0;",
+      "a <b> 'c' &unknown; \ufffd",
+    );
+  });
+
+  it('knows every name HTML defines, not only the common ones', () => {
+    expect(decodeEntities('&eacute;t&eacute; &rarr; &frac12;&nbsp;&euro; &hearts;')).toBe(
+      'été → ½ € ♥',
     );
   });
 });
