@@ -106,8 +106,7 @@ export function routeModel(modelString: string, env: ModelEnv = process.env): Pa
  */
 function routeOpenAIName(modelString: string, parsed: ParsedModel, env: ModelEnv): ParsedModel {
   const id = modelString.trim();
-  if (parsed.provider !== 'gemini' || hasPrefix(id) || !/^(gpt-|chatgpt-|o\d)/i.test(id))
-    return parsed;
+  if (parsed.provider !== 'gemini' || hasPrefix(id) || !isOpenAIName(id)) return parsed;
   if (read(env, 'OPENAI_API_KEY') || read(env, 'OPENAI_BASE_URL'))
     return { provider: 'openai', model: id };
   throw new ConfigError(
@@ -115,6 +114,24 @@ function routeOpenAIName(modelString: string, parsed: ParsedModel, env: ModelEnv
       `Set OPENAI_API_KEY to reach it as openai:${id} (or OPENAI_BASE_URL for a compatible server such as vLLM), ` +
       `or use ollama:${id} for an Ollama server that has it (OLLAMA_BASE_URL, default ${DEFAULT_OLLAMA_BASE_URL}).`,
   );
+}
+
+/** `gpt-5`, `o3`, `chatgpt-4o-latest`: names only OpenAI's API serves. */
+const isOpenAIName = (id: string): boolean => /^(gpt-|chatgpt-|o\d)/i.test(id);
+
+/**
+ * Whether a model string goes to OpenAI's Chat Completions API (or a
+ * compatible server): `openai:` / `ollama:` prefixed, or a bare OpenAI id.
+ * Syntax only; a name that does not parse is not.
+ */
+export function isOpenAIModel(modelString: string): boolean {
+  try {
+    const parsed = parseModelString(modelString);
+    if (parsed.provider === 'openai' || parsed.provider === 'ollama') return true;
+    return parsed.provider === 'gemini' && isOpenAIName(parsed.model);
+  } catch {
+    return false;
+  }
 }
 
 const hasPrefix = (modelString: string): boolean => /^[a-z][a-z0-9_-]*:/i.test(modelString.trim());
