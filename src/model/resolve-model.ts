@@ -12,9 +12,11 @@ import type { ModelClient } from './types.js';
 import { AnthropicClient } from './anthropic-client.js';
 import { claudeModelId } from './claude-models.js';
 import { GeminiClient } from './gemini-client.js';
+import { acceptsImages, projectImageSupport } from './image-support.js';
 import { OpenAIClient } from './openai-client.js';
 import { loadScriptedModel } from './scripted-file.js';
 import type { RetryPolicy } from './retry.js';
+import { textOnlyClient } from './text-only-client.js';
 
 export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scripted';
 
@@ -42,7 +44,7 @@ export interface ResolveOverrides {
   /** Beats the environment's base URL for the chosen provider. */
   baseUrl?: string;
   retry?: RetryPolicy;
-  /** Folder `scripted:<file>` paths are relative to. */
+  /** The project folder: `scripted:<file>` paths are relative to it, and its `.cadre/models.json` is read. */
   cwd?: string;
 }
 
@@ -136,10 +138,28 @@ export function isOpenAIModel(modelString: string): boolean {
 
 const hasPrefix = (modelString: string): boolean => /^[a-z][a-z0-9_-]*:/i.test(modelString.trim());
 
+/**
+ * The client for a model string in this environment. A model that takes no
+ * images (the built-in list, or `"images": false` in the project's
+ * `.cadre/models.json` under `overrides.cwd`) gets a note in place of each
+ * tool image.
+ */
 export function resolveModelClient(
   modelString: string,
   env: ModelEnv = process.env,
   overrides: ResolveOverrides = {},
+): ResolvedModel {
+  const resolved = providerClient(modelString, env, overrides);
+  if (resolved.provider === 'scripted') return resolved;
+  return acceptsImages(resolved.model, projectImageSupport(overrides.cwd))
+    ? resolved
+    : { ...resolved, client: textOnlyClient(resolved.client) };
+}
+
+function providerClient(
+  modelString: string,
+  env: ModelEnv,
+  overrides: ResolveOverrides,
 ): ResolvedModel {
   const { provider, model } = routeModel(modelString, env);
   const retry = overrides.retry;
