@@ -6,6 +6,7 @@ import { resolveModelClient } from '../../model/resolve-model.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { commandPolicy } from '../command-policy.js';
+import { mcpApprovals } from '../mcp-approvals.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -14,7 +15,7 @@ import { createStyle, type Style } from '../style.js';
 export interface McpCommandOptions {
   workspace?: string;
   model?: string;
-  /** Tools approved without asking the client ('all' for every tool). */
+  /** Tools approved without asking the client, in any spelling a tool list takes ('all' for every tool). */
   approve: string[];
   /** A YAML policy file (rules, trust); else CADRE_POLICY. */
   policy?: string;
@@ -47,6 +48,8 @@ export async function mcpCommand(
     const projectIO: CliIO = { ...io, cwd: workspace };
     const environment = await agentEnvironment(projectIO);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
+    // Checked before serving: a name that matches no tool is exit 2, not a silent no-op.
+    const approve = mcpApprovals(options.approve, environment);
     const defaultModel = options.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every run shares one client per model.
     const resolveOnce = cachedResolver((model: string) =>
@@ -64,7 +67,7 @@ export async function mcpCommand(
         : { resolveModel: (name: string) => resolveOnce(options.model ?? name) }),
       ...(defaultModel ? { defaultModel } : {}),
       policy,
-      approve: options.approve,
+      approve,
       onEvent: runLog(io, style),
     });
     const closed = new Promise<void>((done) => {
