@@ -21,8 +21,12 @@ export interface TaskEvents {
  * handler requires. The bus stops a blocking call (or ends a stream) at a
  * final or `input-required` status.
  */
-export function taskEvents(bus: ExecutionEventBus, initial: 'submitted' | 'working'): TaskEvents {
-  let ids: { runId: string; threadId: string } | undefined;
+export function taskEvents(
+  bus: ExecutionEventBus,
+  /** `known`: the task already went out (a subscriber was sent it); only updates follow. */
+  initial: 'submitted' | 'working' | { known: { runId: string; threadId: string } },
+): TaskEvents {
+  let ids = typeof initial === 'object' ? initial.known : undefined;
   let chunks = 0;
   const status = (state: TaskStatus) => {
     if (!ids) return;

@@ -330,4 +330,25 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     expect((await cancel)?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(finalState(seen)).toBe(TaskState.TASK_STATE_CANCELED);
   });
+
+  it('SubscribeToTask follows a run from the outside: the task, then its updates until it ends', async () => {
+    const greeter = await client('greeter');
+    const stream = greeter.sendMessageStream(request([text('slow')]));
+    const first = await stream.next();
+    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
+    expect(task).toBeDefined();
+    const id = task?.id ?? '';
+    const subscription = greeter.resubscribeTask({ tenant: '', id });
+    const snapshot = await subscription.next();
+    expect(snapshot.value?.payload?.$case).toBe('task');
+    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
+    const cancelled = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
+    // A finished task is not subscribed to: GetTask reads it.
+    await expect(streamed(greeter.resubscribeTask({ tenant: '', id }))).rejects.toThrow();
+  });
 });
