@@ -114,6 +114,7 @@ describe('remote (A2A) agents as subagents, through the SDK client against the S
       inputs: { prompt: 'weather?' },
     });
     const answer = JSON.stringify(lastResponse(model.requests.at(-1)));
+    expect(answer).toContain('waiting for input that this call cannot give');
     expect(answer).toContain('input-required');
     expect(answer).toContain('Which city?');
   });

@@ -3,6 +3,7 @@ import type { AgentDefinition, RemoteAgentConfig } from '../definition/types.js'
 import { ToolExecutionError } from '../errors/cadre-error.js';
 import type { EventInput } from '../events/types.js';
 import { optionalImport } from '../util/optional-import.js';
+import type { RemoteAnswer } from './remote-answer.js';
 
 /** The SDK is an optional peer: only a run that calls a remote agent loads it, and a missing one is named. */
 const loadCall = () =>
@@ -10,6 +11,18 @@ const loadCall = () =>
     needs: 'Remote (A2A) agents need',
     packages: ['@a2a-js/sdk'],
   });
+
+/**
+ * Why a remote agent gave no answer. A task waiting for input (a question,
+ * an approval, credentials) cannot be answered from inside this call, so the
+ * calling agent is told so, with what the remote asked, instead of waiting.
+ */
+function refusal(name: string, answer: Extract<RemoteAnswer, { kind: 'refused' }>): string {
+  const asked = answer.text ? `: ${answer.text}` : '';
+  if (answer.state === 'input-required' || answer.state === 'auth-required')
+    return `Remote agent ${name} is waiting for input that this call cannot give (its task ${answer.taskId} is ${answer.state})${asked}`;
+  return `Remote agent ${name} stopped with its task ${answer.state}${asked}`;
+}
 
 /**
  * A remote agent (Gemini CLI `kind: remote`, ADK `RemoteA2aAgent`): the task
@@ -40,10 +53,7 @@ export class RemoteAgent implements Agent {
       text: input.prompt,
       signal: ctx.signal,
     });
-    if (answer.kind === 'refused')
-      throw new ToolExecutionError(
-        `Remote agent ${this.name} stopped with its task ${answer.state}${answer.text ? `: ${answer.text}` : ''}`,
-      );
+    if (answer.kind === 'refused') throw new ToolExecutionError(refusal(this.name, answer));
     yield {
       type: 'final_result',
       message: 'Remote agent answered',

@@ -74,7 +74,7 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
       existing.push({ ...folder });
   }
 
-  const base = { ...options.load, knownTools: options.knownTools, cwd: options.cwd };
+  const base = { ...options.load, knownTools: options.knownTools, cwd: options.cwd, home };
   // First pass learns every agent's name, so definitions can grant each other (or themselves).
   const names = new Set(
     (options.builtins ?? []).map((entry) =>

@@ -87,6 +87,7 @@ export async function agentEnvironment(
       servesModel: servesModelIn(io.env),
       isKnownAgent: (name) => names.has(name),
       cwd: io.cwd,
+      ...(io.env.HOME ? { home: io.env.HOME } : {}),
     },
     diagnostics: [...code.warnings, ...diagnostics],
     skipped: [...code.warnings, ...skipped],

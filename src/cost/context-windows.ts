@@ -52,8 +52,9 @@ export function contextWindowFor(model: string, table: ContextWindowTable): numb
 
 /**
  * The built-in windows with `.cadre/models.json` on top: `{"model-id":
- * {"contextWindow": tokens}}`. No file means the built-ins; a bad entry is
- * an error naming the file and the model.
+ * {"contextWindow": tokens, "images": false}}` (an entry may give only
+ * one of them). No file means the built-ins; a bad entry is an error naming the
+ * file and the model.
  */
 export async function loadContextWindows(cwd: string): Promise<ContextWindowTable> {
   let text: string;
@@ -77,6 +78,11 @@ export function parseContextWindows(text: string, file: string): Record<string, 
   const windows: Record<string, number> = {};
   for (const [model, entry] of Object.entries(data)) {
     const tokens = isRecord(entry) ? entry.contextWindow : undefined;
+    // `images` is the model clients' (src/model/image-support.ts); checked here, where the file is.
+    const images = isRecord(entry) ? entry.images : undefined;
+    if (images !== undefined && typeof images !== 'boolean')
+      throw new ConfigError(`${file}: ${model}: "images" must be true or false`);
+    if (tokens === undefined && images !== undefined) continue;
     if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0)
       throw new ConfigError(`${file}: ${model}: expected {"contextWindow": tokens}`);
     windows[model.toLowerCase()] = tokens;

@@ -1,6 +1,7 @@
 import { describeValue, isRecord } from './describe-value.js';
 import { warningAt, type PendingIssue } from './issues.js';
-import type { AgentDefinition } from './types.js';
+import { isOpenAIModel } from '../model/resolve-model.js';
+import type { AgentDefinition, ModelConfig } from './types.js';
 
 /** A string, or a genai Content (`parts: [{text}]`) as ADK also takes for `static_instruction`. */
 function contentText(value: unknown): string | undefined {
@@ -19,7 +20,8 @@ const positiveInteger = (value: unknown): value is number =>
  * The ADK fields the Cadre raw definition has no place for, honoured on the
  * loaded definition: `static_instruction` (before the instruction, never
  * templated, as ADK sends it), `include_contents: none` (no earlier
- * conversation), `max_output_tokens` and `thinking_config.thinking_budget`.
+ * conversation), `max_output_tokens`, `top_k`, `stop_sequences` and
+ * `thinking_config.thinking_budget`.
  */
 export function withAdkExtras(
   data: Record<string, unknown>,
@@ -66,6 +68,10 @@ export function withAdkExtras(
         `${maxKey} must be a positive integer, got ${describeValue(max)}; ignored`,
       ),
     );
+  const sampling = samplingOf(generation, definition.modelConfig?.model);
+  pending.push(...sampling.pending);
+  if (sampling.config)
+    definition = { ...definition, modelConfig: { ...definition.modelConfig, ...sampling.config } };
   const thinking = generation.thinking_config ?? generation.thinkingConfig;
   const budget = isRecord(thinking)
     ? (thinking.thinking_budget ?? thinking.thinkingBudget)
@@ -76,4 +82,50 @@ export function withAdkExtras(
       modelConfig: { ...definition.modelConfig, thinkingBudget: budget },
     };
   return { definition, pending };
+}
+
+/** The spelling a config uses (snake_case, or the proto's camelCase). */
+const keyOf = (generation: Record<string, unknown>, snake: string, camel: string): string =>
+  snake in generation ? snake : camel;
+
+/**
+ * `top_k` and `stop_sequences`, checked. OpenAI's API has no top_k: an agent
+ * whose model is an OpenAI one is told once, here, rather than on every call.
+ */
+function samplingOf(
+  generation: Record<string, unknown>,
+  model: string | undefined,
+): { config?: Pick<ModelConfig, 'topK' | 'stopSequences'>; pending: PendingIssue[] } {
+  const pending: PendingIssue[] = [];
+  const config: Pick<ModelConfig, 'topK' | 'stopSequences'> = {};
+  const kKey = keyOf(generation, 'top_k', 'topK');
+  const topK = generation[kKey];
+  if (positiveInteger(topK)) {
+    config.topK = topK;
+    if (model !== undefined && isOpenAIModel(model))
+      pending.push(
+        warningAt(
+          ['generate_content_config', kKey],
+          `${kKey} is not sent to ${model}: OpenAI's API has no top_k`,
+        ),
+      );
+  } else if (topK !== undefined && topK !== null)
+    pending.push(
+      warningAt(
+        ['generate_content_config', kKey],
+        `${kKey} must be a positive integer, got ${describeValue(topK)}; ignored`,
+      ),
+    );
+  const stopKey = keyOf(generation, 'stop_sequences', 'stopSequences');
+  const stops = generation[stopKey];
+  if (Array.isArray(stops) && stops.every((s) => typeof s === 'string' && s !== '')) {
+    if (stops.length > 0) config.stopSequences = stops as string[];
+  } else if (stops !== undefined && stops !== null)
+    pending.push(
+      warningAt(
+        ['generate_content_config', stopKey],
+        `${stopKey} must be a list of non-empty strings, got ${describeValue(stops)}; ignored`,
+      ),
+    );
+  return { ...(Object.keys(config).length > 0 ? { config } : {}), pending };
 }

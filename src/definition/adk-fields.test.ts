@@ -21,6 +21,36 @@ async function load(name: string, lines: readonly string[]) {
 }
 
 describe('ADK agent configs: fields Cadre maps, and a warning at the line for the rest', () => {
+  test('top_k for an OpenAI model is warned about once, at load; bad top_k / stop_sequences are warnings and ignored', async () => {
+    const openai = await load('openai.yaml', [
+      'name: writer',
+      'description: d',
+      'model: openai:gpt-4.1',
+      'instruction: Write.',
+      'generate_content_config:', // 5
+      '  top_k: 20',
+      '  stop_sequences: ["END"]',
+    ]);
+    expect(openai.definition.modelConfig).toMatchObject({ topK: 20, stopSequences: ['END'] });
+    expect(openai.warnings.map((w) => `${w.line} ${w.message}`)).toEqual([
+      "6 top_k is not sent to openai:gpt-4.1: OpenAI's API has no top_k",
+    ]);
+    const bad = await load('bad.yaml', [
+      'name: writer',
+      'description: d',
+      'instruction: Write.',
+      'generate_content_config:',
+      '  topK: 0.5', // 5
+      '  stopSequences: "END"',
+    ]);
+    expect(bad.definition.modelConfig?.topK).toBeUndefined();
+    expect(bad.definition.modelConfig?.stopSequences).toBeUndefined();
+    expect(bad.warnings.map((w) => `${w.line} ${w.message}`)).toEqual([
+      '5 topK must be a positive integer, got 0.5; ignored',
+      '6 stopSequences must be a list of non-empty strings, got "END"; ignored',
+    ]);
+  });
+
   test('an agent name that is not an identifier is warned about (ADK refuses it)', async () => {
     const { definition, warnings } = await load('dashed.yaml', [
       'name: code-reviewer',
@@ -62,12 +92,16 @@ describe('ADK agent configs: fields Cadre maps, and a warning at the line for th
       systemPrompt: 'Review {prompt}.',
       history: 'none',
     });
-    expect(definition.modelConfig).toEqual({ temp: 0.2, maxOutputTokens: 512, thinkingBudget: 0 });
+    expect(definition.modelConfig).toEqual({
+      temp: 0.2,
+      maxOutputTokens: 512,
+      topK: 20,
+      stopSequences: ['END'],
+      thinkingBudget: 0,
+    });
     expect(warnings.map((w) => `${w.line} ${w.path}: ${w.message}`)).toEqual([
       '7 disallow_transfer_to_peers: disallow_transfer_to_peers: false is ignored: Cadre sub-agents never transfer control; they answer their caller',
       '8 before_model_callbacks: before_model_callbacks is ignored: Cadre does not run Python callbacks',
-      "13 generate_content_config.top_k: generate_content_config.top_k is ignored: Cadre's model clients send no top_k",
-      "14 generate_content_config.stop_sequences: generate_content_config.stop_sequences is ignored: Cadre's model clients send no stop sequences",
       "15 generate_content_config.safety_settings: generate_content_config.safety_settings is ignored: Cadre's model clients send no safety settings",
     ]);
   });
@@ -93,6 +127,8 @@ describe('ADK agent configs: fields Cadre maps, and a warning at the line for th
     expect(request?.config).toMatchObject({
       temperature: 0.2,
       maxOutputTokens: 512,
+      topK: 20,
+      stopSequences: ['END'],
       thinkingBudget: 0,
     });
     expect(JSON.stringify(request?.messages)).not.toContain('earlier');

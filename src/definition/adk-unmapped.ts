@@ -9,6 +9,10 @@ const MAPPED_GENERATION = new Set([
   'maxOutputTokens',
   'thinking_config',
   'thinkingConfig',
+  'top_k',
+  'topK',
+  'stop_sequences',
+  'stopSequences',
 ]);
 
 /** Why a field ADK reads does nothing in Cadre. */
@@ -28,8 +32,6 @@ const IGNORED: Readonly<Record<string, string>> = {
 };
 
 const GENERATION_WHY: Readonly<Record<string, string>> = {
-  top_k: "Cadre's model clients send no top_k",
-  stop_sequences: "Cadre's model clients send no stop sequences",
   safety_settings: "Cadre's model clients send no safety settings",
 };
 

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type * as Yaml from 'yaml';
 import { parseYamlText } from './data-file.js';
 import { isPlainObject } from './describe-value.js';
@@ -81,7 +82,7 @@ export async function readMarkdownDefinition(
   const dialect = detectDialect(file, fm.data);
   const settingsNotes = withSettingsServers(
     built.raw,
-    await settingsMcpServers(file, dialect),
+    await settingsMcpServers(file, dialect, options.home ?? homedir()),
     fm.data.tools,
     options.mcpServers ?? [],
   );

@@ -11,6 +11,8 @@ export interface LoadOptions {
   mcpServers?: readonly string[];
   /** Output schemas definitions may reference by name. */
   schemas?: SchemaRegistry;
+  /** The user's folder, for user-level settings (`~/.gemini/settings.json`); default the home directory ($HOME). */
+  home?: string;
   /** Issue file paths are shown relative to this (default: process.cwd()). */
   cwd?: string;
   /** Enforce the spec's required fields (inputConfig, outputConfig, promptConfig, toolConfig): `cadre validate --strict`. */

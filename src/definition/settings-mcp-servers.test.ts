@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ValidationError } from '../errors/validation-error.js';
 import { loadDefinition } from './load-definition.js';
 
@@ -21,7 +21,9 @@ async function write(file: string, text: string): Promise<void> {
 const agent = (name: string, extra: string[] = []): string =>
   ['---', `name: ${name}`, 'description: d', ...extra, '---', 'You help.', ''].join('\n');
 
-const load = (file: string) => loadDefinition(file, { cwd: dir });
+/** A home with no settings, so the machine's own ~/.gemini never leaks in. */
+const load = (file: string, home = path.join(dir, 'empty-home')) =>
+  loadDefinition(file, { cwd: dir, home });
 
 describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
   test('mcp_servers.<name>.http_url is a remote streamable-HTTP server', async () => {
@@ -106,5 +108,61 @@ describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
     expect(warnings.map((w) => w.message)).toContainEqual(
       expect.stringMatching(/^\.gemini\/settings\.json is not valid JSON/),
     );
+  });
+
+  describe("the user's ~/.gemini/settings.json", () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    test('its servers reach Gemini CLI agents too; the project file wins a name both give', async () => {
+      await write(
+        'user-home/.gemini/settings.json',
+        JSON.stringify({
+          mcpServers: {
+            shared: { command: 'from-user' },
+            mine: { httpUrl: 'http://127.0.0.1:9/mine' },
+          },
+        }),
+      );
+      await write(
+        'proj/.gemini/settings.json',
+        JSON.stringify({ mcpServers: { shared: { command: 'from-project' } } }),
+      );
+      await write('proj/.gemini/agents/a.md', agent('a'));
+      const { definition } = await load('proj/.gemini/agents/a.md', path.join(dir, 'user-home'));
+      expect(definition.mcpServers).toMatchObject({
+        shared: { transport: 'stdio', command: 'from-project' },
+        mine: { transport: 'http', url: 'http://127.0.0.1:9/mine' },
+      });
+      // Claude Code keeps its user servers elsewhere (~/.claude.json): not read.
+      await write('user-home/.claude/settings.json', JSON.stringify({ mcpServers: { x: {} } }));
+      await write('proj/.claude/agents/b.md', agent('b'));
+      const claude = await load('proj/.claude/agents/b.md', path.join(dir, 'user-home'));
+      expect(claude.definition.mcpServers).toBeUndefined();
+    });
+
+    test('$HOME is where it is looked for; a broken one is a warning naming it', async () => {
+      await write('env-home/.gemini/settings.json', '{ broken');
+      await write(
+        'env-proj/.gemini/settings.json',
+        JSON.stringify({ mcpServers: { p: { command: 'p' } } }),
+      );
+      await write('env-proj/.gemini/agents/c.md', agent('c'));
+      vi.stubEnv('HOME', path.join(dir, 'env-home'));
+      const { definition, warnings } = await loadDefinition('env-proj/.gemini/agents/c.md', {
+        cwd: dir,
+      });
+      expect(Object.keys(definition.mcpServers ?? {})).toEqual(['p']);
+      expect(warnings.map((w) => w.message)).toContainEqual(
+        expect.stringMatching(/^~\/\.gemini\/settings\.json is not valid JSON/),
+      );
+      await write(
+        'env-home/.gemini/settings.json',
+        JSON.stringify({ mcpServers: { u: { command: 'u' } } }),
+      );
+      const again = await loadDefinition('env-proj/.gemini/agents/c.md', { cwd: dir });
+      expect(Object.keys(again.definition.mcpServers ?? {}).sort()).toEqual(['p', 'u']);
+    });
   });
 });

@@ -12,51 +12,79 @@ const SETTINGS: Readonly<Record<NonNullable<DefinitionSource['foreign']>, string
 };
 
 export interface SettingsServers {
-  /** Raw server entries by name, as the settings file writes them. */
+  /** Raw server entries by name, as the settings files write them. */
   servers: Record<string, unknown>;
+  /** Which file each server came from, as a person would name it. */
+  from: Record<string, string>;
   notes: SourceNote[];
 }
 
+const NONE: SettingsServers = { servers: {}, from: {}, notes: [] };
+
 /**
- * The `mcpServers` of `<project>/.gemini/settings.json` (Gemini CLI) or
- * `<project>/.claude/settings.json` (Claude Code) for an agent file inside
- * that project's `.gemini/` or `.claude/` folder: the tools treat those
- * servers as every agent's. No file, no servers; a file that is not JSON is
- * a warning, not a refusal (the agent still loads, without them).
+ * The `mcpServers` of one settings file, named `label` in notes. No file, no
+ * servers; a file that is not JSON is a warning, not a refusal (the agent
+ * still loads, without them).
  */
-export async function settingsMcpServers(
-  file: string,
-  dialect: NonNullable<DefinitionSource['foreign']>,
-): Promise<SettingsServers> {
-  const folder = SETTINGS[dialect];
-  if (!folder) return { servers: {}, notes: [] };
-  const parts = file.split(path.sep);
-  const at = parts.lastIndexOf(folder);
-  if (at < 0) return { servers: {}, notes: [] };
-  const settings = [...parts.slice(0, at + 1), 'settings.json'].join(path.sep);
+async function readSettings(file: string, label: string): Promise<SettingsServers> {
   let text: string;
   try {
-    text = await readFile(settings, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch {
-    return { servers: {}, notes: [] };
+    return NONE;
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     return {
-      servers: {},
+      ...NONE,
       notes: [
         {
           path: [],
-          message: `${folder}/settings.json is not valid JSON (${(error as Error).message}); its MCP servers are not read`,
+          message: `${label} is not valid JSON (${(error as Error).message}); its MCP servers are not read`,
           severity: 'warning',
         },
       ],
     };
   }
-  const servers = isRecord(data) && isRecord(data.mcpServers) ? data.mcpServers : {};
-  return { servers: { ...servers }, notes: [] };
+  const servers = isRecord(data) && isRecord(data.mcpServers) ? { ...data.mcpServers } : {};
+  return {
+    servers,
+    from: Object.fromEntries(Object.keys(servers).map((n) => [n, label])),
+    notes: [],
+  };
+}
+
+/**
+ * The `mcpServers` of `<project>/.gemini/settings.json` (Gemini CLI) or
+ * `<project>/.claude/settings.json` (Claude Code) for an agent file inside
+ * that project's `.gemini/` or `.claude/` folder: the tools treat those
+ * servers as every agent's. Gemini CLI also reads the user's
+ * `~/.gemini/settings.json` (`home`: $HOME), under the project's: on a name
+ * both give, the project's entry wins, as in Gemini CLI.
+ */
+export async function settingsMcpServers(
+  file: string,
+  dialect: NonNullable<DefinitionSource['foreign']>,
+  home: string,
+): Promise<SettingsServers> {
+  const folder = SETTINGS[dialect];
+  if (!folder) return NONE;
+  const parts = file.split(path.sep);
+  const at = parts.lastIndexOf(folder);
+  if (at < 0) return NONE;
+  const project = [...parts.slice(0, at + 1), 'settings.json'].join(path.sep);
+  const user = path.join(home, folder, 'settings.json');
+  const found = [await readSettings(project, `${folder}/settings.json`)];
+  // An agent in the user's own ~/.gemini/agents has that file as its project settings already.
+  if (dialect === 'gemini-cli' && path.resolve(user) !== path.resolve(project))
+    found.unshift(await readSettings(user, `~/${folder}/settings.json`));
+  return {
+    servers: Object.assign({}, ...found.map((f) => f.servers)) as Record<string, unknown>,
+    from: Object.assign({}, ...found.map((f) => f.from)) as Record<string, string>,
+    notes: found.flatMap((f) => f.notes),
+  };
 }
 
 /** Gemini CLI agent files write server keys in snake_case: `http_url` is `httpUrl`. */
@@ -115,7 +143,7 @@ export function withSettingsServers(
     else
       notes.push({
         path: [],
-        message: `MCP server "${name}" of the project settings has no command, url or httpUrl; left out`,
+        message: `MCP server "${name}" of ${found.from[name] ?? 'the settings'} has no command, url or httpUrl; left out`,
         severity: 'warning',
       });
   }

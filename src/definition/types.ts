@@ -74,6 +74,10 @@ export interface ModelConfig {
   thinkingBudget?: number;
   /** Cap on the tokens of one model answer (ADK `generate_content_config.max_output_tokens`). */
   maxOutputTokens?: number;
+  /** Top-k sampling (ADK `generate_content_config.top_k`); OpenAI has no such setting. */
+  topK?: number;
+  /** The answer stops before any of these (ADK `generate_content_config.stop_sequences`). */
+  stopSequences?: string[];
 }
 
 export interface RunConfig {

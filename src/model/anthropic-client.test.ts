@@ -250,6 +250,20 @@ describe('AnthropicClient against a fake Messages endpoint (real @anthropic-ai/s
       expect(bodyOf(server, 1)).toMatchObject({ max_tokens: 64 });
     });
 
+    it('sends top_k and stop_sequences; top_k not with thinking on, which the API refuses', async () => {
+      const { client, server } = await harness({
+        turns: [{ parts: [{ text: 'a' }] }, { parts: [{ text: 'b' }] }],
+      });
+      await run(client, request({ config: { topK: 20, stopSequences: ['END'] } }));
+      await run(
+        client,
+        request({ config: { topK: 20, stopSequences: ['END'], thinkingBudget: 2048 } }),
+      );
+      expect(bodyOf(server, 0)).toMatchObject({ top_k: 20, stop_sequences: ['END'] });
+      expect(bodyOf(server, 1)).toMatchObject({ stop_sequences: ['END'] });
+      expect(bodyOf(server, 1)).not.toHaveProperty('top_k');
+    });
+
     it('asks for thinking with the budget, and leaves out a temperature thinking does not allow', async () => {
       const { client, server } = await harness({
         turns: [{ parts: [{ text: 'a' }] }, { parts: [{ text: 'b' }] }, { parts: [{ text: 'c' }] }],

@@ -120,22 +120,28 @@ function thinkingOf(
   };
 }
 
+interface Sampling {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+}
+
 /**
- * With thinking on, the API rejects a temperature other than 1 and a top_p
- * below 0.95, so those are left out. Current models also reject temperature
- * and top_p together: temperature wins.
+ * With thinking on, the API rejects a temperature other than 1, a top_p
+ * below 0.95 and any top_k, so those are left out. Current models also
+ * reject temperature and top_p together: temperature wins.
  */
-function sampling(
-  config: GenerationConfig,
-  thinking: ThinkingConfigParam | undefined,
-): { temperature?: number; top_p?: number } {
+function sampling(config: GenerationConfig, thinking: ThinkingConfigParam | undefined): Sampling {
   const thinkingOn = thinking !== undefined && thinking.type !== 'disabled';
-  const { temperature, topP } = config;
-  const out: { temperature?: number; top_p?: number } = {};
+  const { temperature, topP, topK, stopSequences } = config;
+  const out: Sampling = {};
   if (temperature !== undefined && (!thinkingOn || temperature === 1))
     out.temperature = temperature;
   if (topP !== undefined && out.temperature === undefined && (!thinkingOn || topP >= 0.95))
     out.top_p = topP;
+  if (topK !== undefined && !thinkingOn) out.top_k = topK;
+  if (stopSequences?.length) out.stop_sequences = stopSequences;
   return out;
 }
 

@@ -174,6 +174,15 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
       });
     });
 
+    it('sends topK and stopSequences in generationConfig', async () => {
+      const { client, server } = await harness({ turns: [{ parts: [{ text: 'ok' }] }] });
+      await run(client, request({ config: { topK: 40, stopSequences: ['END', '###'] } }));
+      expect(bodyOf(server)['generationConfig']).toEqual({
+        topK: 40,
+        stopSequences: ['END', '###'],
+      });
+    });
+
     it('sends the system instruction and tools as functionDeclarations with parametersJsonSchema', async () => {
       const { client, server } = await harness({ turns: [{ parts: [{ text: 'ok' }] }] });
       const parameters = {

@@ -30,9 +30,12 @@ export function toGeminiParams(
       },
     ];
   }
-  const { temperature, topP, thinkingBudget, maxOutputTokens } = request.config;
+  const { temperature, topP, topK, stopSequences, thinkingBudget, maxOutputTokens } =
+    request.config;
   if (temperature !== undefined) config.temperature = temperature;
   if (topP !== undefined) config.topP = topP;
+  if (topK !== undefined) config.topK = topK;
+  if (stopSequences?.length) config.stopSequences = stopSequences;
   if (maxOutputTokens !== undefined) config.maxOutputTokens = maxOutputTokens;
   if (thinkingBudget !== undefined) {
     // A budget of 0 turns thinking off, so there are no thoughts to include.

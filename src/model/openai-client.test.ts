@@ -160,6 +160,13 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
   });
 
   describe('request', () => {
+    it('sends stop sequences as stop, and no top_k (Chat Completions has none)', async () => {
+      const { client, server } = await harness({ turns: [{ parts: [{ text: 'ok' }] }] });
+      await run(client, request({ config: { topK: 40, stopSequences: ['END'] } }));
+      expect(bodyOf(server)).toMatchObject({ stop: ['END'] });
+      expect(bodyOf(server)).not.toHaveProperty('top_k');
+    });
+
     it('streams with include_usage and sends temperature, top_p, max tokens and tools as type function', async () => {
       const { client, server } = await harness({ turns: [{ parts: [{ text: 'ok' }] }] });
       const parameters = { type: 'object', properties: { dir: { type: 'string' } } };

@@ -88,7 +88,8 @@ export class OpenAIClient implements ModelClient {
   }
 
   #params(request: ModelRequest): ChatCompletionCreateParamsStreaming {
-    const { temperature, topP, maxOutputTokens } = request.config;
+    // topK has no Chat Completions field; loading an agent that sets it for OpenAI warns.
+    const { temperature, topP, maxOutputTokens, stopSequences } = request.config;
     return {
       model: request.model,
       messages: toOpenAIMessages(request),
@@ -96,6 +97,7 @@ export class OpenAIClient implements ModelClient {
       ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(topP !== undefined ? { top_p: topP } : {}),
+      ...(stopSequences?.length ? { stop: stopSequences } : {}),
       ...(maxOutputTokens !== undefined
         ? { [this.#options.maxTokensParam ?? 'max_completion_tokens']: maxOutputTokens }
         : {}),

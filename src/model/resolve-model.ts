@@ -12,9 +12,11 @@ import type { ModelClient } from './types.js';
 import { AnthropicClient } from './anthropic-client.js';
 import { claudeModelId } from './claude-models.js';
 import { GeminiClient } from './gemini-client.js';
+import { acceptsImages, projectImageSupport } from './image-support.js';
 import { OpenAIClient } from './openai-client.js';
 import { loadScriptedModel } from './scripted-file.js';
 import type { RetryPolicy } from './retry.js';
+import { textOnlyClient } from './text-only-client.js';
 
 export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scripted';
 
@@ -42,7 +44,7 @@ export interface ResolveOverrides {
   /** Beats the environment's base URL for the chosen provider. */
   baseUrl?: string;
   retry?: RetryPolicy;
-  /** Folder `scripted:<file>` paths are relative to. */
+  /** The project folder: `scripted:<file>` paths are relative to it, and its `.cadre/models.json` is read. */
   cwd?: string;
 }
 
@@ -106,8 +108,7 @@ export function routeModel(modelString: string, env: ModelEnv = process.env): Pa
  */
 function routeOpenAIName(modelString: string, parsed: ParsedModel, env: ModelEnv): ParsedModel {
   const id = modelString.trim();
-  if (parsed.provider !== 'gemini' || hasPrefix(id) || !/^(gpt-|chatgpt-|o\d)/i.test(id))
-    return parsed;
+  if (parsed.provider !== 'gemini' || hasPrefix(id) || !isOpenAIName(id)) return parsed;
   if (read(env, 'OPENAI_API_KEY') || read(env, 'OPENAI_BASE_URL'))
     return { provider: 'openai', model: id };
   throw new ConfigError(
@@ -117,12 +118,48 @@ function routeOpenAIName(modelString: string, parsed: ParsedModel, env: ModelEnv
   );
 }
 
+/** `gpt-5`, `o3`, `chatgpt-4o-latest`: names only OpenAI's API serves. */
+const isOpenAIName = (id: string): boolean => /^(gpt-|chatgpt-|o\d)/i.test(id);
+
+/**
+ * Whether a model string goes to OpenAI's Chat Completions API (or a
+ * compatible server): `openai:` / `ollama:` prefixed, or a bare OpenAI id.
+ * Syntax only; a name that does not parse is not.
+ */
+export function isOpenAIModel(modelString: string): boolean {
+  try {
+    const parsed = parseModelString(modelString);
+    if (parsed.provider === 'openai' || parsed.provider === 'ollama') return true;
+    return parsed.provider === 'gemini' && isOpenAIName(parsed.model);
+  } catch {
+    return false;
+  }
+}
+
 const hasPrefix = (modelString: string): boolean => /^[a-z][a-z0-9_-]*:/i.test(modelString.trim());
 
+/**
+ * The client for a model string in this environment. A model that takes no
+ * images (the built-in list, or `"images": false` in the project's
+ * `.cadre/models.json` under `overrides.cwd`) gets a note in place of each
+ * tool image.
+ */
 export function resolveModelClient(
   modelString: string,
   env: ModelEnv = process.env,
   overrides: ResolveOverrides = {},
+): ResolvedModel {
+  const resolved = providerClient(modelString, env, overrides);
+  if (resolved.provider === 'scripted') return resolved;
+  return acceptsImages(resolved.model, projectImageSupport(overrides.cwd))
+    ? resolved
+    : { ...resolved, client: textOnlyClient(resolved.client) };
+}
+
+function providerClient(
+  modelString: string,
+  env: ModelEnv,
+  overrides: ResolveOverrides,
 ): ResolvedModel {
   const { provider, model } = routeModel(modelString, env);
   const retry = overrides.retry;

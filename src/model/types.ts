@@ -64,6 +64,10 @@ export interface GenerationConfig {
   /** Max thinking tokens; -1 lets the model decide, 0 turns thinking off. */
   thinkingBudget?: number;
   maxOutputTokens?: number;
+  /** Sample from the K likeliest tokens (Gemini, Anthropic; OpenAI has no such field). */
+  topK?: number;
+  /** The answer stops before any of these. */
+  stopSequences?: string[];
 }
 
 export interface ModelRequest {

@@ -26,6 +26,7 @@ import {
   responseInfo,
   type ResponseInfo,
 } from './response-info.js';
+import { systemInstructions } from './system-instructions.js';
 import { addTokens, NO_TOKENS, tokenAttributes, type Tokens } from './token-usage.js';
 
 export interface EventTracerOptions {
@@ -200,6 +201,7 @@ export class EventTracer {
   private turnStarted(event: CadreEvent): void {
     const execution = this.execution(event);
     this.endChat(execution);
+    const system = this.options.captureContent ? systemInstructions(event.data) : undefined;
     const span = this.tracer.startSpan(
       execution.model ? `chat ${execution.model}` : 'chat',
       {
@@ -212,6 +214,7 @@ export class EventTracer {
           ...(this.options.captureContent && execution.transcript.length > 0
             ? { [GenAI.inputMessages]: JSON.stringify(execution.transcript) }
             : {}),
+          ...(system ? { [GenAI.systemInstructions]: system } : {}),
         },
       },
       execution.context,

@@ -116,5 +116,12 @@ export async function startRecording(
 /** The generation config the runtime derives from a definition (used when no step ran). */
 function generationConfigOf(definition: AgentDefinition): GenerationConfig {
   const m = definition.modelConfig;
-  return jsonClone({ temperature: m?.temp, topP: m?.top_p, thinkingBudget: m?.thinkingBudget });
+  return jsonClone({
+    temperature: m?.temp,
+    topP: m?.top_p,
+    thinkingBudget: m?.thinkingBudget,
+    maxOutputTokens: m?.maxOutputTokens,
+    topK: m?.topK,
+    stopSequences: m?.stopSequences,
+  });
 }

@@ -45,6 +45,8 @@ const request = z.object({
     topP: z.number().optional(),
     thinkingBudget: z.number().optional(),
     maxOutputTokens: z.number().optional(),
+    topK: z.number().optional(),
+    stopSequences: z.array(z.string()).optional(),
   }),
 });
 

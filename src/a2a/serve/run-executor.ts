@@ -1,59 +1,56 @@
-import type { Task } from '@a2a-js/sdk';
+import { TaskState, type Task, type TaskStatus } from '@a2a-js/sdk';
 import {
   AgentEvent,
   type AgentExecutor,
   type ExecutionEventBus,
+  type RequestContext,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import type { RunService } from '../../server/run-service-types.js';
+import type { RunHooks, RunService } from '../../server/run-service-types.js';
 import { messageText } from '../remote-answer.js';
-import { runTask } from './run-task.js';
+import { taskDecision, type TaskDecision } from './task-decision.js';
+import { agentMessage } from './run-task.js';
+import { taskEvents, type TaskEvents } from './task-events.js';
 
-/** The request's signal, carried in the call context's state (the SDK's bag for transport data). */
+/** The request's signal and the caller's display name, carried in the call context's state (the SDK's bag for transport data). */
 export const SIGNAL_KEY = 'cadre.signal';
+export const USER_NAME_KEY = 'cadre.userName';
 
 export const callUser = (context: ServerCallContext): string => context.user?.userName ?? '';
 export const callSignal = (context: ServerCallContext): AbortSignal | undefined => {
   const signal = context.state.get(SIGNAL_KEY);
   return signal instanceof AbortSignal ? signal : undefined;
 };
+const callUserName = (context: ServerCallContext): string | undefined => {
+  const name = context.state.get(USER_NAME_KEY);
+  return typeof name === 'string' && name ? name : undefined;
+};
 
-/**
- * The task, then its status as an update: the SDK's event queue ends a
- * blocking call on a status update (a task event alone leaves an
- * input-required call waiting on a bus that is kept open).
- */
-function publish(bus: ExecutionEventBus, task: Task): void {
-  bus.publish(AgentEvent.task(task));
-  bus.publish(
-    AgentEvent.statusUpdate({
-      taskId: task.id,
-      contextId: task.contextId,
-      status: task.status,
-      metadata: undefined,
-    }),
-  );
-}
+const hooksFor = (events: TaskEvents, signal: AbortSignal | undefined): RunHooks => ({
+  onStarted: (ids) => events.started(ids),
+  onEvent: (event) => events.event(event),
+  // Detaches only: a caller that leaves does not stop the run.
+  ...(signal ? { signal } : {}),
+});
 
 /**
  * An A2A message starts a run of `agent` through the run service (stored,
- * policed and audited like any other run) and publishes the run as the task.
- * A context id naming one of the caller's threads continues it. A message to
- * a task that already exists gets the run as it stands: approvals are
- * decided in Cadre, not over A2A.
+ * policed and audited like any other run) and publishes the run as the task,
+ * event by event, so streaming callers see it progress. A context id naming
+ * one of the caller's threads continues it. A message on a task waiting for
+ * approval that says approve or reject (see task-decision.ts) decides it
+ * through the same path as the resolve route, and the run goes on.
  */
 export function runExecutor(service: RunService, agent: string): AgentExecutor {
   return {
     execute: async (request, bus) => {
-      if (request.task) {
-        publish(bus, request.task);
-        return;
-      }
+      if (request.task) return followUp(service, request, bus);
       const userId = callUser(request.context);
       const signal = callSignal(request.context);
       const thread = await service
         .getThread(userId, request.contextId, signal)
         .catch(() => undefined);
+      const events = taskEvents(bus, 'submitted');
       const response = await service.run(
         {
           userId,
@@ -61,12 +58,100 @@ export function runExecutor(service: RunService, agent: string): AgentExecutor {
           prompt: messageText(request.userMessage),
           ...(thread ? { threadId: thread.thread.id } : {}),
         },
-        // Detaches only: a caller that leaves does not stop the run.
-        signal ? { signal } : {},
+        hooksFor(events, signal),
       );
-      publish(bus, runTask(response));
+      events.settled(response);
     },
-    // Cancelling goes through Cadre (`cadre cancel`, /api); the card offers no more.
+    // Cancelling is the request handler's (run-request-handler.ts): it needs the caller, which this is not given.
     cancelTask: () => Promise.resolve(),
   };
+}
+
+/** A message on an existing task: a decision when one is waiting for it, else the task as it stands. */
+async function followUp(
+  service: RunService,
+  request: RequestContext,
+  bus: ExecutionEventBus,
+): Promise<void> {
+  const task = request.task;
+  if (!task) return;
+  const ids = { runId: task.id, threadId: task.contextId };
+  const decision = taskDecision(request.userMessage);
+  const asking = task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
+  const chosen = decision && asking ? await waiting(service, request, decision) : [];
+  if (!decision || chosen.length === 0) {
+    // Not a decision, or none waiting matches it: the task as it stands, saying so.
+    const note = !asking
+      ? undefined
+      : decision
+        ? `No approval waiting matches ${decision.approvalId ?? decision.callId ?? 'that'}.`
+        : 'That is not a decision.';
+    republish(bus, task, note);
+    return;
+  }
+  const events = taskEvents(bus, 'working');
+  events.started(ids);
+  const userId = callUser(request.context);
+  const userName = callUserName(request.context);
+  const hooks = hooksFor(events, callSignal(request.context));
+  let response;
+  // One by one, as the resolve route would: the last of a batch resumes the run and waits for it.
+  for (const approvalId of chosen)
+    response = await service.resolveApproval(
+      {
+        userId,
+        ...(userName ? { userName } : {}),
+        approvalId,
+        decision: decision.decision,
+        ...(decision.feedback ? { feedback: decision.feedback } : {}),
+      },
+      hooks,
+    );
+  if (response) events.settled(response);
+}
+
+/**
+ * The task, then its status as an update (with `note` before its message):
+ * the SDK's event queue ends a blocking call on a status update, not on a
+ * task event.
+ */
+function republish(bus: ExecutionEventBus, task: Task, note?: string): void {
+  bus.publish(AgentEvent.task(task));
+  const status: TaskStatus = task.status ?? {
+    state: TaskState.TASK_STATE_UNSPECIFIED,
+    message: undefined,
+    timestamp: new Date().toISOString(),
+  };
+  const text = [note, messageText(status.message)].filter(Boolean).join('\n');
+  bus.publish(
+    AgentEvent.statusUpdate({
+      taskId: task.id,
+      contextId: task.contextId,
+      status: note
+        ? {
+            ...status,
+            message: agentMessage({ runId: task.id, threadId: task.contextId }, text),
+          }
+        : status,
+      metadata: undefined,
+    }),
+  );
+}
+
+/** The pending approvals of the task's run the decision covers: the one it names, or all of them. */
+async function waiting(
+  service: RunService,
+  request: RequestContext,
+  decision: TaskDecision,
+): Promise<string[]> {
+  const view = await service.getRun(
+    callUser(request.context),
+    request.taskId,
+    callSignal(request.context),
+  );
+  return (view?.approvals ?? [])
+    .filter((a) => a.status === 'pending')
+    .filter((a) => !decision.approvalId || a.id === decision.approvalId)
+    .filter((a) => !decision.callId || a.callId === decision.callId)
+    .map((a) => a.id);
 }

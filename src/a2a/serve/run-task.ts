@@ -1,4 +1,5 @@
-import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { randomUUID } from 'node:crypto';
+import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import type { RunStatus } from '../../store/types.js';
 import type { ApprovalView } from '../../server/run-service-types.js';
 
@@ -13,15 +14,19 @@ export interface RunState {
   updatedAt?: string;
 }
 
-const textPart = (text: string): Part => ({
+export const textPart = (text: string): Part => ({
   content: { $case: 'text', value: text },
   metadata: undefined,
   filename: '',
   mediaType: 'text/plain',
 });
 
-const agentMessage = (run: RunState, text: string): Message => ({
-  messageId: `${run.runId}-status`,
+/** The agent speaking on a task; each message has its own id (the SDK keeps one of each in the history). */
+export const agentMessage = (
+  run: Pick<RunState, 'runId' | 'threadId'>,
+  text: string,
+): Message => ({
+  messageId: randomUUID(),
   contextId: run.threadId,
   taskId: run.runId,
   role: Role.ROLE_AGENT,
@@ -56,9 +61,21 @@ export function taskState(status: RunState['status']): TaskState {
 
 const approvalText = (approvals: ApprovalView[]): string =>
   [
-    'Waiting for approval (decide in Cadre: its web page, or POST /api/agent/approvals/resolve):',
+    'Waiting for approval. Answer on this task with "approve" or "reject" (all of them), or a data part' +
+      ' {"decision": "approve" | "reject", "approvalId": "…"} for one; or decide in Cadre' +
+      ' (its web page, or POST /api/agent/approvals/resolve):',
     ...approvals.map((a) => `- ${a.tool}: ${a.preview} (approval ${a.approvalId})`),
   ].join('\n');
+
+/** The finished answer, as the `answer` artifact (whole, not a chunk). */
+export const answerArtifact = (text: string): Artifact => ({
+  artifactId: 'answer',
+  name: 'answer',
+  description: '',
+  parts: [textPart(text)],
+  metadata: undefined,
+  extensions: [],
+});
 
 /**
  * A run as an A2A task: the task id is the run id and the context id its
@@ -79,18 +96,7 @@ export function runTask(run: RunState): Task {
     id: run.runId,
     contextId: run.threadId,
     status: { state, message, timestamp: run.updatedAt ?? new Date().toISOString() },
-    artifacts: done
-      ? [
-          {
-            artifactId: 'answer',
-            name: 'answer',
-            description: '',
-            parts: [textPart(run.summary)],
-            metadata: undefined,
-            extensions: [],
-          },
-        ]
-      : [],
+    artifacts: done ? [answerArtifact(run.summary)] : [],
     history: [],
     metadata: undefined,
   };

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +17,10 @@ beforeAll(async () => {
   await writeFile(
     join(project, '.cadre/agents/echo.md'),
     '---\nname: echo\ndescription: Says it back.\n---\nRepeat what the user says.\n',
+  );
+  await writeFile(
+    join(project, '.cadre/agents/scribe.md'),
+    '---\nname: scribe\ndescription: Writes files.\ntools: Write\n---\nWrite what you are asked to.\n',
   );
 });
 afterAll(async () => {
@@ -137,5 +141,42 @@ describe('cadre mcp (the command over an in-memory transport)', () => {
     ).not.toBe(EXIT.ok);
     expect(again.err.join('')).toMatch(/missing-policy\.yaml/);
     expect([...io.out, ...again.out]).toEqual([]);
+  });
+});
+
+describe('cadre mcp --approve reads names like cadre run --approve', () => {
+  it('takes a tool by any spelling a tool list takes (Claude Code `Write`): the call runs unasked', async () => {
+    const io = testIO();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const model = new ScriptedModel([
+      {
+        parts: [
+          { functionCall: { name: 'write_file', args: { path: 'spelled.txt', content: 'ok' } } },
+        ],
+      },
+      { parts: [{ text: 'Written.' }] },
+    ]);
+    const exit = mcpCommand({ approve: ['Write'] }, io, { transport: serverSide, model });
+    // No elicitation: an unapproved call would be refused.
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    await client.callTool({ name: 'scribe', arguments: { prompt: 'write it' } });
+    await client.close();
+    expect(await exit).toBe(EXIT.ok);
+    expect(await readFile(join(project, 'spelled.txt'), 'utf8')).toBe('ok');
+  });
+
+  it('exits 2 naming an --approve value that matches no tool, before serving anything', async () => {
+    const io = testIO();
+    const [, serverSide] = InMemoryTransport.createLinkedPair();
+    const exit = await mcpCommand({ approve: ['write_file', 'wrte_file'] }, io, {
+      transport: serverSide,
+      model: new ScriptedModel([]),
+    });
+    expect(exit).toBe(2);
+    const log = io.err.join('');
+    expect(log).toContain('"wrte_file"');
+    expect(log).not.toContain('"write_file"');
+    expect(io.out).toEqual([]);
   });
 });

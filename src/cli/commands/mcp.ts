@@ -6,6 +6,7 @@ import { resolveModelClient } from '../../model/resolve-model.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { commandPolicy } from '../command-policy.js';
+import { mcpApprovals } from '../mcp-approvals.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -17,7 +18,7 @@ import type {
   WorkspaceFlag,
 } from '../options/agent-options.js';
 
-/** `--approve`: tools approved without asking the client. */
+/** `--approve`: tools approved without asking the client, in any spelling a tool list takes ('all' for every tool). */
 export type McpCommandOptions = WorkspaceFlag & ModelFlag & ApproveFlag & PolicyFlag;
 
 /** What tests hand the command instead of the process's stdin and stdout (and a real model). */
@@ -47,6 +48,8 @@ export async function mcpCommand(
     const projectIO: CliIO = { ...io, cwd: workspace };
     const environment = await agentEnvironment(projectIO);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
+    // Checked before serving: a name that matches no tool is exit 2, not a silent no-op.
+    const approve = mcpApprovals(options.approve, environment);
     const defaultModel = options.model ?? io.env.CADRE_MODEL;
     // Keyed by the effective model, so every run shares one client per model.
     const resolveOnce = cachedResolver((model: string) =>
@@ -64,7 +67,7 @@ export async function mcpCommand(
         : { resolveModel: (name: string) => resolveOnce(options.model ?? name) }),
       ...(defaultModel ? { defaultModel } : {}),
       policy,
-      approve: options.approve,
+      approve,
       onEvent: runLog(io, style),
     });
     const closed = new Promise<void>((done) => {

@@ -40,13 +40,26 @@ export interface LocalAgentsOptions {
   /** The model of agents that name none. */
   defaultModel?: string;
   policy?: GatePolicy;
-  /** Tools approved without asking (`--approve`); `all` approves every tool. */
-  approve?: readonly string[];
+  /**
+   * Tools approved without asking: exact names (`all` approves every tool),
+   * or a test on the name a call arrives with (`cadre mcp --approve`, read
+   * like a tool list).
+   */
+  approve?: readonly string[] | ToolApprovals;
   /** Also serve the built-in code agents (default true). */
   builtins?: boolean;
   /** Every event of every run, e.g. for a log on stderr; `tool` names the MCP tool called. */
   onEvent?: (event: CadreEvent, tool: string) => void;
 }
+
+/** Whether calls of a tool (by the name the model calls) were approved beforehand. */
+export interface ToolApprovals {
+  covers(tool: string): boolean;
+}
+
+const namedApprovals = (names: readonly string[]): ToolApprovals => ({
+  covers: (tool) => names.includes('all') || names.includes(tool),
+});
 
 /** Events a client hears of as progress. */
 const PROGRESS_EVENTS = new Set(['turn_started', 'tool_call', 'tool_result', 'approval_required']);
@@ -150,11 +163,11 @@ export function resultOf(
  */
 export function clientConfirm(
   context: Pick<ToolCallContext, 'ask'>,
-  approve: readonly string[],
+  approve: readonly string[] | ToolApprovals,
 ): ConfirmationHandler {
-  const all = approve.includes('all');
+  const approved = 'covers' in approve ? approve : namedApprovals(approve);
   return async (request, signal) => {
-    if (all || approve.includes(request.tool)) return { kind: 'approve' };
+    if (approved.covers(request.tool)) return { kind: 'approve' };
     if (!context.ask)
       return {
         kind: 'reject',

@@ -521,5 +521,7 @@ function generationConfig(definition: AgentDefinition): GenerationConfig {
   if (m?.top_p !== undefined) config.topP = m.top_p;
   if (m?.thinkingBudget !== undefined) config.thinkingBudget = m.thinkingBudget;
   if (m?.maxOutputTokens !== undefined) config.maxOutputTokens = m.maxOutputTokens;
+  if (m?.topK !== undefined) config.topK = m.topK;
+  if (m?.stopSequences !== undefined) config.stopSequences = m.stopSequences;
   return config;
 }

@@ -15,6 +15,7 @@ import { compactConversation, planCompaction } from '../compaction/compact-conve
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
+import { withSystemInstruction } from '../../telemetry/system-instructions.js';
 
 /**
  * One model turn and the tool calls it asked for. Returns a Stop when the
@@ -40,7 +41,11 @@ export async function takeTurn(
     emit({
       type: 'turn_started',
       message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
-      data: { turn: state.turns + 1, grace: isGrace },
+      // The system prompt goes to in-process tracing only (see system-instructions.ts).
+      data: withSystemInstruction(
+        { turn: state.turns + 1, grace: isGrace },
+        state.systemInstruction,
+      ),
     });
   }
   let turn;

@@ -1,8 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentCard, Role, TaskState, type Task } from '@a2a-js/sdk';
+import {
+  AgentCard,
+  Role,
+  TaskState,
+  type Part,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -31,9 +39,17 @@ const promptOf = (r: ModelRequest): string => {
   return '';
 };
 
-/** "write <path>" asks to write a file (which needs approval); anything else is greeted. */
+const answered = (r: ModelRequest): boolean =>
+  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
+
+/**
+ * "write <path>" asks to write a file (which needs approval) and then says
+ * what the tool returned; "slow" thinks for a minute; anything else is greeted.
+ */
 const model = new ScriptedModel((r): ScriptedTurn => {
   const prompt = promptOf(r);
+  if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
+  if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 60_000 };
   const path = /^write (\S+)/.exec(prompt)?.[1];
   if (path)
     return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
@@ -79,29 +95,44 @@ async function client(agent: string, bearer = token): Promise<Client> {
   return factory.createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
 }
 
-const send = (c: Client, text: string) =>
-  c.sendMessage({
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
+type Content = NonNullable<Part['content']>;
+
+/** A user message (on `task`, when given) of text or data parts. */
+const request = (contents: Content[], task?: Task): SendMessageRequest => ({
+  tenant: '',
+  message: {
+    messageId: randomUUID(),
+    contextId: task?.contextId ?? '',
+    taskId: task?.id ?? '',
+    role: Role.ROLE_USER,
+    parts: contents.map((content) => ({
+      content,
       metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
+      filename: '',
+      mediaType: content.$case === 'data' ? 'application/json' : 'text/plain',
+    })),
     metadata: undefined,
-  });
+    extensions: [],
+    referenceTaskIds: [],
+  },
+  configuration: undefined,
+  metadata: undefined,
+});
+const text = (value: string): Content => ({ $case: 'text', value });
+
+const send = (c: Client, value: string, task?: Task) => c.sendMessage(request([text(value)], task));
+
+/** Every event of a streamed call, in order. */
+type Payload = NonNullable<StreamResponse['payload']>;
+async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
+  const seen: Payload[] = [];
+  for await (const event of events) if (event.payload) seen.push(event.payload);
+  return seen;
+}
+const finalState = (events: Payload[]) => {
+  const last = events.at(-1);
+  return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
+};
 
 const asTask = (reply: unknown): Task => {
   expect(reply).toHaveProperty('status');
@@ -167,5 +198,157 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }),
     });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client (scripted)', () => {
+  const annId = async () => (await store.auth.ensureUser('ann')).id;
+  const decisions = async (runId: string) =>
+    (await service.audit(await annId(), runId))
+      .map((entry) => /(decided|rejected) by [^;,]*/.exec(entry.message)?.[0])
+      .filter(Boolean);
+
+  it('"approve" on the input-required task approves the call, the run goes on, and the trail names who decided', async () => {
+    const c = await client('writer');
+    const asked = asTask(await send(c, 'write approved.txt'));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const done = asTask(await send(c, 'Approve', asked));
+    expect(done.id).toBe(asked.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(remoteAnswer(done).text).toContain('Tool said:');
+    expect(await readFile(join(dir, 'approved.txt'), 'utf8')).toBe('hi');
+    expect(await decisions(asked.id)).toEqual(['decided by ann: approve_once']);
+  });
+
+  it('a data part {decision: "reject", approvalId} rejects that call; the run goes on without it', async () => {
+    const c = await client('writer');
+    const asked = asTask(await send(c, 'write rejected.txt'));
+    const pending = (await service.pendingApprovals(await annId())).filter(
+      (a) => a.runId === asked.id,
+    );
+    expect(pending).toHaveLength(1);
+    const done = asTask(
+      await c.sendMessage(
+        request(
+          [
+            {
+              $case: 'data',
+              value: { decision: 'reject', approvalId: pending[0]?.approvalId, feedback: 'no' },
+            },
+          ],
+          asked,
+        ),
+      ),
+    );
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await expect(readFile(join(dir, 'rejected.txt'))).rejects.toThrow();
+    expect(await decisions(asked.id)).toEqual(['rejected by ann']);
+  });
+
+  it('a message that is not a decision, or names no waiting approval, leaves the task waiting and says so', async () => {
+    const c = await client('writer');
+    const asked = asTask(await send(c, 'write undecided.txt'));
+    const chat = asTask(await send(c, 'what is this?', asked));
+    expect(chat.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(remoteAnswer(chat).text).toContain('not a decision');
+    expect(remoteAnswer(chat).text).toContain('undecided.txt');
+    const wrong = asTask(
+      await c.sendMessage(
+        request([{ $case: 'data', value: { decision: 'approve', approvalId: 'nope' } }], asked),
+      ),
+    );
+    expect(wrong.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(remoteAnswer(wrong).text).toContain('No approval waiting matches nope');
+    expect(await decisions(asked.id)).toEqual([]);
+  });
+
+  it('SendStreamingMessage streams the task, its progress and the answer artifact as the run goes', async () => {
+    const c = await client('greeter');
+    const events = await streamed(c.sendMessageStream(request([text('stream please')])));
+    expect(events[0]?.$case).toBe('task');
+    const kinds = events.map((e) => e.$case);
+    expect(kinds.slice(1).every((k) => k === 'statusUpdate' || k === 'artifactUpdate')).toBe(true);
+    expect(kinds).toContain('artifactUpdate');
+    const last = events.findLast((e) => e.$case === 'artifactUpdate');
+    expect(last?.$case === 'artifactUpdate' && last.value.lastChunk).toBe(true);
+    expect(
+      last?.$case === 'artifactUpdate' &&
+        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
+        last.value.artifact.parts[0].content.value,
+    ).toBe('Hello! You said: stream please');
+    expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a streamed run that needs approval ends the stream input-required; a streamed "approve" carries it on to the end', async () => {
+    const c = await client('writer');
+    const first = await streamed(c.sendMessageStream(request([text('write streamed.txt')])));
+    expect(finalState(first)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const calling = first.find(
+      (e) =>
+        e.$case === 'statusUpdate' &&
+        e.value.status?.state === TaskState.TASK_STATE_WORKING &&
+        e.value.status.message !== undefined,
+    );
+    expect(calling?.$case === 'statusUpdate' && JSON.stringify(calling.value)).toContain(
+      'Calling write_file',
+    );
+    const task = first[0]?.$case === 'task' ? first[0].value : undefined;
+    expect(task).toBeDefined();
+    const second = await streamed(c.sendMessageStream(request([text('approve')], task)));
+    expect(second[0]?.$case).toBe('task');
+    expect(finalState(second)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(await readFile(join(dir, 'streamed.txt'), 'utf8')).toBe('hi');
+  });
+
+  it('CancelTask cancels a waiting run, refuses a finished one, and stops a running one', async () => {
+    const c = await client('writer');
+    const asked = asTask(await send(c, 'write never.txt'));
+    const cancelled = await c.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const run = await service.getRun(await annId(), asked.id);
+    expect(run?.run.status).toBe('cancelled');
+    const again = await c.getTask({ tenant: '', id: asked.id, historyLength: undefined });
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const greeter = await client('greeter');
+    const finished = asTask(await send(greeter, 'hello'));
+    await expect(
+      greeter.cancelTask({ tenant: '', id: finished.id, metadata: undefined }),
+    ).rejects.toThrow();
+
+    // A run thinking for a minute: cancel it while its stream is open; the stream ends cancelled.
+    const stream = greeter.sendMessageStream(request([text('slow')]));
+    const seen: Payload[] = [];
+    let cancel: Promise<Task> | undefined;
+    for await (const event of stream) {
+      if (event.payload) seen.push(event.payload);
+      if (!cancel && event.payload?.$case === 'task') {
+        const id = event.payload.value.id;
+        cancel = greeter.cancelTask({ tenant: '', id, metadata: undefined });
+      }
+    }
+    expect((await cancel)?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen)).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('SubscribeToTask follows a run from the outside: the task, then its updates until it ends', async () => {
+    const greeter = await client('greeter');
+    const stream = greeter.sendMessageStream(request([text('slow')]));
+    const first = await stream.next();
+    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
+    expect(task).toBeDefined();
+    const id = task?.id ?? '';
+    const subscription = greeter.resubscribeTask({ tenant: '', id });
+    const snapshot = await subscription.next();
+    expect(snapshot.value?.payload?.$case).toBe('task');
+    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
+    const cancelled = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
+    // A finished task is not subscribed to: GetTask reads it.
+    await expect(streamed(greeter.resubscribeTask({ tenant: '', id }))).rejects.toThrow();
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as ServeAgent from '../../../a2a/serve/serve-agent.js';
-import { NotFoundError } from '../../../errors/cadre-error.js';
+import { CancelledError, NotFoundError } from '../../../errors/cadre-error.js';
+import { lazyStreamBody } from '../lazy-stream-body.js';
 import { optionalImport } from '../../../util/optional-import.js';
 import type { AgentView } from '../../run-service-types.js';
 import type { RouteContext } from './route-context.js';
@@ -47,14 +48,24 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
     const agent = await find(request.params.agent);
     const { handleA2a } = await loadServe();
     const version = request.headers['a2a-version'];
-    return handleA2a({
+    const overflow = new AbortController();
+    const answer = await handleA2a({
       service,
       agent,
       rpcUrl: rpcUrl(request, agent),
       userId: request.userId,
+      userName: request.userName,
       body: request.body,
       ...(typeof version === 'string' ? { version } : {}),
-      signal: requestSignal(reply),
+      signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
     });
+    if (answer.kind === 'json') return answer.body;
+    // Streaming methods: server-sent events as the run goes; leaving detaches, the run goes on.
+    const body = lazyStreamBody(reply, 'text/event-stream', () =>
+      overflow.abort(new CancelledError('The client stopped reading the stream.')),
+    );
+    for await (const frame of answer.frames) body.write(frame);
+    body.end();
+    return reply;
   });
 }

@@ -1,0 +1,113 @@
+import {
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+} from '@a2a-js/sdk';
+import {
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import {
+  DefaultExecutionEventBus,
+  DefaultRequestHandler,
+  ExecutionEventQueue,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
+import type { RunService } from '../../server/run-service-types.js';
+import { callSignal, callUser, runExecutor } from './run-executor.js';
+import { loadRunTask, runTaskStore } from './run-task-store.js';
+import { runTask } from './run-task.js';
+import { taskEvents } from './task-events.js';
+
+const FINAL: readonly TaskState[] = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_REJECTED,
+];
+
+/**
+ * The SDK's request handler over runs, with cancelling done by the run
+ * service: the SDK's own cancel reaches an executor only through an event
+ * bus of the same process and request, and a task here is a run that may be
+ * driven anywhere. `CancelTask` cancels the run (as `cadre cancel` does) and
+ * answers once it has stopped; `SubscribeToTask` follows the run from its
+ * stored events, wherever it runs, until it settles.
+ */
+export class RunRequestHandler extends DefaultRequestHandler {
+  constructor(
+    card: AgentCard,
+    private readonly service: RunService,
+    private readonly agent: string,
+  ) {
+    super(card, runTaskStore(service, agent), runExecutor(service, agent));
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await loadRunTask(this.service, this.agent, params.id, context);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    const state = task.status?.state;
+    if (state === TaskState.TASK_STATE_CANCELED) return task;
+    if (state !== undefined && FINAL.includes(state))
+      throw new TaskNotCancelableError(`Task ${params.id} has already ended.`);
+    const userId = callUser(context);
+    const signal = callSignal(context);
+    const cancelled = await this.service.cancelRun(userId, params.id, signal);
+    if (!cancelled) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    // A running run stops at its next step, wherever it runs: wait for that.
+    const settled =
+      cancelled.status === 'running'
+        ? ((await this.service.followRun(userId, params.id, 0, signal ? { signal } : {})) ??
+          cancelled)
+        : cancelled;
+    const after = runTask(settled);
+    if (after.status?.state !== TaskState.TASK_STATE_CANCELED)
+      throw new TaskNotCancelableError(`Task ${params.id} ended before it could be cancelled.`);
+    return after;
+  }
+
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const task = await loadRunTask(this.service, this.agent, params.id, context);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    const state = task.status?.state;
+    if (state === TaskState.TASK_STATE_CANCELED || (state !== undefined && FINAL.includes(state)))
+      throw new UnsupportedOperationError(`Task ${params.id} has ended; get it with GetTask.`);
+    yield { payload: { $case: 'task', value: task } };
+    // Nothing happens to a waiting task until someone decides: the snapshot is all there is.
+    if (state === TaskState.TASK_STATE_INPUT_REQUIRED) return;
+    const bus = new DefaultExecutionEventBus();
+    const queue = new ExecutionEventQueue(bus);
+    const events = taskEvents(bus, { known: { runId: task.id, threadId: task.contextId } });
+    const signal = callSignal(context);
+    // From the run's first event: the answer so far arrives as chunks, then the rest as it comes.
+    const following = this.service
+      .followRun(callUser(context), params.id, 0, {
+        onEvent: (event) => events.event(event),
+        ...(signal ? { signal } : {}),
+      })
+      .then((settled) => settled && events.settled(settled))
+      .finally(() => bus.finished());
+    // A subscriber that leaves first must not leave the follow's failure unhandled.
+    following.catch(() => undefined);
+    try {
+      for await (const event of queue.events()) {
+        if (event.kind === 'statusUpdate' || event.kind === 'artifactUpdate')
+          yield {
+            payload:
+              event.kind === 'statusUpdate'
+                ? { $case: 'statusUpdate', value: event.data }
+                : { $case: 'artifactUpdate', value: event.data },
+          };
+      }
+      await following;
+    } finally {
+      queue.stop();
+    }
+  }
+}
