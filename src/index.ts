@@ -118,7 +118,7 @@ export {
 } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
 
-// Built-in code agents and tracking.
+// Built-in code agents.
 export {
   builtinAgentEntries,
   DeepResearchAgent,
@@ -130,24 +130,6 @@ export {
   type ReactConfig,
   type SubQueryOutcome,
 } from './agents/builtin/index.js';
-export {
-  DefaultTracker,
-  ExecutionState,
-  RunMetrics,
-  PHASES,
-  DEFAULT_PHASE_TABLES,
-  DEEP_RESEARCH_PHASES,
-  REACT_PHASES,
-  LOOP_PHASES,
-  nextPhase,
-  type ExecutionTracker,
-  type ExecutionRecord,
-  type ExecutionStatus,
-  type ExecutionStateOptions,
-  type Phase,
-  type PhaseTable,
-  type WellKnownPhase,
-} from './tracking/index.js';
 
 // Trajectories and evals (zod, yaml and Ajv load on first use).
 export {

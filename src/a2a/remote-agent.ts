@@ -1,7 +1,7 @@
 import type { Agent, AgentContext, AgentInput } from '../contracts/agent.js';
 import type { AgentDefinition, RemoteAgentConfig } from '../definition/types.js';
 import { ToolExecutionError } from '../errors/cadre-error.js';
-import type { EventInput } from '../events/types.js';
+import type { AgentEventInput } from '../events/types.js';
 import { optionalImport } from '../util/optional-import.js';
 
 /** The SDK is an optional peer: only a run that calls a remote agent loads it, and a missing one is named. */
@@ -28,7 +28,7 @@ export class RemoteAgent implements Agent {
     this.description = definition.description;
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     yield {
       type: 'remote_call',
       message: `Asking ${this.remote.agentCardUrl}`,
