@@ -113,22 +113,12 @@ export function childNodes(tree: ExecutionTree, executionId: string): ExecutionN
   return Object.values(tree.nodes).filter((node) => node.parentId === executionId);
 }
 
-/** Tokens of an execution and everything under it. */
-export function treeUsage(tree: ExecutionTree, executionId: string): Usage {
-  const node = tree.nodes[executionId];
-  if (!node) return emptyUsage();
-  return childNodes(tree, executionId).reduce(
-    (sum, child) => addUsage(sum, treeUsage(tree, child.executionId)),
-    node.usage,
-  );
-}
-
 /**
  * A usage event's figures. Stored events may come from older writers, so
  * numbers are checked; a missing total is the sum of its parts, and a cost
  * stays absent where nobody priced the call.
  */
-export function usageOf(data: Readonly<Record<string, unknown>>): Usage {
+function usageOf(data: Readonly<Record<string, unknown>>): Usage {
   const input = num(data.inputTokens);
   const output = num(data.outputTokens);
   const thought = num(data.thoughtTokens);
