@@ -4,12 +4,35 @@
  */
 export * from './errors/index.js';
 export type {
+  AgentEventInput,
+  AgentFinalInput,
   CadreEvent,
+  CadreEventOf,
+  CustomCadreEvent,
+  CustomEventInput,
+  EventDataMap,
   EventInput,
+  EventInputFor,
+  EventInputOf,
   EventSink,
   ExecutionContext,
+  KnownCadreEvent,
+  KnownEventInput,
   WellKnownEventType,
 } from './events/types.js';
+export { asKnown, isKnownEvent } from './events/known-events.js';
+// Follows a run's agent tree from its events (what the tracking module's ExecutionState did).
+export {
+  buildExecutionTree,
+  childNodes,
+  EMPTY_TREE,
+  reduceExecutionTree,
+  rootNodes,
+  type ExecutionNode,
+  type ExecutionStatus,
+  type ExecutionTree,
+  type OpenCall,
+} from './events/execution-tree.js';
 export type * from './model/types.js';
 export { addUsage, emptyUsage } from './model/types.js';
 export {
