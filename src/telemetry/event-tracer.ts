@@ -104,11 +104,11 @@ export class EventTracer {
     return this.executions.size === 0;
   }
 
-  record(any: CadreEvent): void {
+  record(raw: CadreEvent): void {
     // Deltas never place an execution in the tree: the hot path stays a lookup.
-    if (any.type !== 'text_delta' && any.type !== 'thought_delta')
-      this.trees.set(any.runId, reduceExecutionTree(this.trees.get(any.runId) ?? EMPTY_TREE, any));
-    const event = asKnown(any);
+    if (raw.type !== 'text_delta' && raw.type !== 'thought_delta')
+      this.trees.set(raw.runId, reduceExecutionTree(this.trees.get(raw.runId) ?? EMPTY_TREE, raw));
+    const event = asKnown(raw);
     switch (event?.type) {
       case 'text_delta':
       case 'thought_delta':
