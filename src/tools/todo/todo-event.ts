@@ -1,7 +1,7 @@
 import type { EventInputOf } from '../../events/types.js';
 import { TODO_STATUSES, type TodoItem, type TodoStatus } from './todo-list.js';
 
-export const TODOS_UPDATED = 'todos_updated' as const;
+export const TODOS_UPDATED = 'todos_updated';
 
 /**
  * The run's plan changed: the event carries the whole list, so the latest
