@@ -26,6 +26,7 @@ export {
   buildExecutionTree,
   childNodes,
   EMPTY_TREE,
+  nodeOf,
   reduceExecutionTree,
   rootNodes,
   type ExecutionNode,

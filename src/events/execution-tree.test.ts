@@ -3,6 +3,7 @@ import {
   buildExecutionTree,
   childNodes,
   EMPTY_TREE,
+  nodeOf,
   reduceExecutionTree,
   rootNodes,
 } from './execution-tree.js';
@@ -117,6 +118,28 @@ describe('the execution tree reducer', () => {
       log.add(ROOT, 'subagent_resumed', 4, { agent: 'b', executionId: 'b', depth: 1 }),
     );
     expect(tree.nodes.b?.status).toBe('pending');
+    tree = reduceExecutionTree(tree, log.add(childOf(ROOT, 'b', 'b'), 'run_resumed', 5));
+    expect(tree.nodes.b?.status).toBe('running');
+  });
+
+  it('pauses an execution at its run_paused and runs it again at its next event', () => {
+    const log = eventLog();
+    log.add(ROOT, 'run_started', 0);
+    log.add(ROOT, 'run_paused', 1, { pending: [] });
+    expect(buildExecutionTree(log.events).nodes.root?.status).toBe('paused');
+    log.add(ROOT, 'run_resumed', 2, { decisions: 1 });
+    expect(buildExecutionTree(log.events).nodes.root?.status).toBe('running');
+  });
+
+  it("reads ids as the tree's own keys only, never Object's", () => {
+    const log = eventLog();
+    log.add({ id: 'constructor', path: ['boss'] }, 'run_started', 0);
+    log.add({ id: 'k', parent: 'toString', path: ['boss', 'kid'] }, 'run_started', 1);
+    log.add(ROOT, 'tool_result', 2, { callId: 'hasOwnProperty', tool: 't', ok: true });
+    const tree = buildExecutionTree(log.events);
+    expect(tree.nodes.constructor).toMatchObject({ executionId: 'constructor', status: 'running' });
+    expect(nodeOf(tree, 'valueOf')).toBeUndefined();
+    expect(rootNodes(tree).map((n) => n.executionId)).toEqual(['constructor', 'k', 'root']);
   });
 
   it('guesses the spawning call for events that do not name it: the agent tool, then task, then the only open call', () => {

@@ -51,7 +51,7 @@ export const EMPTY_TREE: ExecutionTree = { nodes: {} };
 /** The tree after one more event. Events of unknown types only place and time their execution. */
 export function reduceExecutionTree(tree: ExecutionTree, event: CadreEvent): ExecutionTree {
   const nodes: Record<string, ExecutionNode> = { ...tree.nodes };
-  let node = touched(nodes[event.executionId] ?? newNode(event), event);
+  let node = touched(ownEntry(nodes, event.executionId) ?? newNode(event), event);
   const known = asKnown(event);
   switch (known?.type) {
     case 'usage':
@@ -102,10 +102,15 @@ export function buildExecutionTree(events: Iterable<CadreEvent>): ExecutionTree 
   return tree;
 }
 
+/** The execution with this id, if the tree has it. */
+export function nodeOf(tree: ExecutionTree, executionId: string): ExecutionNode | undefined {
+  return ownEntry(tree.nodes, executionId);
+}
+
 /** Executions with no parent in the tree (a run's root, or one whose parent's events are missing). */
 export function rootNodes(tree: ExecutionTree): ExecutionNode[] {
   return Object.values(tree.nodes).filter(
-    (node) => node.parentId === undefined || !(node.parentId in tree.nodes),
+    (node) => node.parentId === undefined || !Object.hasOwn(tree.nodes, node.parentId),
   );
 }
 
@@ -148,11 +153,13 @@ function newNode(event: CadreEvent): ExecutionNode {
   };
 }
 
-/** An own event: the execution runs (once it was pending) and its time span grows. */
+/** An own event: the execution runs (once it was pending, or goes on after a pause) and its time span grows. */
 function touched(node: ExecutionNode, event: CadreEvent): ExecutionNode {
   return {
     ...node,
-    ...(node.status === 'pending' ? { status: 'running' as const } : {}),
+    ...(node.status === 'pending' || node.status === 'paused'
+      ? { status: 'running' as const }
+      : {}),
     firstSeq: node.firstSeq ?? event.seq,
     startedAt: node.startedAt ?? event.timestamp,
     endedAt: event.timestamp,
@@ -160,13 +167,13 @@ function touched(node: ExecutionNode, event: CadreEvent): ExecutionNode {
 }
 
 function withCall(node: ExecutionNode, callId: unknown, tool: unknown): ExecutionNode {
-  if (typeof callId !== 'string' || !callId || callId in node.openCalls) return node;
+  if (typeof callId !== 'string' || !callId || Object.hasOwn(node.openCalls, callId)) return node;
   const call: OpenCall = { tool: typeof tool === 'string' && tool ? tool : 'tool', spawned: false };
   return { ...node, openCalls: { ...node.openCalls, [callId]: call } };
 }
 
 function withoutCall(node: ExecutionNode, callId: unknown): ExecutionNode {
-  if (typeof callId !== 'string' || !(callId in node.openCalls)) return node;
+  if (typeof callId !== 'string' || !Object.hasOwn(node.openCalls, callId)) return node;
   const { [callId]: _ended, ...rest } = node.openCalls;
   return { ...node, openCalls: rest };
 }
@@ -179,7 +186,7 @@ function announceChild(
 ): ExecutionNode {
   const { executionId, agent } = event.data;
   if (typeof executionId !== 'string' || typeof agent !== 'string') return parent;
-  const known = nodes[executionId];
+  const known = ownEntry(nodes, executionId);
   if (known && known.status !== 'paused') return parent;
   const callId = spawningCall(parent, agent, event.data.callId);
   nodes[executionId] = known
@@ -196,7 +203,7 @@ function announceChild(
         usage: emptyUsage(),
         openCalls: {},
       };
-  const call = callId === undefined ? undefined : parent.openCalls[callId];
+  const call = callId === undefined ? undefined : ownEntry(parent.openCalls, callId);
   if (callId === undefined || !call || call.spawned) return parent;
   return { ...parent, openCalls: { ...parent.openCalls, [callId]: { ...call, spawned: true } } };
 }
@@ -222,7 +229,7 @@ function endChild(
   nodes: Record<string, ExecutionNode>,
   event: CadreEventOf<'subagent_finished' | 'subagent_paused'>,
 ): void {
-  const child = nodes[event.data.executionId];
+  const child = ownEntry(nodes, event.data.executionId);
   if (!child || child.status === 'finished') return;
   if (event.type === 'subagent_paused') {
     nodes[child.executionId] = { ...child, status: 'paused' };
@@ -251,6 +258,10 @@ const isReason = (value: unknown): value is TerminateReason =>
 
 const reasonOf = (value: unknown): TerminateReason | undefined =>
   isReason(value) ? value : undefined;
+
+/** Ids come from events, stored ones included: a key such as `constructor` must not find Object's. */
+const ownEntry = <T>(record: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 const num = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : 0;

@@ -8,7 +8,12 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { EMPTY_TREE, reduceExecutionTree, type ExecutionTree } from '../events/execution-tree.js';
+import {
+  EMPTY_TREE,
+  nodeOf,
+  reduceExecutionTree,
+  type ExecutionTree,
+} from '../events/execution-tree.js';
 import { asKnown } from '../events/known-events.js';
 import type { CadreEvent, CadreEventOf } from '../events/types.js';
 import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
@@ -298,7 +303,8 @@ export class EventTracer {
   /** A child's span opens under the call that started it, as the tree places it. */
   private subagentStarted(event: CadreEventOf<'subagent_started'>): void {
     const parent = this.execution(event);
-    const child = this.trees.get(event.runId)?.nodes[event.data.executionId];
+    const tree = this.trees.get(event.runId);
+    const child = tree && nodeOf(tree, event.data.executionId);
     if (!child || child.parentId !== parent.executionId || this.executions.has(child.executionId))
       return;
     const call = child.spawnedBy === undefined ? undefined : parent.tools.get(child.spawnedBy);
