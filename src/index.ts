@@ -4,12 +4,36 @@
  */
 export * from './errors/index.js';
 export type {
+  AgentEventInput,
+  AgentFinalInput,
   CadreEvent,
+  CadreEventOf,
+  CustomCadreEvent,
+  CustomEventInput,
+  EventDataMap,
   EventInput,
+  EventInputFor,
+  EventInputOf,
   EventSink,
   ExecutionContext,
+  KnownCadreEvent,
+  KnownEventInput,
   WellKnownEventType,
 } from './events/types.js';
+export { asKnown, isKnownEvent } from './events/known-events.js';
+// Follows a run's agent tree from its events (what the tracking module's ExecutionState did).
+export {
+  buildExecutionTree,
+  childNodes,
+  EMPTY_TREE,
+  nodeOf,
+  reduceExecutionTree,
+  rootNodes,
+  type ExecutionNode,
+  type ExecutionStatus,
+  type ExecutionTree,
+  type OpenCall,
+} from './events/execution-tree.js';
 export type * from './model/types.js';
 export { addUsage, emptyUsage } from './model/types.js';
 export {
@@ -118,7 +142,7 @@ export {
 } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
 
-// Built-in code agents and tracking.
+// Built-in code agents.
 export {
   builtinAgentEntries,
   DeepResearchAgent,
@@ -130,24 +154,6 @@ export {
   type ReactConfig,
   type SubQueryOutcome,
 } from './agents/builtin/index.js';
-export {
-  DefaultTracker,
-  ExecutionState,
-  RunMetrics,
-  PHASES,
-  DEFAULT_PHASE_TABLES,
-  DEEP_RESEARCH_PHASES,
-  REACT_PHASES,
-  LOOP_PHASES,
-  nextPhase,
-  type ExecutionTracker,
-  type ExecutionRecord,
-  type ExecutionStatus,
-  type ExecutionStateOptions,
-  type Phase,
-  type PhaseTable,
-  type WellKnownPhase,
-} from './tracking/index.js';
 
 // Trajectories and evals (zod, yaml and Ajv load on first use).
 export {

@@ -1,7 +1,7 @@
 import type { Agent, AgentContext, AgentInput } from '../contracts/agent.js';
 import type { AgentDefinition, RemoteAgentConfig } from '../definition/types.js';
 import { ToolExecutionError } from '../errors/cadre-error.js';
-import type { EventInput } from '../events/types.js';
+import type { AgentEventInput } from '../events/types.js';
 import { optionalImport } from '../util/optional-import.js';
 import type { RemoteAnswer } from './remote-answer.js';
 
@@ -41,7 +41,7 @@ export class RemoteAgent implements Agent {
     this.description = definition.description;
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     yield {
       type: 'remote_call',
       message: `Asking ${this.remote.agentCardUrl}`,

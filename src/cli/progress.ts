@@ -1,4 +1,6 @@
 import { formatUsd } from '../cost/prices.js';
+import type { RunResult } from '../contracts/run-result.js';
+import { asKnown } from '../events/known-events.js';
 import type { CadreEvent } from '../events/types.js';
 import { todosOf } from '../tools/todo/todo-event.js';
 import type { TodoItem, TodoStatus } from '../tools/todo/todo-list.js';
@@ -24,7 +26,8 @@ export function createProgressPrinter(
     write(`${'  '.repeat(event.depth)}${text}\n`);
   };
   return (event) => {
-    switch (event.type) {
+    const known = asKnown(event);
+    switch (known?.type) {
       case 'run_started':
         line(event, `${style.bold('▶')} ${event.message}`);
         break;
@@ -45,7 +48,7 @@ export function createProgressPrinter(
       case 'tool_result':
         line(
           event,
-          `  ${event.data.ok ? style.green('✓') : style.red('✗')} ${event.message} ${style.dim(`${Math.round(Number(event.data.durationMs ?? 0))} ms`)}`,
+          `  ${known.data.ok ? style.green('✓') : style.red('✗')} ${event.message} ${style.dim(`${Math.round(Number(known.data.durationMs ?? 0))} ms`)}`,
         );
         break;
       case 'approval_required':
@@ -68,7 +71,7 @@ export function createProgressPrinter(
         break;
       }
       case 'final_result':
-        line(event, `${style.bold('■')} ${event.message} ${elapsed()}${spent(event.data.result)}`);
+        line(event, `${style.bold('■')} ${event.message} ${elapsed()}${spent(known.data.result)}`);
         break;
       case 'text_delta':
       case 'usage':
@@ -86,13 +89,10 @@ export function createProgressPrinter(
   };
 }
 
-/** ` · 1,234 tokens · $0.0031` from a result, as far as it is known. */
-function spent(result: unknown): string {
+/** ` · 1,234 tokens · $0.0031` from a result, as far as it is known (a replayed one may lack it). */
+function spent(result: Partial<RunResult> | undefined): string {
   if (typeof result !== 'object' || result === null) return '';
-  const { usage, cost_usd: cost } = result as {
-    usage?: { totalTokens?: number };
-    cost_usd?: number;
-  };
+  const { usage, cost_usd: cost } = result;
   const tokens = usage?.totalTokens ? ` · ${usage.totalTokens.toLocaleString('en-US')} tokens` : '';
   return `${tokens}${typeof cost === 'number' ? ` · ${formatUsd(cost)}` : ''}`;
 }

@@ -82,4 +82,6 @@ export interface SpawnRequest {
   memory?: string;
   /** A workflow's shared state, for the child's `{var}` placeholders. */
   state?: Readonly<Record<string, unknown>>;
+  /** The caller's tool call that starts the child (agent tool, task, a router's route), named on `subagent_started`. */
+  callId?: string;
 }

@@ -109,6 +109,31 @@ describe('spans from events', () => {
     expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no such file b' });
   });
 
+  it('places each child of one turn under the call its subagent_started names, in any order', () => {
+    const { telemetry, tree } = setUp();
+    const sink = telemetry.observe();
+    const kid = (id: string) => ({ ...CHILD, executionId: id });
+    sink(event('run_started', { agent: 'boss' }));
+    sink(event('tool_call', { callId: 'c1', tool: 'kid', args: { prompt: 'one' } }));
+    sink(event('tool_call', { callId: 'c2', tool: 'kid', args: { prompt: 'two' } }));
+    for (const [id, callId] of [
+      ['k2', 'c2'],
+      ['k1', 'c1'],
+    ] as const) {
+      sink(event('subagent_started', { agent: 'kid', executionId: id, depth: 1, callId }));
+      sink(event('final_result', { result: { terminate_reason: 'GOAL' } }, kid(id)));
+    }
+    sink(event('final_result', { result: { terminate_reason: 'GOAL' } }));
+    const spans = tree();
+    const callOf = (executionId: string): unknown => {
+      const child = spans
+        .named('invoke_agent kid')
+        .find((s) => s.attributes['cadre.execution.id'] === executionId);
+      return child && spans.parentOf(child)?.attributes['gen_ai.tool.call.id'];
+    };
+    expect([callOf('k1'), callOf('k2')]).toEqual(['c1', 'c2']);
+  });
+
   it('ends a child that stopped without a result, and whatever the root left open', () => {
     const { telemetry, tree } = setUp();
     const sink = telemetry.observe();

@@ -8,8 +8,14 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { CadreEvent } from '../events/types.js';
-import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
+import {
+  EMPTY_TREE,
+  nodeOf,
+  reduceExecutionTree,
+  type ExecutionTree,
+} from '../events/execution-tree.js';
+import { asKnown } from '../events/known-events.js';
+import type { CadreEvent, CadreEventOf } from '../events/types.js';
 import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
 import {
   assistantMessage,
@@ -53,9 +59,6 @@ interface ModelCall {
 interface ToolCall {
   span: Span;
   context: Context;
-  tool: string;
-  /** A subagent was already placed under this call. */
-  spawned: boolean;
 }
 
 interface Execution {
@@ -94,6 +97,8 @@ type Ending =
  */
 export class EventTracer {
   private readonly executions = new Map<string, Execution>();
+  /** Each open run's execution tree: who started whom, and from which call. */
+  private readonly trees = new Map<string, ExecutionTree>();
 
   constructor(
     private readonly tracer: Tracer,
@@ -105,8 +110,12 @@ export class EventTracer {
     return this.executions.size === 0;
   }
 
-  record(event: CadreEvent): void {
-    switch (event.type) {
+  record(raw: CadreEvent): void {
+    // Deltas never place an execution in the tree: the hot path stays a lookup.
+    if (raw.type !== 'text_delta' && raw.type !== 'thought_delta')
+      this.trees.set(raw.runId, reduceExecutionTree(this.trees.get(raw.runId) ?? EMPTY_TREE, raw));
+    const event = asKnown(raw);
+    switch (event?.type) {
       case 'text_delta':
       case 'thought_delta':
         return this.delta(event);
@@ -166,9 +175,10 @@ export class EventTracer {
   endAll(): void {
     for (const execution of this.deepestFirst(() => true))
       this.end(execution, { kind: 'incomplete' });
+    this.trees.clear();
   }
 
-  private delta(event: CadreEvent): void {
+  private delta(event: CadreEventOf<'text_delta' | 'thought_delta'>): void {
     // Nothing to keep unless content is captured: the hot path stays a lookup.
     if (!this.options.captureContent) return;
     const chat = this.executions.get(event.executionId)?.chat;
@@ -178,7 +188,7 @@ export class EventTracer {
     else chat.reasoning += text;
   }
 
-  private started(event: CadreEvent): void {
+  private started(event: CadreEventOf<'run_started'>): void {
     const execution = this.execution(event);
     const { data } = event;
     const agent = stringOf(data.agent);
@@ -198,7 +208,7 @@ export class EventTracer {
     }
   }
 
-  private turnStarted(event: CadreEvent): void {
+  private turnStarted(event: CadreEventOf<'turn_started'>): void {
     const execution = this.execution(event);
     this.endChat(execution);
     const system = this.options.captureContent ? systemInstructions(event.data) : undefined;
@@ -222,7 +232,7 @@ export class EventTracer {
     execution.chat = { span, text: '', reasoning: '', info: {}, calls: [] };
   }
 
-  private usage(event: CadreEvent): void {
+  private usage(event: CadreEventOf<'usage'>): void {
     const execution = this.execution(event);
     const tokens = addTokens(NO_TOKENS, event.data);
     execution.tokens = addTokens(execution.tokens, event.data);
@@ -239,7 +249,7 @@ export class EventTracer {
     chat.answeredAt = Date.now();
   }
 
-  private toolCall(event: CadreEvent): void {
+  private toolCall(event: CadreEventOf<'tool_call'>): void {
     const execution = this.execution(event);
     const chat = execution.chat;
     // The model has answered once its calls start; the call is part of its answer.
@@ -257,11 +267,15 @@ export class EventTracer {
       call.span.setAttribute(GenAI.toolCallArguments, jsonText(event.data.args ?? {}));
   }
 
-  private approval(event: CadreEvent, name: string, attributes: Attributes): void {
+  private approval(
+    event: CadreEventOf<'approval_required' | 'approval_resolved'>,
+    name: string,
+    attributes: Attributes,
+  ): void {
     this.toolSpan(this.execution(event), event)?.span.addEvent(name, attributes);
   }
 
-  private toolResult(event: CadreEvent): void {
+  private toolResult(event: CadreEventOf<'tool_result'>): void {
     const execution = this.execution(event);
     const call = this.toolSpan(execution, event);
     if (!call) return;
@@ -289,21 +303,28 @@ export class EventTracer {
     execution.tools.delete(stringOf(data.callId) ?? '');
   }
 
-  private subagentStarted(event: CadreEvent): void {
+  /** A child's span opens under the call that started it, as the tree places it. */
+  private subagentStarted(event: CadreEventOf<'subagent_started'>): void {
     const parent = this.execution(event);
-    const executionId = stringOf(event.data.executionId);
-    const agent = stringOf(event.data.agent);
-    if (!executionId || !agent || this.executions.has(executionId)) return;
-    const call = this.spawningCall(parent, agent, stringOf(event.data.callId));
+    const tree = this.trees.get(event.runId);
+    const child = tree && nodeOf(tree, event.data.executionId);
+    if (!child || child.parentId !== parent.executionId || this.executions.has(child.executionId))
+      return;
+    const call = child.spawnedBy === undefined ? undefined : parent.tools.get(child.spawnedBy);
     this.open(
-      { runId: event.runId, executionId, depth: event.depth + 1, agent },
+      {
+        runId: event.runId,
+        executionId: child.executionId,
+        depth: child.depth,
+        agent: child.agent,
+      },
       call?.context ?? parent.context,
       parent.conversationId,
     );
   }
 
-  private subagentFinished(event: CadreEvent): void {
-    const child = this.executions.get(stringOf(event.data.executionId) ?? '');
+  private subagentFinished(event: CadreEventOf<'subagent_finished'>): void {
+    const child = this.executions.get(event.data.executionId);
     if (!child) return; // ended with its own final_result, as usual
     const reason = stringOf(event.data.terminate_reason);
     this.end(
@@ -314,7 +335,7 @@ export class EventTracer {
     );
   }
 
-  private error(event: CadreEvent): void {
+  private error(event: CadreEventOf<'error'>): void {
     const execution = this.execution(event);
     const code = stringOf(event.data.code) ?? stringOf(event.data.context) ?? 'error';
     const call = execution.tools.get(stringOf(event.data.callId) ?? '');
@@ -333,17 +354,20 @@ export class EventTracer {
     execution.span.addEvent('cadre.error', { [GenAI.errorType]: code });
   }
 
-  private finalResult(event: CadreEvent): void {
+  private finalResult(event: CadreEventOf<'final_result'>): void {
     const execution = this.execution(event);
-    const result = isRecord(event.data.result) ? event.data.result : event.data;
+    const data: Record<string, unknown> = event.data;
+    const result = isRecord(data.result) ? data.result : data;
     this.end(execution, { kind: 'finished', result });
     // The root's end is the run's: whatever is still open was cut off.
     if (event.depth === 0) this.endRun(event, { kind: 'cut', reason: 'The run ended first.' });
   }
 
+  /** Ends the run's open spans; a paused run goes on later under new spans and a tree of its own. */
   private endRun(event: CadreEvent, ending: Ending): void {
     for (const execution of this.deepestFirst((e) => e.runId === event.runId))
       this.end(execution, ending);
+    if (event.depth === 0) this.trees.delete(event.runId);
   }
 
   private deepestFirst(which: (execution: Execution) => boolean): Execution[] {
@@ -406,7 +430,10 @@ export class EventTracer {
   }
 
   /** The span of the call an event names, opened when the call started in an earlier process (resume). */
-  private toolSpan(execution: Execution, event: CadreEvent): ToolCall | undefined {
+  private toolSpan(
+    execution: Execution,
+    event: CadreEventOf<'tool_call' | 'tool_result' | 'approval_required' | 'approval_resolved'>,
+  ): ToolCall | undefined {
     const callId = stringOf(event.data.callId);
     if (!callId) return undefined;
     const known = execution.tools.get(callId);
@@ -424,30 +451,9 @@ export class EventTracer {
       },
       execution.context,
     );
-    const call = { span, context: trace.setSpan(execution.context, span), tool, spawned: false };
+    const call = { span, context: trace.setSpan(execution.context, span) };
     execution.tools.set(callId, call);
     return call;
-  }
-
-  /**
-   * The call a child was started from: the one the event names, else an open
-   * call of the child's agent tool (named after it) or of `task`, else the
-   * only open call.
-   */
-  private spawningCall(
-    parent: Execution,
-    agent: string,
-    callId: string | undefined,
-  ): ToolCall | undefined {
-    const named = callId ? parent.tools.get(callId) : undefined;
-    if (named) return named;
-    for (const call of parent.tools.values()) {
-      if (!call.spawned && (call.tool === agent || call.tool === TASK_TOOL)) {
-        call.spawned = true;
-        return call;
-      }
-    }
-    return parent.tools.size === 1 ? parent.tools.values().next().value : undefined;
   }
 
   private modelAttributes(execution: Execution): Attributes {

@@ -1,5 +1,5 @@
 import { TimeoutError } from '../../errors/cadre-error.js';
-import type { EventInput } from '../../events/types.js';
+import type { AgentEventInput } from '../../events/types.js';
 import { remainingTime } from '../../runtime/loop/time-budget.js';
 import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import {
@@ -42,7 +42,7 @@ export class DeepResearchAgent implements Agent {
     this.config = deepResearchConfig(options);
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     const budget = this.budget(ctx);
     const question = input.prompt;
     yield {
@@ -116,7 +116,7 @@ export class DeepResearchAgent implements Agent {
     question: string,
     ctx: AgentContext,
     timeoutMs: number,
-  ): AsyncGenerator<EventInput, { queries: string[]; fallback?: string }> {
+  ): AsyncGenerator<AgentEventInput, { queries: string[]; fallback?: string }> {
     if (timeoutMs <= 0) return { queries: [question], fallback: 'no time left to decompose' };
     try {
       const reply = yield* modelCall(
@@ -151,7 +151,7 @@ export class DeepResearchAgent implements Agent {
     outcomes: readonly SubQueryOutcome[],
     ctx: AgentContext,
     timeoutMs: number,
-  ): AsyncGenerator<EventInput, { content: string; error?: string }> {
+  ): AsyncGenerator<AgentEventInput, { content: string; error?: string }> {
     let error = 'no time left to synthesize';
     if (timeoutMs > 0) {
       try {

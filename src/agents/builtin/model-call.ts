@@ -1,4 +1,4 @@
-import type { EventInput } from '../../events/types.js';
+import type { AgentEventInput, TurnStartedData } from '../../events/types.js';
 import type { ModelRequest, Usage } from '../../model/types.js';
 import { runModelTurn } from '../../runtime/loop/model-turn.js';
 import { withTimeoutAndCancellation } from '../../runtime/loop/time-budget.js';
@@ -12,7 +12,7 @@ export interface ModelText {
 export interface ModelCallOptions {
   /** The turn_started message, e.g. "Planning sub-queries". */
   label: string;
-  data?: Record<string, unknown>;
+  data?: TurnStartedData;
   /** Omitted: the call is bounded by the run's signal only. */
   timeoutMs?: number;
   onTimeout?: () => Error;
@@ -27,7 +27,7 @@ export async function* modelCall(
   ctx: AgentContext,
   request: ModelRequest,
   options: ModelCallOptions,
-): AsyncGenerator<EventInput, ModelText> {
+): AsyncGenerator<AgentEventInput, ModelText> {
   yield { type: 'turn_started', message: options.label, data: options.data ?? {} };
   const call = (signal: AbortSignal): Promise<ModelText> =>
     runModelTurn(ctx.model, request, signal, ctx.emit);

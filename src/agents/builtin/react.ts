@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { EventInput } from '../../events/types.js';
+import type { AgentEventInput } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
 import { SchemaValidator } from '../../runtime/completion/schema-validator.js';
@@ -62,7 +62,7 @@ export class ReactAgent implements Agent {
     this.tools = new Map(this.config.tools.map((t) => [t.name, t]));
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     const { maxIterations } = this.config;
     const offered = this.config.tools.filter((t) => !t.sideEffect);
     const systemInstruction = reactInstruction(this.config.systemPrompt, offered);

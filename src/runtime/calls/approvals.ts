@@ -1,6 +1,6 @@
 import { CadreError, isAbortError } from '../../errors/cadre-error.js';
 import type { FunctionCallPart, FunctionResponsePart } from '../../model/types.js';
-import type { Tool } from '../../tools/types.js';
+import type { Tool, ToolContext } from '../../tools/types.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
@@ -99,10 +99,7 @@ export async function execute(
   const started = performance.now();
   let response: FunctionResponsePart;
   try {
-    const output = await tool.execute(
-      call.args,
-      tool.sideEffect ? { ...env.toolContext, actionId: call.id } : env.toolContext,
-    );
+    const output = await tool.execute(call.args, callContext(env.toolContext, call, tool));
     response = okResponse(call, output);
   } catch (error) {
     // A subagent waits for a person: this call parks with it, unanswered.
@@ -135,4 +132,20 @@ export async function execute(
 
 function outputText(output: unknown): string {
   return typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
+}
+
+/**
+ * The tool's view of its call: a side effect's action id, and children it
+ * starts (agent tools, `task`) named after the call, so the tree can place
+ * each child under the call that started it.
+ */
+function callContext(ctx: ToolContext, call: FunctionCallPart, tool: Tool): ToolContext {
+  const { spawn } = ctx;
+  return {
+    ...ctx,
+    ...(tool.sideEffect ? { actionId: call.id } : {}),
+    ...(spawn
+      ? { spawn: (request, signal) => spawn({ callId: call.id, ...request }, signal) }
+      : {}),
+  };
 }

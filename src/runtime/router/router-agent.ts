@@ -6,7 +6,7 @@ import type {
   AgentEntry,
 } from '../../contracts/agent.js';
 import { TimeoutError } from '../../errors/cadre-error.js';
-import type { EventInput } from '../../events/types.js';
+import type { AgentEventInput } from '../../events/types.js';
 import type { Message, ModelRequest, Usage } from '../../model/types.js';
 import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
@@ -60,7 +60,7 @@ export class RouterAgent implements Agent {
     this.description = definition.description;
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     const domains = this.domains();
     const history = input.history ?? [];
     const user: Message = {
@@ -80,7 +80,8 @@ export class RouterAgent implements Agent {
     yield { type: 'turn_started', message: 'Routing', data: { phase: 'routing' } };
     const routed = await callModelOnce(ctx, request);
     if (routed.usage) yield { type: 'usage', message: 'router usage', data: { ...routed.usage } };
-    const args = routed.calls.find((c) => c.name === ROUTE_TOOL)?.args ?? {};
+    const route = routed.calls.find((c) => c.name === ROUTE_TOOL);
+    const args = route?.args ?? {};
     const targets = parseTargets(args.targets, domains);
     yield {
       type: 'routing_decided',
@@ -102,7 +103,9 @@ export class RouterAgent implements Agent {
       return;
     }
     const results = await Promise.all(
-      targets.map((t) => this.runDomain(t, domains.get(t.domain) as AgentEntry, input, ctx)),
+      targets.map((t) =>
+        this.runDomain(t, domains.get(t.domain) as AgentEntry, input, ctx, route?.id),
+      ),
     );
     for (const r of results) {
       yield {
@@ -140,6 +143,8 @@ export class RouterAgent implements Agent {
     entry: AgentEntry,
     input: AgentInput,
     ctx: AgentContext,
+    /** The model's route call: each domain's child is started by it. */
+    callId: string | undefined,
   ): Promise<DomainResult> {
     const seconds =
       this.options.domainTimeoutSecs ??
@@ -157,6 +162,7 @@ export class RouterAgent implements Agent {
             ...(this.options.executionMode === 'threads' ? { isolation: 'thread' as const } : {}),
             ...(this.options.models?.domain ? { model: this.options.models.domain } : {}),
             ...(input.history ? { history: input.history } : {}),
+            ...(callId ? { callId } : {}),
           }),
         seconds * 1000,
         ctx.signal,

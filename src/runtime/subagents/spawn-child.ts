@@ -85,7 +85,13 @@ export async function spawnChild(
   parent.emit({
     type: mode.resume ? 'subagent_resumed' : 'subagent_started',
     message: `${mode.resume ? 'Resuming' : 'Starting'} ${name}`,
-    data: { agent: name, executionId: execution.executionId, depth, ephemeral: request.ephemeral },
+    data: {
+      agent: name,
+      executionId: execution.executionId,
+      depth,
+      ephemeral: request.ephemeral,
+      ...(request.callId ? { callId: request.callId } : {}),
+    },
   });
   // The budget is taken once a slot is granted, so time spent queueing is not given twice.
   const run = (): Promise<RunResult> =>

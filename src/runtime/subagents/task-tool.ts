@@ -8,7 +8,9 @@ import { childReport } from './agent-result.js';
 import { parseToolSet } from './tool-set.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 
-export const TASK_TOOL = 'task';
+import { TASK_TOOL } from './task-tool-name.js';
+
+export { TASK_TOOL };
 
 interface TaskArgs {
   agent:

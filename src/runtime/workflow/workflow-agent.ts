@@ -1,5 +1,5 @@
 import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
-import type { EventInput } from '../../events/types.js';
+import type { AgentEventInput, EventInputOf } from '../../events/types.js';
 import type { AgentDefinition, WorkflowConfig } from '../../definition/types.js';
 import type { RunResult, ToolTrace } from '../../contracts/run-result.js';
 import { inputsFor } from '../subagents/query-inputs.js';
@@ -35,7 +35,7 @@ export class WorkflowAgent implements Agent {
     this.description = definition.description;
   }
 
-  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput> {
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
     const state: Record<string, unknown> = { ...this.initialState };
     const steps: Step[] = [];
     const flow = this.workflow;
@@ -95,7 +95,7 @@ export class WorkflowAgent implements Agent {
     ctx: AgentContext,
     state: Record<string, unknown>,
     steps: Step[],
-  ): AsyncIterable<EventInput> {
+  ): AsyncIterable<AgentEventInput> {
     yield { type: 'workflow_step', message: `Running ${agent.name}`, data: { agent: agent.name } };
     const result = await this.spawn(agent, input, ctx, state, steps);
     keep(agent, result, state, steps);
@@ -169,7 +169,7 @@ function nestedState(output: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function usageOf(step: Step): EventInput {
+function usageOf(step: Step): EventInputOf<'usage'> {
   const { costUsd: _cost, ...tokens } = step.result.usage;
   return { type: 'usage', message: `${step.agent} usage`, data: tokens };
 }

@@ -1,4 +1,4 @@
-import type { EventInput } from '../../events/types.js';
+import type { EventInputOf } from '../../events/types.js';
 import { TODO_STATUSES, type TodoItem, type TodoStatus } from './todo-list.js';
 
 export const TODOS_UPDATED = 'todos_updated';
@@ -7,7 +7,10 @@ export const TODOS_UPDATED = 'todos_updated';
  * The run's plan changed: the event carries the whole list, so the latest
  * one of an execution is its plan (progress, the event log, replay).
  */
-export function todosUpdated(todos: readonly TodoItem[], summary: string): EventInput {
+export function todosUpdated(
+  todos: readonly TodoItem[],
+  summary: string,
+): EventInputOf<'todos_updated'> {
   return { type: TODOS_UPDATED, message: summary, data: { todos, summary } };
 }
 

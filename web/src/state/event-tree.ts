@@ -1,3 +1,10 @@
+import {
+  buildExecutionTree as foldEvents,
+  childNodes,
+  rootNodes,
+  type ExecutionNode as TreeNode,
+} from '../../../src/events/execution-tree.js';
+import { addUsage } from '../../../src/model/types.js';
 import type { CadreEvent, RunEvent, Usage } from '../api/wire-types.js';
 
 /** One execution of the agent tree (the root agent or a subagent) and what it did. */
@@ -14,67 +21,48 @@ export interface ExecutionNode {
   usage: Usage;
 }
 
-const zeroUsage = (): Usage => ({
-  inputTokens: 0,
-  outputTokens: 0,
-  thoughtTokens: 0,
-  totalTokens: 0,
-});
-const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
-
-function addUsage(usage: Usage, data: Record<string, unknown>): Usage {
-  const input = num(data.inputTokens);
-  const output = num(data.outputTokens);
-  const thought = num(data.thoughtTokens);
-  const cost =
-    typeof data.costUsd === 'number' ? (usage.costUsd ?? 0) + data.costUsd : usage.costUsd;
-  return {
-    inputTokens: usage.inputTokens + input,
-    outputTokens: usage.outputTokens + output,
-    thoughtTokens: usage.thoughtTokens + thought,
-    totalTokens: usage.totalTokens + (num(data.totalTokens) || input + output + thought),
-    ...(cost === undefined ? {} : { costUsd: cost }),
-  };
-}
-
-/** Nests executions by parentExecutionId; events keep their seq order inside each. */
+/**
+ * Nests executions as the shared reducer places them (events in seq order);
+ * each keeps its own events, in that order. An execution only announced by
+ * its parent, with no event of its own yet, is not shown.
+ */
 export function buildExecutionTree(events: readonly RunEvent[]): ExecutionNode[] {
-  const nodes = new Map<string, ExecutionNode>();
-  const ordered = [...events].sort((a, b) => a.seq - b.seq);
-  for (const { event } of ordered) {
-    let node = nodes.get(event.executionId);
-    if (!node) {
-      node = {
-        executionId: event.executionId,
-        ...(event.parentExecutionId ? { parentId: event.parentExecutionId } : {}),
-        depth: event.depth,
-        agent: event.path.at(-1) ?? 'agent',
-        events: [],
-        children: [],
-        startedAt: event.timestamp,
-        endedAt: event.timestamp,
-        durationMs: 0,
-        usage: zeroUsage(),
-      };
-      nodes.set(event.executionId, node);
-    }
-    node.events.push(event);
-    node.endedAt = event.timestamp;
-    node.durationMs = Date.parse(node.endedAt) - Date.parse(node.startedAt);
-    if (event.type === 'usage') node.usage = addUsage(node.usage, event.data);
+  const ordered = [...events].sort((a, b) => a.seq - b.seq).map(({ event }) => event);
+  const tree = foldEvents(ordered);
+  const own = new Map<string, CadreEvent[]>();
+  for (const event of ordered) {
+    const list = own.get(event.executionId);
+    if (list) list.push(event);
+    else own.set(event.executionId, [event]);
   }
-  const roots: ExecutionNode[] = [];
-  for (const node of nodes.values()) {
-    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
-    if (parent) parent.children.push(node);
-    else roots.push(node);
-  }
-  return roots;
+  const view = (node: TreeNode): ExecutionNode => {
+    const startedAt = node.startedAt ?? '';
+    const endedAt = node.endedAt ?? startedAt;
+    return {
+      executionId: node.executionId,
+      ...(node.parentId ? { parentId: node.parentId } : {}),
+      depth: node.depth,
+      agent: node.agent,
+      events: own.get(node.executionId) ?? [],
+      children: shown(childNodes(tree, node.executionId)).map(view),
+      startedAt,
+      endedAt,
+      durationMs: Date.parse(endedAt) - Date.parse(startedAt),
+      usage: node.usage,
+    };
+  };
+  return shown(rootNodes(tree)).map(view);
 }
+
+/** Executions with events of their own, in the order their first event came. */
+const shown = (nodes: readonly TreeNode[]): TreeNode[] =>
+  nodes
+    .filter((node) => node.firstSeq !== undefined)
+    .sort((a, b) => (a.firstSeq ?? 0) - (b.firstSeq ?? 0));
 
 /** Tokens of a node and everything under it. */
 export function treeUsage(node: ExecutionNode): Usage {
-  return node.children.reduce((sum, child) => addUsage(sum, { ...treeUsage(child) }), node.usage);
+  return node.children.reduce((sum, child) => addUsage(sum, treeUsage(child)), node.usage);
 }
 
 /** A row of the timeline: deltas of one kind are merged so a long answer is one row. */

@@ -1,5 +1,12 @@
 import { describeCall, type StreamLine } from '../api/stream-line.js';
-import type { CadreEvent, DecisionView, RunResponse, WireError } from '../api/wire-types.js';
+import { asKnown } from '../../../src/events/known-events.js';
+import type {
+  CadreEvent,
+  CadreEventOf,
+  DecisionView,
+  RunResponse,
+  WireError,
+} from '../api/wire-types.js';
 
 export type StepState =
   'running' | 'awaiting_approval' | 'approved' | 'done' | 'failed' | 'rejected';
@@ -79,7 +86,8 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
   const data = event.data;
   const tool = str(data.tool) ?? 'tool';
   const key = str(data.callId) ?? `${tool}#${trace.steps.length}`;
-  switch (event.type) {
+  const known = asKnown(event);
+  switch (known?.type) {
     case 'tool_call': {
       const step = { key, tool, summary: describeCall(tool, data.args), depth: event.depth };
       return { ...trace, steps: upsert(trace.steps, step, true) };
@@ -97,7 +105,7 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
     case 'grant_applied':
       return {
         ...trace,
-        steps: upsert(trace.steps, { key, tool, allowedBy: grantText(event) }, false),
+        steps: upsert(trace.steps, { key, tool, allowedBy: grantText(known) }, false),
       };
     case 'approval_resolved': {
       const state: StepState = data.decision === 'reject' ? 'rejected' : 'approved';
@@ -138,9 +146,10 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
 }
 
 /** The grant's own words, with the time it was set in the reader's zone. */
-function grantText(event: CadreEvent): string {
-  const grants = Array.isArray(event.data.grants) ? (event.data.grants as unknown[]) : [];
-  const first = grants[0] as { recipient?: unknown; createdAt?: unknown } | undefined;
+function grantText(event: CadreEventOf<'grant_applied'>): string {
+  // A stored event may come from an older writer: its grants are checked, not trusted.
+  const grants = Array.isArray(event.data.grants) ? event.data.grants : [];
+  const first = grants.at(0);
   const set = typeof first?.createdAt === 'string' ? new Date(first.createdAt) : undefined;
   if (grants.length !== 1 || typeof first?.recipient !== 'string' || !set) return event.message;
   const whom = first.recipient === '*' ? 'any recipient' : first.recipient;
