@@ -61,6 +61,17 @@ export class ManualClock implements Clock {
     }
   }
 
+  /**
+   * Lets `times` sleeps end one after another, each as soon as it starts: a
+   * stream paced on this clock goes that many steps, then stands still.
+   */
+  async release(times: number, stepMs: number): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await this.waiting();
+      this.advance(stepMs);
+    }
+  }
+
   /** Resolves once at least `count` sleeps are waiting: the code under test got to its wait. */
   async waiting(count = 1): Promise<void> {
     while (this.sleepers.length < count)
