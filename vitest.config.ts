@@ -13,9 +13,10 @@ export default defineConfig({
     // Most files wait on sockets, child processes and PostgreSQL rather than the CPU: two workers
     // overlap those waits even on 2 cores (vitest's default there is one).
     maxWorkers: 2,
-    // One worker runs many files, importing shared modules once instead of once per file: the
-    // per-file process start and imports cost more than the tests themselves. Files must leave
-    // no global state behind (env, cwd, timers, process listeners): each restores what it changes.
+    // One worker process runs many files: the per-file process start and the imports of
+    // dependencies (fastify, zod, the SDKs) cost more than most tests. Each file still gets its
+    // own copy of the project's modules, but the process is shared: a file must leave no global
+    // state behind (env, cwd, fake timers, process listeners) and restores what it changes.
     isolate: false,
   },
 });
