@@ -261,6 +261,10 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
     const agent = join(workspace, 'slow.md');
     await writeFile(agent, '---\nname: slow\ndescription: Slow\ntools: LS\n---\nList.\n');
     let interrupt: () => void = () => {};
+    // Ctrl-C once the second turn has started: its model call is in flight.
+    let progress = '';
+    let secondTurn: () => void = () => {};
+    const inSecondTurn = new Promise<void>((resolve) => (secondTurn = resolve));
     const pending = runCliCaptured(
       ['run', agent, 'go', '--model', model, '--workspace', workspace],
       {
@@ -269,9 +273,13 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
           interrupt = handler;
           return () => {};
         },
+        onStderr: (text) => {
+          progress += text;
+          if (progress.match(/Turn \d+/g)?.length === 2) secondTurn();
+        },
       },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await inSecondTurn;
     interrupt();
     const run = await pending;
     expect(run.code).toBe(130);

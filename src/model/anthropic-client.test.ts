@@ -8,6 +8,7 @@ import type { AnthropicClientOptions } from './anthropic-client.js';
 import { INVALID_JSON_ARGS_KEY } from './openai-tool-calls.js';
 import type { RetryPolicy } from './retry.js';
 import type { Message, ModelChunk, ModelRequest } from './types.js';
+import { ManualClock } from '../util/manual-clock.js';
 
 const API_KEY = 'sk-ant-test-key-0001';
 
@@ -454,23 +455,26 @@ describe('AnthropicClient against a fake Messages endpoint (real @anthropic-ai/s
 
   describe('abort', () => {
     it('rejects with an abort error when aborted mid-stream (the SDK alone would end quietly)', async () => {
+      const clock = new ManualClock();
       const { client } = await harness({
         turns: [{ parts: [{ text: 'one two three four' }] }],
-        chunkDelayMs: 300,
+        chunkDelayMs: 1_000,
+        clock,
       });
+      // The stream pauses on a clock that lets three pauses pass (message_start, ping and the
+      // block's start yield nothing; its first text delta follows), then stands still: only the
+      // abort can end the wait for the rest.
+      void clock.release(3, 1_000);
       const controller = new AbortController();
       const chunks: ModelChunk[] = [];
-      let abortedAt = 0;
       const error = await (async () => {
         for await (const chunk of client.generate(request(), controller.signal)) {
           chunks.push(chunk);
-          abortedAt = Date.now();
           controller.abort();
         }
       })().catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
       expect(chunks).toHaveLength(1);
-      expect(Date.now() - abortedAt).toBeLessThan(250);
     });
 
     it('does not start when the signal has already fired', async () => {

@@ -6,6 +6,7 @@ import type { FakeServer, FakeServerOptions } from '../testing/fake-gemini-serve
 import { GeminiClient } from './gemini-client.js';
 import type { RetryPolicy } from './retry.js';
 import type { ModelChunk, ModelRequest } from './types.js';
+import { ManualClock } from '../util/manual-clock.js';
 
 const API_KEY = 'test-gemini-key-0001';
 
@@ -376,23 +377,25 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
 
   describe('abort', () => {
     it('rejects with an abort error when aborted mid-stream', async () => {
+      const clock = new ManualClock();
       const { client } = await harness({
         turns: [{ parts: [{ text: 'one two three four' }] }],
-        chunkDelayMs: 2000,
+        chunkDelayMs: 1_000,
+        clock,
       });
+      // The stream pauses on a clock that never moves after the first event: only the abort
+      // can end the wait for the rest.
+      void clock.release(0, 1_000);
       const controller = new AbortController();
       const chunks: ModelChunk[] = [];
-      let abortedAt = 0;
       const error = await (async () => {
         for await (const chunk of client.generate(request(), controller.signal)) {
           chunks.push(chunk);
-          abortedAt = Date.now();
           controller.abort();
         }
       })().catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
       expect(chunks).toHaveLength(1);
-      expect(Date.now() - abortedAt).toBeLessThan(1000);
     });
 
     it('sends nothing when the signal is already aborted', async () => {
@@ -408,16 +411,25 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
         turns: [],
       });
       fake = server;
-      const client = new GeminiClient({ apiKey: API_KEY, baseUrl: server.baseUrl });
+      // The 30 s wait is on a clock that never moves: only the abort can end it.
+      const clock = new ManualClock();
+      const client = new GeminiClient({
+        apiKey: API_KEY,
+        baseUrl: server.baseUrl,
+        retry: { sleep: (ms, signal) => clock.sleep(ms, signal) },
+      });
       const controller = new AbortController();
-      const started = Date.now();
       const error = await (async () => {
         for await (const chunk of client.generate(request(), controller.signal)) {
-          if (chunk.type === 'retry') controller.abort();
+          if (chunk.type === 'retry') {
+            // Aborts once the wait has begun (the retry is announced before it).
+            void clock.waiting().then(() => controller.abort());
+          }
         }
       })().catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(clock.pending).toBe(0);
+      expect(server.requests).toHaveLength(1);
     });
   });
 });

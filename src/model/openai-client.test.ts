@@ -9,6 +9,7 @@ import { OpenAIClient } from './openai-client.js';
 import { INVALID_JSON_ARGS_KEY } from './openai-tool-calls.js';
 import type { RetryPolicy } from './retry.js';
 import type { ModelChunk, ModelRequest } from './types.js';
+import { ManualClock } from '../util/manual-clock.js';
 
 const API_KEY = 'sk-test-openai-key-0001';
 
@@ -312,23 +313,25 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
   describe('abort', () => {
     it('rejects with an abort error when aborted mid-stream (the SDK alone would end quietly)', async () => {
       // The role-only first event yields nothing, so the first text arrives after one pause.
+      const clock = new ManualClock();
       const { client } = await harness({
         turns: [{ parts: [{ text: 'one two three four' }] }],
-        chunkDelayMs: 400,
+        chunkDelayMs: 1_000,
+        clock,
       });
+      // The stream pauses on a clock that lets one pause pass (the role-only event yields nothing,
+      // the first text follows it) and then stands still: only the abort can end the wait.
+      void clock.release(1, 1_000);
       const controller = new AbortController();
       const chunks: ModelChunk[] = [];
-      let abortedAt = 0;
       const error = await (async () => {
         for await (const chunk of client.generate(request(), controller.signal)) {
           chunks.push(chunk);
-          abortedAt = Date.now();
           controller.abort();
         }
       })().catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
       expect(chunks).toHaveLength(1);
-      expect(Date.now() - abortedAt).toBeLessThan(300);
     });
   });
 });

@@ -6,6 +6,7 @@ import { parseRetryAfter, retryDelayFromBody } from './retry-after.js';
 import { retryDelayMs, withRetries } from './retry.js';
 import type { RetryOptions } from './retry.js';
 import type { ModelChunk } from './types.js';
+import { ManualClock } from '../util/manual-clock.js';
 
 /** What an SDK throws for an HTTP failure: a status, maybe headers. */
 function httpError(
@@ -219,14 +220,23 @@ describe('withRetries', () => {
     it('interrupts the wait before a retry when the signal aborts', async () => {
       const controller = new AbortController();
       const { fn, attempts } = scripted([{ error: httpError(429, 'x', { 'retry-after': '60' }) }]);
-      const started = Date.now();
-      const iterable = withRetries(fn, { signal: controller.signal, label: 'Test' });
+      // The 60 s wait is on a clock that never moves: only the abort can end it.
+      const clock = new ManualClock();
+      const iterable = withRetries(fn, {
+        signal: controller.signal,
+        label: 'Test',
+        sleep: (ms, signal) => clock.sleep(ms, signal),
+      });
       const error = await (async () => {
-        for await (const chunk of iterable) if (chunk.type === 'retry') controller.abort();
+        for await (const chunk of iterable)
+          if (chunk.type === 'retry') {
+            // Aborts once the wait has begun (the retry is announced before it).
+            void clock.waiting().then(() => controller.abort());
+          }
       })().catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
       expect(attempts).toEqual([1]);
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(clock.pending).toBe(0);
     });
 
     it('abortableSleep rejects with the signal reason', async () => {

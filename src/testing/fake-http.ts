@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { realClock, type Clock } from '../util/clock.js';
 import type { CapturedRequest, FakeFailure, FakeServer, FakeServerOptions } from './fake-turn.js';
 
 /** What a fake provider plugs into the shared server: routing and its wire formats. */
@@ -40,7 +41,7 @@ export async function startFakeHttp(
       try {
         const captured = await capture(req);
         requests.push(captured);
-        const reply = makeReply(res, options.chunkDelayMs ?? 0, lifetime.signal);
+        const reply = makeReply(res, options, lifetime.signal);
         const failure = failures.shift();
         if (failure) {
           replyFailure(reply, provider, failure);
@@ -106,7 +107,13 @@ async function capture(req: IncomingMessage): Promise<CapturedRequest> {
   };
 }
 
-function makeReply(res: ServerResponse, delayMs: number, serverClosing: AbortSignal): FakeReply {
+function makeReply(
+  res: ServerResponse,
+  options: FakeServerOptions,
+  serverClosing: AbortSignal,
+): FakeReply {
+  const delayMs = options.chunkDelayMs ?? 0;
+  const clock = options.clock ?? realClock;
   return {
     json(status, body, headers = {}) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -115,7 +122,7 @@ function makeReply(res: ServerResponse, delayMs: number, serverClosing: AbortSig
     async sse(events, separator) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [index, event] of events.entries()) {
-        if (index > 0 && delayMs > 0) await pause(delayMs, serverClosing);
+        if (index > 0 && delayMs > 0) await pause(clock, delayMs, serverClosing);
         // The client may have gone (an abort test): stop writing quietly.
         if (res.destroyed || serverClosing.aborted) return;
         res.write(
@@ -129,16 +136,6 @@ function makeReply(res: ServerResponse, delayMs: number, serverClosing: AbortSig
   };
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}
+/** Waits on the test's clock; the server closing ends the wait early. */
+const pause = (clock: Clock, ms: number, signal: AbortSignal): Promise<void> =>
+  clock.sleep(ms, signal).catch(() => undefined);

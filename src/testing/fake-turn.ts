@@ -3,6 +3,8 @@
  * scripted by the test: nothing here imitates a model's judgement.
  */
 
+import type { Clock } from '../util/clock.js';
+
 export type FakePart =
   | { text: string; signature?: string }
   | { thought: string; signature?: string }
@@ -48,6 +50,8 @@ export interface FakeServerOptions {
   failFirst?: FakeFailure[];
   /** Pause between streamed events, so tests can act mid-stream (e.g. abort). */
   chunkDelayMs?: number;
+  /** What those pauses wait on; a manual clock lets a test release the stream event by event. */
+  clock?: Clock;
 }
 
 export interface FakeServer {

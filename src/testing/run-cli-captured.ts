@@ -15,13 +15,18 @@ export async function runCliCaptured(
     env?: NodeJS.ProcessEnv;
     onInterrupt?: CliIO['onInterrupt'];
     ask?: CliIO['ask'];
+    /** Sees progress as it is written, so a test can act when the run reaches a step. */
+    onStderr?: (text: string) => void;
   },
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
     stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
+    stderr: (t) => {
+      stderr += t;
+      options.onStderr?.(t);
+    },
     env: options.env ?? {},
     cwd: options.cwd,
     isTTY: false,

@@ -5,6 +5,7 @@ import { comparableEvents } from './comparable-events.js';
 import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';
 import { defineTool } from '../tools/types.js';
+import type { Clock } from '../util/clock.js';
 import { call, countingTools, notifier, recordNotifier } from './test-support.js';
 
 const noTools = { ...notifier, toolConfig: { tools: [] } };
@@ -119,21 +120,30 @@ describe('replaying a recorded run offline (scripted model behaviour)', () => {
     expect(report.divergences).toEqual([]);
   });
 
-  it('replays recorded delays only when timing is asked for', async () => {
+  it('replays recorded delays only when timing is asked for, scaled', async () => {
     const { trajectory } = await runRecorded(noTools, {
       inputs: { topic: 'x' },
-      model: new ScriptedModel([{ ...complete, delayMs: 300 }]),
+      model: new ScriptedModel([{ ...complete, delayMs: 100 }]),
     });
-    const timed = async (timingScale?: number): Promise<number> => {
-      const started = performance.now();
-      await replayTrajectory(trajectory, timingScale ? { timingScale } : {});
-      return performance.now() - started;
+    const recordedMs = Math.max(
+      ...trajectory.model_steps.flatMap((s) => s.chunks.map((c) => c.offset_ms)),
+    );
+    expect(recordedMs).toBeGreaterThanOrEqual(90);
+    /** Milliseconds the replay waited, on a clock that moves by exactly what it is asked to wait. */
+    const waited = async (timingScale?: number): Promise<number> => {
+      let time = 0;
+      const clock: Clock = {
+        now: () => time,
+        sleep: (ms) => {
+          time += ms;
+          return Promise.resolve();
+        },
+      };
+      await replayTrajectory(trajectory, { clock, ...(timingScale ? { timingScale } : {}) });
+      return time;
     };
-    const fast = await timed();
-    const asRecorded = await timed(1);
-    const halved = await timed(0.5);
-    expect(asRecorded).toBeGreaterThanOrEqual(290);
-    expect(halved).toBeGreaterThanOrEqual(140);
-    expect(fast).toBeLessThan(asRecorded - 200);
+    expect(await waited()).toBe(0);
+    expect(await waited(1)).toBeCloseTo(recordedMs, 6);
+    expect(await waited(0.5)).toBeCloseTo(recordedMs / 2, 6);
   });
 });

@@ -1,6 +1,6 @@
 import { ModelError } from '../errors/model-error.js';
-import { abortableSleep } from '../model/abortable-sleep.js';
 import type { ModelChunk, ModelClient, ModelRequest } from '../model/types.js';
+import { realClock, type Clock } from '../util/clock.js';
 import { diffJson } from './json-diff.js';
 import { errorFromRecord } from './recorded-error.js';
 import { ReplayDivergenceError, ReplayLog, type Divergence } from './replay-log.js';
@@ -22,6 +22,8 @@ export interface ReplayModelOptions {
   live?: () => LiveModel;
   /** Replay recorded delays, scaled (1 = as recorded); absent or 0 = no delays. */
   timingScale?: number;
+  /** What those delays read and wait on; tests pass their own. */
+  clock?: Clock;
   log?: ReplayLog;
 }
 
@@ -94,11 +96,12 @@ export class ReplayModel implements ModelClient {
 
   private async *play(step: ModelStep, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const scale = this.options.timingScale ?? 0;
-    const started = performance.now();
+    const clock = this.options.clock ?? realClock;
+    const started = clock.now();
     for (const recorded of step.chunks) {
       if (scale > 0) {
-        const wait = recorded.offset_ms * scale - (performance.now() - started);
-        if (wait > 0) await abortableSleep(wait, signal);
+        const wait = recorded.offset_ms * scale - (clock.now() - started);
+        if (wait > 0) await clock.sleep(wait, signal);
       }
       signal.throwIfAborted();
       const { offset_ms: _offset, ...chunk } = recorded;

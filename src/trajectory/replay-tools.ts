@@ -1,7 +1,7 @@
 import { ToolExecutionError } from '../errors/cadre-error.js';
-import { abortableSleep } from '../model/abortable-sleep.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
+import { realClock, type Clock } from '../util/clock.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { jsonClone, sha256Of } from './canonical-json.js';
 import { errorFromRecord } from './recorded-error.js';
@@ -16,6 +16,8 @@ export interface ReplayToolsOptions {
   /** Re-run read-only tools for real instead of returning their recorded output. */
   liveTools?: boolean;
   timingScale?: number;
+  /** What recorded durations are waited on; tests pass their own. */
+  clock?: Clock;
 }
 
 /**
@@ -63,14 +65,19 @@ export function replayTools(trajectory: Trajectory, options: ReplayToolsOptions)
           throw new ToolExecutionError(`Replay: ${message}`);
         }
         options.log.tools.replayed++;
-        return playOutcome(recorded, ctx, options.timingScale ?? 0);
+        return playOutcome(recorded, ctx, options.timingScale ?? 0, options.clock ?? realClock);
       },
     };
   });
 }
 
-async function playOutcome(step: ToolStep, ctx: ToolContext, scale: number): Promise<unknown> {
-  if (scale > 0 && step.duration_ms > 0) await abortableSleep(step.duration_ms * scale, ctx.signal);
+async function playOutcome(
+  step: ToolStep,
+  ctx: ToolContext,
+  scale: number,
+  clock: Clock,
+): Promise<unknown> {
+  if (scale > 0 && step.duration_ms > 0) await clock.sleep(step.duration_ms * scale, ctx.signal);
   ctx.signal.throwIfAborted();
   for (const event of step.emitted ?? []) ctx.emit(jsonClone(event));
   const outcome = step.outcome;

@@ -15,6 +15,7 @@ import { ReplayLog, type ReplayReport } from './replay-log.js';
 import { ReplayModel, type LiveModel } from './replay-model.js';
 import { replayTools } from './replay-tools.js';
 import type { Trajectory } from './types.js';
+import type { Clock } from '../util/clock.js';
 
 export interface ReplayOptions {
   /** Run this definition instead of the recorded snapshot (an edited file): divergences show what changed. */
@@ -32,6 +33,8 @@ export interface ReplayOptions {
   live?: () => LiveModel;
   /** Replay recorded delays scaled by this factor; absent = as fast as possible. */
   timingScale?: number;
+  /** What those delays wait on (default the real clock); tests pass their own. */
+  clock?: Clock;
   /** Decides side effects after a fork; before it, the recorded decisions are replayed. */
   confirm?: ConfirmationHandler;
   onEvent?: (event: CadreEvent) => void;
@@ -72,6 +75,7 @@ export async function replayTrajectory(
     ...(options.until !== undefined ? { until: options.until } : {}),
     ...(options.live ? { live: options.live } : {}),
     ...(options.timingScale ? { timingScale: options.timingScale } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const resolved = trajectory.model.resolved;
   const usedResolver = Object.keys(resolved).length > 0;
@@ -88,6 +92,7 @@ export async function replayTrajectory(
       ...(options.tools ? { real: options.tools } : {}),
       ...(options.liveTools ? { liveTools: true } : {}),
       ...(options.timingScale ? { timingScale: options.timingScale } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     }),
     confirm: replayConfirm(trajectory, log, options.confirm),
     ...(options.agents ? { agents: options.agents } : {}),

@@ -26,6 +26,7 @@ import { preparePrompt } from '../prompt/prompts.js';
 import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
+import { readRunState } from '../../contracts/run-state-version.js';
 import { ExecutionPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { grantedTools } from '../subagents/granted-tools.js';
@@ -150,6 +151,8 @@ export async function resumeRun(
   decisions: Readonly<Record<string, ConfirmationDecision>>,
   options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
+  // Stored by this version or an older one (upgraded); a newer one is refused.
+  stored = readRunState(stored);
   const pending = stored.pendingTurn;
   if (stored.status !== 'paused' || (!pending && !stored.code))
     throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
@@ -190,6 +193,7 @@ export async function recoverRun(
   stored: Readonly<RunState>,
   options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
+  stored = readRunState(stored);
   if (stored.status !== 'running')
     throw new ConfigError(`Run ${stored.runId} was not running (${stored.status}).`);
   return continueRun(

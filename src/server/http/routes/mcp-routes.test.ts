@@ -19,6 +19,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.
 import type { ModelRequest } from '../../../model/types.js';
 import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/types.js';
+import { ManualClock } from '../../../util/manual-clock.js';
 import { createRunService } from '../../core/create-run-service.js';
 import type { RunService } from '../../run-service-types.js';
 import { createRequestSignals } from '../request-signals.js';
@@ -344,6 +345,7 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
   });
 
   it('closes idle sessions, and a user over the limit loses their longest idle one', async () => {
+    const clock = new ManualClock();
     const app = Fastify();
     app.decorateRequest('userId', '');
     app.addHook('onRequest', async (request) => {
@@ -352,7 +354,7 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
     mcpRoutes(
       app,
       { service, requestSignal: createRequestSignals(new AbortController().signal) },
-      { idleMs: 300, maxSessionsPerUser: 1 },
+      { idleMs: 1_500, maxSessionsPerUser: 1, clock },
     );
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
@@ -381,8 +383,14 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
       const second = await start();
       expect((await list(first)).status).toBe(404);
       expect((await list(second)).status).toBe(200);
-      // Untouched for longer than idleMs plus one sweep (every second at least).
-      await new Promise((r) => setTimeout(r, 1_800));
+      // The sweep (every second) keeps a session untouched for less than idleMs...
+      await clock.waiting();
+      clock.advance(1_000);
+      await clock.waiting();
+      expect((await list(second)).status).toBe(200);
+      // ...and closes one untouched for longer.
+      clock.advance(2_000);
+      await clock.waiting();
       expect((await list(second)).status).toBe(404);
     } finally {
       await app.close();

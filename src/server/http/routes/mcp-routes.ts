@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as HttpSessions from '../../../mcp/server/http-session.js';
 import type { HttpMcpSession } from '../../../mcp/server/http-session.js';
+import { realClock, type Clock } from '../../../util/clock.js';
 import { optionalImport } from '../../../util/optional-import.js';
 import type { RouteContext } from './route-context.js';
 
@@ -11,6 +12,8 @@ export interface McpRouteOptions {
   maxSessionsPerUser?: number;
   /** How long a person may take to answer an approval question (default 10 minutes). */
   approvalTimeoutMs?: number;
+  /** What the idle sweep reads and waits on; tests step a manual clock. */
+  clock?: Clock;
 }
 
 interface Session {
@@ -64,19 +67,21 @@ export function mcpRoutes(
       app.log.warn({ err: error }, 'mcp session did not close cleanly');
     });
   };
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
+  const clock = options.clock ?? realClock;
+  const sweeping = new AbortController();
+  const sweepEvery = Math.max(1_000, Math.min(idleMs, 60_000));
+  void (async () => {
+    for (;;) {
+      await clock.sleep(sweepEvery, sweeping.signal, { background: true });
+      const now = clock.now();
       for (const session of [...sessions.values()])
         if (session.open === 0 && now - session.lastSeen > idleMs) close(session);
-    },
-    Math.max(1_000, Math.min(idleMs, 60_000)),
-  );
-  sweep.unref();
+    }
+  })().catch(() => undefined); // Ends when preClose aborts the sleep.
   app.addHook('preClose', (done) => {
     // Streams end now (close() would otherwise wait for them); the runs go on.
     shuttingDown = true;
-    clearInterval(sweep);
+    sweeping.abort();
     for (const session of [...sessions.values()]) close(session);
     done();
   });
@@ -92,7 +97,7 @@ export function mcpRoutes(
     const session: Session = {
       id: '',
       userId: request.userId,
-      lastSeen: Date.now(),
+      lastSeen: clock.now(),
       open: 0,
       closed: false,
     };
@@ -122,11 +127,11 @@ export function mcpRoutes(
     reply: FastifyReply,
     session: Session,
   ): Promise<void> => {
-    session.lastSeen = Date.now();
+    session.lastSeen = clock.now();
     session.open += 1;
     reply.raw.once('close', () => {
       session.open -= 1;
-      session.lastSeen = Date.now();
+      session.lastSeen = clock.now();
     });
     reply.hijack();
     try {

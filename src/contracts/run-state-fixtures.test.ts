@@ -1,0 +1,169 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
+import type { ModelRequest } from '../model/types.js';
+import type { AgentDefinition } from '../definition/types.js';
+import { resumeRun, type RunOutcome } from '../runtime/loop/executor.js';
+import { echoTool, sendTool } from '../testing/test-tools.js';
+import { writeFileTool } from '../tools/builtin/index.js';
+import type { AgentEntry, AgentLookup } from './agent.js';
+import type { AwaitedCall, RunState } from './run-state.js';
+import { readRunState } from './run-state-version.js';
+
+/**
+ * Paused runs as earlier versions of Cadre stored them (each file names the
+ * commit whose code wrote it, by pausing the same scripted run). A release
+ * must still resume them: the person's decision runs the waiting call once,
+ * and the run goes on from where it stopped.
+ */
+const FIXTURES = new URL('./run-state-fixtures/', import.meta.url);
+
+interface Fixture {
+  about: string;
+  writtenBy: string;
+  state: unknown;
+  pending: AwaitedCall[];
+}
+
+const fixture = async (name: string): Promise<Fixture> =>
+  JSON.parse(await readFile(new URL(name, FIXTURES), 'utf8')) as Fixture;
+
+const def = (
+  name: string,
+  tools: string[],
+  extra: Partial<AgentDefinition> = {},
+): AgentDefinition => ({
+  name,
+  description: name,
+  promptConfig: { systemPrompt: `ROLE:${name}` },
+  toolConfig: { tools },
+  ...extra,
+});
+const catalog = (...defs: AgentDefinition[]): AgentLookup => {
+  const map = new Map<string, AgentEntry>(
+    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
+  );
+  return { get: (n) => map.get(n), names: () => [...map.keys()] };
+};
+const role = (r: ModelRequest): string =>
+  r.tools.some((t) => t.name === 'route')
+    ? 'router'
+    : (/ROLE:(\w+)/.exec(r.systemInstruction ?? '')?.[1] ?? 'synth');
+const answered = (r: ModelRequest): boolean =>
+  (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
+const lastText = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1) ?? null);
+
+/** The same agents' answers the earlier code was scripted with, for what comes after the pause. */
+const afterPause = () =>
+  new ScriptedModel((r): ScriptedTurn => {
+    switch (role(r)) {
+      case 'mailer':
+        return { parts: [{ text: `mailer heard: ${lastText(r)}` }] };
+      case 'helper':
+      case 'news':
+        throw new Error(`${role(r)} had finished before the pause: it must not be asked again`);
+      case 'router':
+        throw new Error('the route was chosen before the pause: it must not be asked again');
+      case 'assistant':
+        return { parts: [{ text: `assistant heard: ${lastText(r)}` }] };
+      default:
+        return answered(r)
+          ? { parts: [{ text: 'Wrote it.' }] }
+          : { parts: [{ text: `synth of: ${lastText(r)}` }] };
+    }
+  });
+
+const approveAll = (pending: AwaitedCall[]) =>
+  Object.fromEntries(pending.map((p) => [p.callId, { kind: 'approve' as const }]));
+
+function finished(outcome: RunOutcome) {
+  if (outcome.status !== 'finished') throw new Error(`expected the end, got ${outcome.status}`);
+  return outcome.result;
+}
+
+let workspace: string | undefined;
+afterEach(async () => {
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+describe('paused runs stored by earlier versions resume (scripted model)', () => {
+  it('every fixture reads as the current RunState', async () => {
+    const names = (await readdir(FIXTURES)).filter((n) => n.endsWith('.json'));
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const name of names) {
+      const { state, writtenBy, pending } = await fixture(name);
+      expect(writtenBy).toMatch(/^[0-9a-f]{7,40}$/);
+      const read = readRunState(state);
+      expect(read.status).toBe('paused');
+      expect(pending.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('a tool call waiting for approval (the first pausable state, 2026-11-22)', async () => {
+    const { state, pending } = await fixture('2026-11-22-paused-tool-call.json');
+    workspace = await mkdtemp(join(tmpdir(), 'cadre-old-state-'));
+    const model = afterPause();
+    const writer = def('writer', ['write_file']);
+    const result = finished(
+      await resumeRun(writer, state as RunState, approveAll(pending), {
+        model,
+        tools: [writeFileTool],
+        workspace,
+      }),
+    );
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(result.final_message).toBe('Wrote it.');
+    expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('hi');
+    // The conversation went on from the stored one: the model sees its call answered.
+    expect(model.requests).toHaveLength(1);
+    const sent = model.requests[0]?.messages.at(-1)?.parts[0];
+    expect(sent).toMatchObject({ kind: 'function_response', id: 'call_1_1', name: 'write_file' });
+  });
+
+  it('a subagent waiting inside its parent’s turn (2026-11-26)', async () => {
+    const { state, pending } = await fixture('2026-11-26-paused-subagent.json');
+    expect(pending.map((p) => p.path)).toEqual([['assistant', 'mailer', 'send']]);
+    const sent: Array<Record<string, unknown>> = [];
+    const model = afterPause();
+    const assistant = def('assistant', ['mailer', 'helper']);
+    const result = finished(
+      await resumeRun(assistant, state as RunState, approveAll(pending), {
+        model,
+        tools: [sendTool(sent), echoTool()],
+        agents: catalog(def('mailer', ['send']), def('helper', ['echo']), assistant),
+      }),
+    );
+    expect(sent).toEqual([{ to: 'ann' }]);
+    // The child went on from its own conversation: one more turn, not a fresh start.
+    const mailer = model.requests.filter((r) => role(r) === 'mailer');
+    expect(mailer).toHaveLength(1);
+    expect(mailer[0]?.messages.filter((m) => m.role === 'model')).toHaveLength(1);
+    expect(result.final_message).toContain('assistant heard');
+    expect(result.final_message).toContain('mailer heard');
+  });
+
+  it('a router whose domain waits, with its code memo (2026-11-26)', async () => {
+    const { state, pending } = await fixture('2026-11-26-paused-router.json');
+    const sent: Array<Record<string, unknown>> = [];
+    const model = afterPause();
+    const router = def('assistant', [], {
+      router: { domains: ['mailer', 'news'], domainTimeoutSecs: 30 },
+    });
+    const result = finished(
+      await resumeRun(router, state as RunState, approveAll(pending), {
+        model,
+        tools: [sendTool(sent), echoTool()],
+        agents: catalog(def('mailer', ['send']), def('news', []), router),
+      }),
+    );
+    expect(result.terminate_reason).toBe('GOAL');
+    expect(sent).toEqual([{ to: 'ann' }]);
+    const count = (who: string) => model.requests.filter((r) => role(r) === who).length;
+    expect([count('router'), count('news'), count('mailer'), count('synth')]).toEqual([0, 0, 1, 1]);
+    expect(result.content).toContain('mailer heard');
+    expect(result.content).toContain('markets up');
+  });
+});
