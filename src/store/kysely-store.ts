@@ -8,7 +8,7 @@ import * as pendingApprovals from './operations/pending-approvals.js';
 import * as audit from './operations/audit.js';
 import * as definitions from './operations/definitions.js';
 import * as ownedEvents from './operations/owned-events.js';
-import * as recorded from './operations/record-run.js';
+import * as saved from './operations/save-run.js';
 import * as events from './operations/events.js';
 import * as grants from './operations/grants.js';
 import * as outcome from './operations/run-outcome.js';
@@ -106,11 +106,11 @@ export class KyselyStore implements Store {
     };
     this.queue = {
       enqueue: (run, o) => queue.enqueueRun(context, run, o?.signal),
-      record: (run, o) => recorded.recordRun(context, run, o?.signal),
-      claim: (owner, leaseMs, o) => queue.claimRun(context, owner, leaseMs, o?.signal),
+      save: (run, o) => saved.saveRun(context, run, o?.signal),
+      leaseNext: (owner, leaseMs, o) => queue.leaseNextRun(context, owner, leaseMs, o?.signal),
       renewLeases: (leases, leaseMs, o) => queue.renewLeases(context, leases, leaseMs, o?.signal),
       expireLeases: (leases, o) => queue.expireLeases(context, leases, o?.signal),
-      park: (runId, park, o) => outcome.parkRun(context, runId, park, o?.signal),
+      pause: (runId, pause, o) => outcome.pauseRun(context, runId, pause, o?.signal),
       finish: (runId, ending, o) => outcome.finishRun(context, runId, ending, o?.signal),
     };
     this.actions = {

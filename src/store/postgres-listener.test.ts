@@ -19,7 +19,7 @@ afterAll(async () => {
 }, 30_000);
 
 /** What the listener reported, in order, with a wait for the next one of a kind. */
-function recorder() {
+function writer() {
   const seen: string[] = [];
   const waiters: Array<{ want: string; resolve: () => void }> = [];
   const add = (entry: string): void => {
@@ -40,7 +40,7 @@ const notify = (payload: string) => pool.query('select pg_notify($1, $2)', [CHAN
 
 describe('LISTEN lost and regained (embedded PostgreSQL on 127.0.0.1)', () => {
   it('a listening connection killed by the server is replaced, subscribed again, and hears again', async () => {
-    const events = recorder();
+    const events = writer();
     const stop = await listenWithReconnect({
       pool,
       channels: [CHANNEL],

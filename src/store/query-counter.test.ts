@@ -47,7 +47,7 @@ describe('query counter', () => {
     try {
       const user = await store.auth.ensureUser('ada');
       const record = () =>
-        store.queue.record({
+        store.queue.save({
           runId: crypto.randomUUID(),
           userId: user.id,
           thread: { id: crypto.randomUUID(), title: 'x', existing: false },

@@ -101,7 +101,7 @@ export interface Run {
   /** The worker driving the run, while its lease (`leaseUntil`) lasts. */
   owner?: string;
   leaseUntil?: string;
-  /** What a worker does when it claims the run; absent once the run is finished or parked. */
+  /** What a worker does when it claims the run; absent once the run is finished or paused. */
   job?: RunJob;
   cancelRequested: boolean;
 }

@@ -1,6 +1,6 @@
 import type { RunState } from '../../contracts/run-state.js';
 
-/** How the thread message of a parked run introduces its calls; the page looks for it. */
+/** How the thread message of a paused run introduces its calls; the page looks for it. */
 export const APPROVAL_ASK = 'I need your approval to:';
 
 /**

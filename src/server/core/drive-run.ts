@@ -1,7 +1,7 @@
 import { storeUnavailableIn } from '../../errors/store-error.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './drive-types.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
 import { stepRun } from './step-run.js';
 
@@ -13,20 +13,20 @@ import { stepRun } from './step-run.js';
 export async function driveRun(
   ctx: ServerContext,
   start: DriveStart,
-  recorder: RunRecorder,
+  writer: RunWriter,
   hooks: DriveHooks,
 ): Promise<DriveResult> {
   const run = runOf(start);
   try {
-    return await stepRun(ctx, start, recorder, hooks);
+    return await stepRun(ctx, start, writer, hooks);
   } catch (error) {
     if (hooks.abandoned()) return { kind: 'elsewhere' };
     // The store was away: the worker hands the run back, to go on from its checkpoint, not fail.
     if (storeUnavailableIn(error)) throw error;
     // A run that cannot even start (no model configured, a bad stored state) ends failed
     // instead of being taken over and failing again forever.
-    if (recorder.stored()) await closeUnrunActions(ctx, run).catch(() => undefined);
-    const finished = await recorder
+    if (writer.stored()) await closeUnrunActions(ctx, run).catch(() => undefined);
+    const finished = await writer
       .finish({
         status: 'failed',
         summary: `The run could not go on: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,6 +1,6 @@
 import type { Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import type { Claim, Run } from '../../store/types.js';
+import type { LeasedRun, Run } from '../../store/types.js';
 
 /** How a worker drives one run. */
 export interface DriveHooks {
@@ -13,7 +13,7 @@ export interface DriveHooks {
 
 /** Where a drive starts: a run claimed from the store, or one this process just started. */
 export type DriveStart =
-  | { kind: 'claimed'; claim: Claim }
+  | { kind: 'claimed'; claim: LeasedRun }
   | {
       kind: 'new';
       run: Run;

@@ -152,7 +152,7 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
     const { store, userId } = await open(new ScriptedModel([]));
     const failing: Store = {
       ...store,
-      queue: { ...store.queue, record: () => Promise.reject(new Error('The disk is full.')) },
+      queue: { ...store.queue, save: () => Promise.reject(new Error('The disk is full.')) },
     };
     const service = await createRunService({
       store: failing,

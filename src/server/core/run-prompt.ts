@@ -17,7 +17,7 @@ import { runResponse } from './views.js';
 /**
  * The runtime spec's core loop, as a durable job. With a worker in this
  * process, the run is driven here at once and the request follows it in
- * memory; the run is stored before its first side effect, when it parks,
+ * memory; the run is stored before its first side effect, when it pauses,
  * after a short while, or whole as it ends (see RunWorkerOptions.storeAfterMs).
  * Otherwise thread, prompt and run (`queued`) are committed together and a
  * worker (another process's, or this one's when full) drives it while the

@@ -296,7 +296,7 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
       userId: second.userId,
       decision: 'approve_once',
     });
-    expect((await s2.queue.claim('a-process-that-dies', 1))?.run.id).toBe(again.runId);
+    expect((await s2.queue.leaseNext('a-process-that-dies', 1))?.run.id).toBe(again.runId);
     const action = (await s2.actions.list(again.runId))[0]!;
     await s2.actions.transition(action.id, { from: 'awaiting_confirmation', to: 'executing' });
     await s2.close();

@@ -1,22 +1,22 @@
 import type { RunOutcome } from '../../runtime/loop/executor.js';
 import type { Run } from '../../store/types.js';
 import { approvalMessage } from './approval-message.js';
-import type { ParkedCall } from './park-for-approval.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { WaitingCall } from './pause-for-approval.js';
+import type { RunWriter } from './run-writer.js';
 
-/** The step's end: parked for approval, or finished; undefined when the run was lost meanwhile. */
+/** The step's end: paused for approval, or finished; undefined when the run was lost meanwhile. */
 export async function settleStep(
   run: Run,
-  recorder: RunRecorder,
+  writer: RunWriter,
   outcome: RunOutcome,
-  parked: readonly ParkedCall[],
+  paused: readonly WaitingCall[],
 ): Promise<Run | undefined> {
   if (outcome.status === 'paused') {
-    const result = await recorder.park({
+    const result = await writer.pause({
       state: outcome.state,
       summary: 'Waiting for approval.',
       message: approvalMessage(outcome.state, outcome.pending),
-      approvals: parked.map((p) => ({
+      approvals: paused.map((p) => ({
         actionId: p.actionId,
         callId: p.callId,
         tool: p.tool,
@@ -30,7 +30,7 @@ export async function settleStep(
   const result = outcome.result;
   const ok = result.terminate_reason === 'GOAL';
   const cancelled = result.terminate_reason === 'ABORTED';
-  return recorder.finish({
+  return writer.finish({
     status: ok ? 'completed' : cancelled ? 'cancelled' : 'failed',
     summary: cancelled ? 'Cancelled.' : result.final_message,
     usage: result.usage,

@@ -4,8 +4,8 @@ import type { Run } from '../../store/types.js';
 import { observed } from '../../telemetry/observed.js';
 import { actionGuard } from './action-guard.js';
 import type { DriveHooks } from './drive-types.js';
-import { parkForApproval, serverGatePolicy, type ParkedCall } from './park-for-approval.js';
-import type { RunRecorder } from './run-recorder.js';
+import { pauseForApproval, serverGatePolicy, type WaitingCall } from './pause-for-approval.js';
+import type { RunWriter } from './run-writer.js';
 import { modelStringFor } from './run-model.js';
 import type { ServerContext } from './server-context.js';
 import { withThroughSeq } from './thread-context.js';
@@ -13,9 +13,9 @@ import { withThroughSeq } from './thread-context.js';
 /** The options one step of a server run executes with, and what the step learns as it goes. */
 export interface StepSetup {
   options: ExecutionOptions;
-  /** The calls the run parks on, filled as the loop asks for approval. */
-  parked: ParkedCall[];
-  /** Whether the step wrote an action (a side effect was claimed or parked). */
+  /** The calls the run pauses on, filled as the loop asks for approval. */
+  paused: WaitingCall[];
+  /** Whether the step wrote an action (a side effect was claimed or paused). */
   actionsCreated(): boolean;
   /** The thread messages the run's history covers (the start step reads them). */
   coverHistory(seqs: readonly number[]): void;
@@ -24,23 +24,23 @@ export interface StepSetup {
 /**
  * Wires a step into the server: models from the run's own, the gate policy
  * and approvals of its user, exactly-once effects through action records,
- * checkpoints and events through the recorder, which keeps them only while
+ * checkpoints and events through the writer, which keeps them only while
  * this worker owns the run.
  */
 export function stepOptions(
   ctx: ServerContext,
   run: Run,
-  recorder: RunRecorder,
+  writer: RunWriter,
   hooks: DriveHooks,
   historySeqs: readonly number[] = [],
 ): StepSetup {
   let model = run.model;
-  const parked: ParkedCall[] = [];
+  const paused: WaitingCall[] = [];
   // Read when the run summarises its thread, to store which messages the summary covers.
   let covered = historySeqs;
   // Actions and audit entries name the run: it is stored before the first one is written.
   const ensureStored = async (): Promise<void> => {
-    if (!recorder.stored()) await recorder.store();
+    if (!writer.stored()) await writer.store();
   };
   let actionsCreated = false;
   const beforeAction = (): Promise<void> => {
@@ -66,17 +66,17 @@ export function stepOptions(
     ...(ctx.protectedPaths ? { protectedPaths: ctx.protectedPaths } : {}),
     signal: hooks.signal,
     policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),
-    confirm: parkForApproval(ctx, run.id, () => model, parked, beforeAction),
+    confirm: pauseForApproval(ctx, run.id, () => model, paused, beforeAction),
     claim: guard.claim,
     settle: guard.settle,
     // The state is stored only before side effects run (and with the approvals when the run
-    // parks). A process that dies leaves that checkpoint: the next owner answers its calls from
+    // pauses). A process that dies leaves that checkpoint: the next owner answers its calls from
     // their action records and asks the model again for any later turn, which had no effects.
-    checkpoint: (state) => recorder.checkpoint(structuredClone(state) as RunState),
+    checkpoint: (state) => writer.checkpoint(structuredClone(state) as RunState),
     onEvent: observed(
       ctx.telemetry,
       (event) =>
-        recorder.event(
+        writer.event(
           event.type === 'run_started'
             ? { ...event, data: { ...event.data, threadId: run.threadId } }
             : withThroughSeq(event, covered),
@@ -86,7 +86,7 @@ export function stepOptions(
   };
   return {
     options,
-    parked,
+    paused,
     actionsCreated: () => actionsCreated,
     coverHistory: (seqs) => {
       covered = seqs;

@@ -5,36 +5,30 @@ import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './dri
 import { executeStep } from './execute-step.js';
 import { firstStep, nextStep } from './next-step.js';
 import { pinnedDefinition } from './pick-definition.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
 import { settleStep } from './settle-step.js';
 import { stepOptions } from './step-options.js';
-import { takeOverRun } from './take-over-run.js';
+import { reportTakeover } from './report-takeover.js';
 
 /**
  * Drives a run one step, from whatever it is at: a new run, a start job, a
  * resume job with the people's decisions, or (taken over from a dead owner)
- * its last checkpoint. Everything is recorded through `recorder`, only
- * while this worker still owns the run; the step ends with the run parked
+ * its last checkpoint. Everything is recorded through `writer`, only
+ * while this worker still owns the run; the step ends with the run paused
  * for approval or finished.
  */
 export async function stepRun(
   ctx: ServerContext,
   start: DriveStart,
-  recorder: RunRecorder,
+  writer: RunWriter,
   hooks: DriveHooks,
 ): Promise<DriveResult> {
   const run = runOf(start);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
-  const setup = stepOptions(
-    ctx,
-    run,
-    recorder,
-    hooks,
-    start.kind === 'new' ? start.historySeqs : [],
-  );
+  const setup = stepOptions(ctx, run, writer, hooks, start.kind === 'new' ? start.historySeqs : []);
   if (start.kind === 'claimed' && start.claim.takenOver)
-    await takeOverRun(ctx, recorder, start.claim);
+    await reportTakeover(ctx, writer, start.claim);
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
   if (step.kind === 'start' && step.historySeqs) setup.coverHistory(step.historySeqs);
   const { outcome, recording } = await executeStep(definition, step, setup.options);
@@ -51,10 +45,10 @@ export async function stepRun(
   if (
     outcome.status === 'finished' &&
     outcome.result.terminate_reason !== 'GOAL' &&
-    recorder.stored()
+    writer.stored()
   )
     await closeUnrunActions(ctx, run);
-  const settled = await settleStep(run, recorder, outcome, setup.parked);
+  const settled = await settleStep(run, writer, outcome, setup.paused);
   if (!settled) return { kind: 'elsewhere' };
   return { kind: 'settled', run: settled, actionsCreated: setup.actionsCreated() };
 }

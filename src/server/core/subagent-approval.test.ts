@@ -139,7 +139,7 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     expect((await svc.getThread(userId, paused.threadId))?.messages.at(-1)?.content).toMatch(
       /I need your approval to:\n- desk › mailer › gmail_send: Send "Hi" to bob@example\.com/,
     );
-    // The sibling that needed nobody ran to its end before the run parked.
+    // The sibling that needed nobody ran to its end before the run paused.
     const before = await svc.getRun(userId, paused.runId);
     expect(
       before?.events.some((e) => e.type === 'subagent_finished' && e.event.data.agent === 'helper'),
@@ -305,7 +305,7 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
       userId: first.userId,
       decision: 'approve_once',
     });
-    expect((await store.queue.claim('a-process-that-dies', 1))?.run.id).toBe(paused.runId);
+    expect((await store.queue.leaseNext('a-process-that-dies', 1))?.run.id).toBe(paused.runId);
     const action = (await store.actions.list(paused.runId))[0]!;
     expect(action.callId).toMatch(/^mailer@[0-9a-f]{8}\//);
     await store.actions.transition(action.id, { from: 'awaiting_confirmation', to: 'executing' });

@@ -1,7 +1,7 @@
 import { storeUnavailableIn } from '../../errors/store-error.js';
 import { driveRun } from '../core/drive-run.js';
 import { runOf, type DriveResult } from '../core/drive-types.js';
-import { runRecorder } from '../core/run-recorder.js';
+import { runWriter } from '../core/run-writer.js';
 import type { ServerContext } from '../core/server-context.js';
 import type { RunChanges } from './run-changes.js';
 import type { RunWorkerOptions, WorkerStart } from './worker-types.js';
@@ -77,7 +77,7 @@ function newDriving(
     owner: claimOwner,
     controller: new AbortController(),
     abandoned: false,
-    recorder: runRecorder({
+    recorder: runWriter({
       store: ctx.store,
       runId,
       owner: claimOwner,

@@ -1,7 +1,7 @@
 import { CancelledError } from '../../errors/cadre-error.js';
 import type { Lease } from '../../store/types.js';
 import type { DriveResult } from '../core/drive-types.js';
-import type { RunRecorder } from '../core/run-recorder.js';
+import type { RunWriter } from '../core/run-writer.js';
 import type { Wakeups } from './wakeups.js';
 
 /** One run in flight in this process. */
@@ -10,7 +10,7 @@ export interface Driving {
   owner: string;
   controller: AbortController;
   abandoned: boolean;
-  recorder: RunRecorder;
+  recorder: RunWriter;
   done: Promise<DriveResult>;
   ready: Promise<void>;
   /** Why a run started here could not be stored (the starter hears it). */

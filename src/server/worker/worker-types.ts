@@ -3,7 +3,7 @@ import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { Run } from '../../store/types.js';
 import type { DriveResult, DriveStart } from '../core/drive-types.js';
-import type { UnstoredRun } from '../core/run-recorder.js';
+import type { UnstoredRun } from '../core/run-writer.js';
 
 export interface RunWorkerOptions {
   /** How long a claim lasts without a heartbeat; another process takes the run over after it. */

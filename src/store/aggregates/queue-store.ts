@@ -44,7 +44,7 @@ export interface RunEnding {
  * events so far, in one transaction, either still owned by that process or
  * already finished.
  */
-export interface RecordRun extends StartExtras {
+export interface SaveRun extends StartExtras {
   runId: string;
   userId: string;
   thread: { id: string; title: string; existing: boolean };
@@ -68,13 +68,13 @@ export interface Enqueued {
 }
 
 /** A run a worker now owns; `interrupted` lists the dead owner's effects of unknown outcome. */
-export interface Claim {
+export interface LeasedRun {
   run: Run;
   takenOver: boolean;
   interrupted: Action[];
 }
 
-export interface ParkRun {
+export interface PauseRun {
   owner: string;
   state: RunState;
   summary: string;
@@ -106,16 +106,16 @@ export interface LeaseRenewal {
 
 /**
  * Durable runs from start to end: queued, claimed by one worker under a
- * lease (taken over by another when it runs out), parked for approval or
+ * lease (taken over by another when it runs out), paused for approval or
  * finished, each step by the owner only.
  */
 export interface QueueStore {
   /** One transaction: thread (new or the user's), the prompt message, the run `queued`. */
   enqueue(run: EnqueueRun, options?: CallOptions): Promise<Enqueued | undefined>;
-  /** Stores a run this process started (see RecordRun); undefined when the thread is not the user's. */
-  record(run: RecordRun, options?: CallOptions): Promise<Enqueued | undefined>;
+  /** Stores a run this process started (see SaveRun); undefined when the thread is not the user's. */
+  save(run: SaveRun, options?: CallOptions): Promise<Enqueued | undefined>;
   /** The oldest run needing a worker (queued, or its owner's lease expired), now leased to `owner`. */
-  claim(owner: string, leaseMs: number, options?: CallOptions): Promise<Claim | undefined>;
+  leaseNext(owner: string, leaseMs: number, options?: CallOptions): Promise<LeasedRun | undefined>;
   /** Extends these leases; says which runs were lost and which were asked to cancel. */
   renewLeases(
     leases: readonly Lease[],
@@ -124,10 +124,10 @@ export interface QueueStore {
   ): Promise<LeaseRenewal>;
   /** Ends these leases now (shutdown), so another process takes the runs over at once. */
   expireLeases(leases: readonly Lease[], options?: CallOptions): Promise<void>;
-  /** Parks the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
-  park(
+  /** Pauses the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
+  pause(
     runId: string,
-    park: ParkRun,
+    park: PauseRun,
     options?: CallOptions,
   ): Promise<{ run: Run; approvals: Approval[] } | undefined>;
   /** Ends the run in one transaction (reply, status), if `owner` still holds it. */

@@ -26,7 +26,7 @@ export interface RunPatch {
   usage?: Usage;
   errorCode?: string | null;
   job?: RunJob | null;
-  /** Clears the owner and lease (the run finished, parked, or was handed back). */
+  /** Clears the owner and lease (the run finished, paused, or was handed back). */
   release?: boolean;
 }
 

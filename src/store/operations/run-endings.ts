@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema/database.js';
 
-/** What every run that ends (or parks) leaves behind: no job, no owner, no lease. */
+/** What every run that ends (or pauses) leaves behind: no job, no owner, no lease. */
 export const released = (time: string) => ({
   job: null,
   owner: null,

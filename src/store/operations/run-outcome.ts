@@ -1,7 +1,7 @@
 import type { Approval, Run } from '../records.js';
 import { toApproval, toRun } from '../rows.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
-import type { FinishRun, ParkRun } from '../types.js';
+import type { FinishRun, PauseRun } from '../types.js';
 import { approvalRows } from './approvals.js';
 import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
@@ -10,15 +10,15 @@ import { insertOwnedEvents, lastSeq } from './owned-events.js';
 import { storedSummary } from './run-reply.js';
 
 /**
- * A run parks for approval in one transaction, by its owner only: the
+ * A run pauses for approval in one transaction, by its owner only: the
  * approvals (one batch; a call that already has one keeps it), the
  * assistant's message, and the run `awaiting_confirmation` with its state.
  * Undefined when the caller no longer owns the run.
  */
-export function parkRun(
+export function pauseRun(
   context: StoreContext,
   runId: string,
-  input: ParkRun,
+  input: PauseRun,
   signal?: AbortSignal,
 ): Promise<{ run: Run; approvals: Approval[] } | undefined> {
   return writeTransaction(
@@ -65,7 +65,7 @@ export function parkRun(
         input.approvals.map((item) => ({ ...item, runId })),
         time,
       );
-      // A run taken over mid-park asks again for the same calls: their approvals stay as they were.
+      // A run taken over mid-pause asks again for the same calls: their approvals stay as they were.
       if (rows.length > 0)
         await db
           .insertInto('approvals')

@@ -7,7 +7,7 @@ import { later, now, writeTransaction, type StoreContext } from '../store-contex
 import { openThread, startJob } from './run-start.js';
 import { cancelledRun, closeWaiting } from './run-endings.js';
 import { storeDefinition } from './definitions.js';
-import type { Claim, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
+import type { LeasedRun, Enqueued, EnqueueRun, Lease, LeaseRenewal } from '../types.js';
 import { withSummary } from './run-reply.js';
 
 /** PostgreSQL channels: a run's log or status changed (payload: run id); a run was queued. */
@@ -117,12 +117,12 @@ export function enqueueRun(
  * owner's lease ran out (its process died or hung). A takeover records the
  * dead owner's `executing` actions as `interrupted`: never re-run.
  */
-export function claimRun(
+export function leaseNextRun(
   context: StoreContext,
   owner: string,
   leaseMs: number,
   signal?: AbortSignal,
-): Promise<Claim | undefined> {
+): Promise<LeasedRun | undefined> {
   return writeTransaction(
     context,
     async (db) => {

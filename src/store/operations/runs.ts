@@ -102,7 +102,7 @@ export async function updateRun(
       ...(patch.job !== undefined
         ? { job: patch.job === null ? null : JSON.stringify(patch.job) }
         : {}),
-      // A run that finishes or parks has no owner: nothing is left to drive.
+      // A run that finishes or pauses has no owner: nothing is left to drive.
       ...(patch.release ? { owner: null, lease_until: null } : {}),
     })
     .where('id', '=', runId);

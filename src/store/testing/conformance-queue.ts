@@ -57,7 +57,7 @@ export function queueCases(fixture: CurrentFixture): void {
         await enqueue(store, 'carol'),
       ];
       const claims = await Promise.all(
-        ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.queue.claim(owner, LEASE_MS)),
+        ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.queue.leaseNext(owner, LEASE_MS)),
       );
       const won = claims.flatMap((c) => (c ? [c.run.id] : []));
       expect(won.sort()).toEqual(runs.map((r) => r.run.id).sort());
@@ -66,13 +66,13 @@ export function queueCases(fixture: CurrentFixture): void {
         expect(claim.run.status).toBe('planning');
         expect(Date.parse(claim.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
       }
-      expect(await store.queue.claim('w6', LEASE_MS)).toBeUndefined();
+      expect(await store.queue.leaseNext('w6', LEASE_MS)).toBeUndefined();
     });
 
     it('a live lease is never taken over; an expired one is, and its executing effects become interrupted', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const first = await store.queue.claim('dead', 1);
+      const first = await store.queue.leaseNext('dead', 1);
       expect(first?.run.owner).toBe('dead');
       const effect = await store.actions.create({
         runId: run.id,
@@ -93,7 +93,7 @@ export function queueCases(fixture: CurrentFixture): void {
         requiresApproval: false,
       });
       await new Promise((r) => setTimeout(r, 5));
-      const taken = await store.queue.claim('alive', LEASE_MS);
+      const taken = await store.queue.leaseNext('alive', LEASE_MS);
       expect(taken).toMatchObject({ takenOver: true, run: { id: run.id, owner: 'alive' } });
       expect(taken?.interrupted.map((a) => a.id)).toEqual([effect.id]);
       expect(await store.actions.get(effect.id)).toMatchObject({
@@ -102,7 +102,7 @@ export function queueCases(fixture: CurrentFixture): void {
       });
       expect((await store.actions.get(finished.id))?.status).toBe('completed');
       // The new owner's lease is live: nobody else can take it.
-      expect(await store.queue.claim('third', LEASE_MS)).toBeUndefined();
+      expect(await store.queue.leaseNext('third', LEASE_MS)).toBeUndefined();
       // The old owner can no longer write the run or renew its lease.
       expect(await store.runs.update(run.id, { summary: 'late' }, { owner: 'dead' })).toMatchObject(
         {
@@ -130,10 +130,10 @@ export function queueCases(fixture: CurrentFixture): void {
     it('expired leases (a shutdown) hand runs over at once', async () => {
       const { store } = fixture();
       const { run } = await enqueue(store);
-      await store.queue.claim('leaving', LEASE_MS);
-      expect(await store.queue.claim('other', LEASE_MS)).toBeUndefined();
+      await store.queue.leaseNext('leaving', LEASE_MS);
+      expect(await store.queue.leaseNext('other', LEASE_MS)).toBeUndefined();
       await store.queue.expireLeases([{ runId: run.id, owner: 'leaving' }]);
-      expect((await store.queue.claim('other', LEASE_MS))?.run.id).toBe(run.id);
+      expect((await store.queue.leaseNext('other', LEASE_MS))?.run.id).toBe(run.id);
     });
 
     it('cancelling ends an idle run and closes its approvals, or flags a driven one for its owner', async () => {
@@ -147,7 +147,7 @@ export function queueCases(fixture: CurrentFixture): void {
       expect((await store.actions.get(waiting.action.id))?.status).toBe('rejected');
 
       const { user, run } = await enqueue(store, 'bob');
-      await store.queue.claim('w', LEASE_MS);
+      await store.queue.leaseNext('w', LEASE_MS);
       expect(await store.runs.requestCancel(run.id, user.id)).toMatchObject({
         status: 'planning',
         cancelRequested: true,
@@ -165,12 +165,12 @@ export function queueCases(fixture: CurrentFixture): void {
       });
     });
 
-    it('a run asked to cancel while driven ends cancelled when it parks, instead of waiting for a person', async () => {
+    it('a run asked to cancel while driven ends cancelled when it pauses, instead of waiting for a person', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const claim = await store.queue.claim('w', LEASE_MS);
+      const claim = await store.queue.leaseNext('w', LEASE_MS);
       await store.runs.requestCancel(run.id, user.id);
-      const parked = await store.queue.park(run.id, {
+      const paused = await store.queue.pause(run.id, {
         owner: 'w',
         state: {
           version: 1,
@@ -192,7 +192,7 @@ export function queueCases(fixture: CurrentFixture): void {
         message: 'I need your approval to: x',
         approvals: [],
       });
-      expect(parked?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
+      expect(paused?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
       expect(await store.approvals.list(user.id, { status: 'pending' })).toEqual([]);
     });
 
@@ -209,7 +209,7 @@ export function queueCases(fixture: CurrentFixture): void {
         status: 'queued',
         job: { kind: 'resume', decisions: { call_1: { kind: 'approve' } } },
       });
-      expect((await store.queue.claim('w', LEASE_MS))?.run).toMatchObject({
+      expect((await store.queue.leaseNext('w', LEASE_MS))?.run).toMatchObject({
         id: run.id,
         status: 'executing',
       });

@@ -4,7 +4,7 @@ import { grantCases } from './conformance-grants.js';
 import { identityCases } from './conformance-identity.js';
 import { logCases } from './conformance-log.js';
 import { queueCases } from './conformance-queue.js';
-import { recordedCases } from './conformance-recorded.js';
+import { recordedCases } from './conformance-saved.js';
 import { runCases } from './conformance-runs.js';
 import { tokenCases } from './conformance-tokens.js';
 import type { OpenFixture, StoreFixture } from './store-fixture.js';

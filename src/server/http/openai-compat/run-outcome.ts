@@ -49,7 +49,7 @@ function contentOf(response: RunResponse, baseUrl: string, runUrl: string): stri
   }
 }
 
-/** A parked run: what waits, where a person decides, and how to read the answer afterwards. */
+/** A paused run: what waits, where a person decides, and how to read the answer afterwards. */
 function waitingText(response: RunResponse, baseUrl: string, runUrl: string): string {
   const asks = response.approvals.map((a) => `- ${a.preview} (approval ${a.approvalId})`);
   const example = response.approvals[0]?.approvalId ?? '…';

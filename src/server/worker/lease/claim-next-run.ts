@@ -1,4 +1,4 @@
-import type { Claim } from '../../../store/types.js';
+import type { LeasedRun } from '../../../store/types.js';
 import type { ServerContext } from '../../core/server-context.js';
 import type { WorkerState } from '../worker-state.js';
 import { handBackLeases } from './hand-back-leases.js';
@@ -6,7 +6,7 @@ import { claimOwner } from './owner-token.js';
 
 /** One look at the queue: a run now leased to `owner`, none waiting, or the store unreachable. */
 export type ClaimAttempt =
-  | { kind: 'claimed'; claim: Claim; owner: string }
+  | { kind: 'claimed'; claim: LeasedRun; owner: string }
   | { kind: 'empty' }
   | { kind: 'unreachable'; error: unknown };
 
@@ -23,7 +23,7 @@ export async function claimNextRun(
   const owner = claimOwner(state.owner);
   try {
     await handBackLeases(ctx, state);
-    const claim = await ctx.store.queue.claim(owner, leaseMs);
+    const claim = await ctx.store.queue.leaseNext(owner, leaseMs);
     return claim ? { kind: 'claimed', claim, owner } : { kind: 'empty' };
   } catch (error) {
     return { kind: 'unreachable', error };

@@ -1,7 +1,7 @@
 import type { CadreEvent } from '../../events/types.js';
-import type { Claim } from '../../store/types.js';
+import type { LeasedRun } from '../../store/types.js';
 import { auditCutOff } from './audit-log.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
 
 /**
@@ -11,13 +11,13 @@ import type { ServerContext } from './server-context.js';
  * `interrupted`; they are never run again). The step then goes on from the
  * run's last checkpoint.
  */
-export async function takeOverRun(
+export async function reportTakeover(
   ctx: ServerContext,
-  recorder: RunRecorder,
-  claim: Claim,
+  writer: RunWriter,
+  claim: LeasedRun,
 ): Promise<void> {
   const { run } = claim;
-  recorder.event(takeoverEvent(claim));
+  writer.event(takeoverEvent(claim));
   for (const action of claim.interrupted) {
     await auditCutOff(ctx.store, run, action, {
       errorCode: 'interrupted',
@@ -26,7 +26,7 @@ export async function takeOverRun(
   }
 }
 
-function takeoverEvent({ run, interrupted }: Claim): CadreEvent {
+function takeoverEvent({ run, interrupted }: LeasedRun): CadreEvent {
   const unknown = interrupted.map((a) => ({
     actionId: a.id,
     tool: a.tool,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
-import type { RecordRun, Store } from '../types.js';
+import type { SaveRun, Store } from '../types.js';
 import { sampleEvent, type CurrentFixture } from './store-fixture.js';
 
 const LEASE_MS = 60_000;
@@ -9,9 +9,9 @@ const event = (type: string): CadreEvent => sampleEvent('', type);
 
 async function recording(
   store: Store,
-  outcome: RecordRun['outcome'],
+  outcome: SaveRun['outcome'],
   thread?: { id: string },
-): Promise<RecordRun> {
+): Promise<SaveRun> {
   const user = await store.auth.ensureUser('alice');
   return {
     runId: crypto.randomUUID(),
@@ -42,7 +42,7 @@ export function recordedCases(fixture: CurrentFixture): void {
     it('a finished run is stored whole: thread, prompt and reply, run, events, definition', async () => {
       const { store, db } = fixture();
       const input = await recording(store, finished);
-      const stored = await store.queue.record(input);
+      const stored = await store.queue.save(input);
       expect(stored?.run).toMatchObject({
         id: input.runId,
         status: 'completed',
@@ -61,7 +61,7 @@ export function recordedCases(fixture: CurrentFixture): void {
       ]);
       expect(await store.runs.getDefinition(input.definitionHash)).toEqual({ name: 'assistant' });
       // A second run with the same definition stores no second copy.
-      await store.queue.record(await recording(store, finished));
+      await store.queue.save(await recording(store, finished));
       const copies = await db.selectFrom('definitions').selectAll().execute();
       expect(copies).toHaveLength(1);
     });
@@ -69,12 +69,12 @@ export function recordedCases(fixture: CurrentFixture): void {
     it('runs recorded at the same moment share a commit, and one that fails fails alone', async () => {
       const { store } = fixture();
       const first = await recording(store, finished);
-      await store.queue.record(first);
+      await store.queue.save(first);
       const inputs = await Promise.all(Array.from({ length: 6 }, () => recording(store, finished)));
       // The fourth reuses a stored run's id: its insert fails inside the shared transaction.
-      const clash = { ...(inputs[3] as RecordRun), runId: first.runId };
+      const clash = { ...(inputs[3] as SaveRun), runId: first.runId };
       const results = await Promise.allSettled(
-        inputs.map((input, index) => store.queue.record(index === 3 ? clash : input)),
+        inputs.map((input, index) => store.queue.save(index === 3 ? clash : input)),
       );
       expect(results.map((r) => r.status)).toEqual([
         'fulfilled',
@@ -92,14 +92,14 @@ export function recordedCases(fixture: CurrentFixture): void {
 
     it('an owned run carries its start job and lease, continues its thread and ends with its events', async () => {
       const { store } = fixture();
-      const first = await store.queue.record(await recording(store, finished));
+      const first = await store.queue.save(await recording(store, finished));
       if (!first) throw new Error('not stored');
       const input = await recording(
         store,
         { kind: 'owned', owner: 'w1', leaseMs: LEASE_MS, state: null },
         first.thread,
       );
-      const stored = await store.queue.record(input);
+      const stored = await store.queue.save(input);
       expect(stored?.run).toMatchObject({ status: 'planning', owner: 'w1', eventSeq: 2 });
       expect(stored?.run.job).toEqual({ kind: 'start', prompt: 'Hello', messageSeq: 3 });
       // Its owner writes later events with its own numbers, then ends it with the rest.
@@ -134,11 +134,11 @@ export function recordedCases(fixture: CurrentFixture): void {
 
     it('another user’s thread is not continued, and nothing is written', async () => {
       const { store } = fixture();
-      const first = await store.queue.record(await recording(store, finished));
+      const first = await store.queue.save(await recording(store, finished));
       if (!first) throw new Error('not stored');
       const mallory = await store.auth.ensureUser('mallory');
       const input = { ...(await recording(store, finished, first.thread)), userId: mallory.id };
-      expect(await store.queue.record(input)).toBeUndefined();
+      expect(await store.queue.save(input)).toBeUndefined();
       expect(await store.events.read(input.runId)).toEqual([]);
       expect(await store.threads.readHistory(first.thread.id, mallory.id, 10)).toBeUndefined();
       const alice = await store.auth.ensureUser('alice');
@@ -157,13 +157,13 @@ export function recordedCases(fixture: CurrentFixture): void {
         leaseMs: 1,
         state: null,
       });
-      await store.queue.record(input);
+      await store.queue.save(input);
       await store.events.writeOwned(input.runId, 'dead', {
         firstSeq: 3,
         events: [event('a'), event('b')],
       });
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const claim = await store.queue.claim('w2', LEASE_MS);
+      const claim = await store.queue.leaseNext('w2', LEASE_MS);
       expect(claim).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });
       // A late batch from the dead owner is refused, even at numbers nobody has used yet.
       expect(

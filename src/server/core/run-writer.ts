@@ -1,7 +1,7 @@
 import { CancelledError, NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { RunState } from '../../contracts/run-state.js';
-import type { Approval, ParkRun, RecordRun, Run, RunEnding, Store } from '../../store/types.js';
+import type { Approval, PauseRun, SaveRun, Run, RunEnding, Store } from '../../store/types.js';
 import { deltaCoalescer } from './delta-coalescer.js';
 
 /** Most characters of answer one numbered delta carries. */
@@ -9,10 +9,10 @@ const DELTA_MAX_CHARS = 16_384;
 /** Longest a delta waits for the next piece before followers get it. */
 const DELTA_WAIT_MS = 25;
 
-/** What a run not stored yet needs to be stored: everything RecordRun takes but its events and outcome. */
-export type UnstoredRun = Omit<RecordRun, 'events' | 'outcome'>;
+/** What a run not stored yet needs to be stored: everything SaveRun takes but its events and outcome. */
+export type UnstoredRun = Omit<SaveRun, 'events' | 'outcome'>;
 
-export interface RecorderOptions {
+export interface RunWriterOptions {
   store: Store;
   runId: string;
   owner: string;
@@ -31,7 +31,7 @@ export interface RecorderOptions {
   lost: () => void;
 }
 
-export interface RunRecorder {
+export interface RunWriter {
   stored(): boolean;
   /** Numbers the event, hands it to local followers and queues it for the store. */
   event(event: CadreEvent): void;
@@ -40,18 +40,18 @@ export interface RunRecorder {
   store(state?: RunState | null): Promise<void>;
   /** The state to take the run over from, stored before a side effect may run. */
   checkpoint(state: RunState): Promise<void>;
-  park(input: Omit<ParkRun, 'runId' | 'owner' | 'events'>): Promise<ParkedRun | undefined>;
+  pause(input: Omit<PauseRun, 'owner' | 'events'>): Promise<PausedRun | undefined>;
   /** Ends the run; a run never stored is stored whole here, in one transaction. */
   finish(ending: RunEnding): Promise<Run | undefined>;
   /** Writes the events not stored yet (a run stored already). */
   flush(): Promise<void>;
-  /** Stops recording: this process let the run go. Nothing more is delivered or written. */
+  /** Stops writing: this process let the run go. Nothing more is delivered or written. */
   close(): void;
   /** The last seq the store holds. */
   storedSeq(): number;
 }
 
-type ParkedRun = { run: Run; approvals: Approval[] };
+type PausedRun = { run: Run; approvals: Approval[] };
 
 /**
  * Everything a driven run writes goes through here, in order: events are
@@ -59,11 +59,11 @@ type ParkedRun = { run: Run; approvals: Approval[] };
  * process's followers at once, and written in batches — with the run's
  * ending, with a checkpoint, or `flushMs` after they happen. A run this
  * process started is stored only when it must be: before its first side
- * effect, when it parks, when `store()` is called (it has run long enough,
+ * effect, when it pauses, when `store()` is called (it has run long enough,
  * or the process is draining) — or, if it ends first, whole, in one
  * transaction.
  */
-export function runRecorder(options: RecorderOptions): RunRecorder {
+export function runWriter(options: RunWriterOptions): RunWriter {
   const { store, runId, owner } = options;
   let unstored = options.unstored;
   let nextSeq = options.eventSeq + 1;
@@ -111,7 +111,7 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
     if (!unstored) return;
     const input = unstored;
     const batch = take();
-    const stored = await store.queue.record({
+    const stored = await store.queue.save({
       ...input,
       events: batch.events,
       outcome: { kind: 'owned', owner, leaseMs: options.leaseMs, state },
@@ -170,19 +170,19 @@ export function runRecorder(options: RecorderOptions): RunRecorder {
         const updated = await store.runs.update(runId, { state }, { owner });
         if (!updated.ok) lose();
       }),
-    park: (input) =>
+    pause: (input) =>
       queued(async () => {
         await storeNow(input.state);
         const batch = take();
-        const parked = await store.queue.park(runId, { ...input, owner, events: batch });
-        if (parked) written(batch);
-        return parked;
+        const paused = await store.queue.pause(runId, { ...input, owner, events: batch });
+        if (paused) written(batch);
+        return paused;
       }),
     finish: (ending) =>
       queued(async () => {
         const batch = take();
         if (unstored) {
-          const stored = await store.queue.record({
+          const stored = await store.queue.save({
             ...unstored,
             events: batch.events,
             outcome: { kind: 'finished', ...ending },

@@ -3,7 +3,7 @@ import { toMessage, toRun, toThread } from '../rows.js';
 import type { MessageRow, RunRow } from '../schema/database.js';
 import { later, now, type StoreContext } from '../store-context.js';
 import { openThread, startJob } from './run-start.js';
-import type { Enqueued, RecordRun } from '../types.js';
+import type { Enqueued, SaveRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { insertOwnedEvents } from './owned-events.js';
 import { storedSummary } from './run-reply.js';
@@ -15,9 +15,9 @@ import { storedSummary } from './run-reply.js';
  * another process takes it over should this one die. Undefined when the
  * thread is not the user's.
  */
-export function recordRun(
+export function saveRun(
   context: StoreContext,
-  input: RecordRun,
+  input: SaveRun,
   signal?: AbortSignal,
 ): Promise<Enqueued | undefined> {
   const { outcome } = input;

@@ -3,18 +3,18 @@ import type { CadreEvent } from '../../events/types.js';
 import { openStore } from '../../store/open-store.js';
 import { sampleEvent } from '../../store/testing/store-fixture.js';
 import type { Store } from '../../store/types.js';
-import { runRecorder, type RecorderOptions } from './run-recorder.js';
+import { runWriter, type RunWriterOptions } from './run-writer.js';
 
 const event = (type: string): CadreEvent => sampleEvent('', type);
 
-/** A recorder for a new run of `userId`'s, not stored yet, owned by `w1`. */
-function newRunRecorder(
+/** A writer for a new run of `userId`'s, not stored yet, owned by `w1`. */
+function newRunWriter(
   store: Store,
   userId: string,
-  options: Pick<RecorderOptions, 'flushMs' | 'changed'> & Partial<RecorderOptions>,
+  options: Pick<RunWriterOptions, 'flushMs' | 'changed'> & Partial<RunWriterOptions>,
 ) {
   const runId = crypto.randomUUID();
-  const recorder = runRecorder({
+  const writer = runWriter({
     store,
     runId,
     owner: 'w1',
@@ -33,10 +33,10 @@ function newRunRecorder(
     lost: () => undefined,
     ...options,
   });
-  return { runId, recorder };
+  return { runId, writer };
 }
 
-describe('run recorder (real SQLite)', () => {
+describe('run writer (real SQLite)', () => {
   it('events that happen while the run is being stored still reach the store', async () => {
     const store = await openStore({ url: ':memory:' });
     try {
@@ -47,19 +47,19 @@ describe('run recorder (real SQLite)', () => {
         ...store,
         queue: {
           ...store.queue,
-          record: (input) => {
-            recorder.event(event('b'));
-            return store.queue.record(input);
+          save: (input) => {
+            writer.event(event('b'));
+            return store.queue.save(input);
           },
         },
       };
-      const { runId, recorder } = newRunRecorder(racing, user.id, {
+      const { runId, writer } = newRunWriter(racing, user.id, {
         flushMs: 5,
         changed: () => changes++,
       });
-      recorder.event(event('a'));
-      await recorder.store();
-      expect(recorder.stored()).toBe(true);
+      writer.event(event('a'));
+      await writer.store();
+      expect(writer.stored()).toBe(true);
       await expect
         .poll(async () => (await store.events.read(runId)).map((e) => e.type))
         .toEqual(['a', 'b']);
@@ -69,23 +69,23 @@ describe('run recorder (real SQLite)', () => {
     }
   });
 
-  it('a closed recorder (the process let the run go) delivers and writes nothing more', async () => {
+  it('a closed writer (the process let the run go) delivers and writes nothing more', async () => {
     const store = await openStore({ url: ':memory:' });
     try {
       const user = await store.auth.ensureUser('ann');
       const seen: number[] = [];
-      const { runId, recorder } = newRunRecorder(store, user.id, {
+      const { runId, writer } = newRunWriter(store, user.id, {
         flushMs: 60_000,
         changed: () => undefined,
         onEvent: (e) => seen.push(e.seq),
       });
-      await recorder.store();
-      recorder.event(event('a'));
-      recorder.close();
-      recorder.event(event('b'));
-      await recorder.flush();
+      await writer.store();
+      writer.event(event('a'));
+      writer.close();
+      writer.event(event('b'));
+      await writer.flush();
       expect(seen).toEqual([1]);
-      expect(recorder.storedSeq()).toBe(0);
+      expect(writer.storedSeq()).toBe(0);
       expect(await store.events.read(runId)).toEqual([]);
     } finally {
       await store.close();

@@ -5,8 +5,8 @@ import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 
-/** A call the gate sent to a person: its action is stored, the approval is made when the turn parks. */
-export interface ParkedCall {
+/** A call the gate sent to a person: its action is stored, the approval is made when the turn pauses. */
+export interface WaitingCall {
   callId: string;
   actionId: string;
   tool: string;
@@ -55,15 +55,15 @@ export function serverGatePolicy(
 /**
  * The server's confirmation handler: it only asks a person, by parking the
  * call as an action awaiting confirmation (the gate already decided that a
- * person must be asked). A subagent's call parks the same way, under its
+ * person must be asked). A subagent's call pauses the same way, under its
  * scoped call id, and the whole run waits; only a subagent below code that
  * cannot be kept paused is told instead.
  */
-export function parkForApproval(
+export function pauseForApproval(
   ctx: ServerContext,
   runId: string,
   model: () => string,
-  parked: ParkedCall[],
+  paused: WaitingCall[],
   /** Before an action or audit entry names the run (a run not stored yet is stored first). */
   beforeAction: () => Promise<void> = () => Promise.resolve(),
 ): ConfirmationHandler {
@@ -104,7 +104,7 @@ export function parkForApproval(
       },
       { signal },
     );
-    parked.push({ callId: request.callId, actionId: action.id, tool: request.tool, inputHash });
+    paused.push({ callId: request.callId, actionId: action.id, tool: request.tool, inputHash });
     await audit(
       ctx.store,
       {
