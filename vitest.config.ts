@@ -13,10 +13,11 @@ export default defineConfig({
     // Most files wait on sockets, child processes and PostgreSQL rather than the CPU: two workers
     // overlap those waits even on 2 cores (vitest's default there is one).
     maxWorkers: 2,
-    // One worker process runs many files: the per-file process start and the imports of
-    // dependencies (fastify, zod, the SDKs) cost more than most tests. Each file still gets its
-    // own copy of the project's modules, but the process is shared: a file must leave no global
-    // state behind (env, cwd, fake timers, process listeners) and restores what it changes.
+    // One worker process runs many files: the per-file process start and the imports cost more
+    // than most tests. Files in one worker share the module cache, the project's modules included
+    // (a module mocked with vi.mock stays mocked for later files unless the file resets modules),
+    // so a file leaves no global state behind (env, cwd, fake timers, process listeners, module
+    // state) and restores what it changes. The source keeps no module-level mutable state.
     isolate: false,
   },
 });

@@ -24,8 +24,12 @@ export function mcpApprovals(
       : // A code agent's grants are not written down: the whole pool is possible.
         { local: new Set(), mcp: [], servers: new Set(projectServers), open: true };
   });
-  const unmatched = written.filter((name) =>
-    scopes.every((scope) => unmatchedApprovals([name], scope, pool).length > 0),
+  // 'all' always means every tool; with no agents served, nothing else can match.
+  const unmatched = written.filter(
+    (name) =>
+      name !== 'all' &&
+      (scopes.length === 0 ||
+        scopes.every((scope) => unmatchedApprovals([name], scope, pool).length > 0)),
   );
   if (unmatched.length > 0)
     throw new ConfigError(

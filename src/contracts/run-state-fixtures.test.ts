@@ -141,6 +141,8 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     const mailer = model.requests.filter((r) => role(r) === 'mailer');
     expect(mailer).toHaveLength(1);
     expect(mailer[0]?.messages.filter((m) => m.role === 'model')).toHaveLength(1);
+    // The helper had finished before the pause: resuming never asks it again.
+    expect(model.requests.filter((r) => role(r) === 'helper')).toHaveLength(0);
     expect(result.final_message).toContain('assistant heard');
     expect(result.final_message).toContain('mailer heard');
   });

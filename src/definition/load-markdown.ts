@@ -82,7 +82,11 @@ export async function readMarkdownDefinition(
   const dialect = detectDialect(file, fm.data);
   const settingsNotes = withSettingsServers(
     built.raw,
-    await settingsMcpServers(file, dialect, options.home ?? homedir()),
+    await settingsMcpServers(
+      file,
+      dialect,
+      options.userSettings === false ? undefined : (options.home ?? homedir()),
+    ),
     fm.data.tools,
     options.mcpServers ?? [],
   );

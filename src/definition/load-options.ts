@@ -13,6 +13,12 @@ export interface LoadOptions {
   schemas?: SchemaRegistry;
   /** The user's folder, for user-level settings (`~/.gemini/settings.json`); default the home directory ($HOME). */
   home?: string;
+  /**
+   * False: a Gemini CLI agent gets its project's `.gemini/settings.json` servers only, never the
+   * user's `~/.gemini/settings.json`. The server sets it: an operator's personal MCP servers
+   * (and the tokens in them) must not reach the runs of everyone who signs in.
+   */
+  userSettings?: boolean;
   /** Issue file paths are shown relative to this (default: process.cwd()). */
   cwd?: string;
   /** Enforce the spec's required fields (inputConfig, outputConfig, promptConfig, toolConfig): `cadre validate --strict`. */

@@ -142,6 +142,27 @@ describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
       expect(claude.definition.mcpServers).toBeUndefined();
     });
 
+    test("the server's loads (userSettings: false) never take the operator's personal servers", async () => {
+      await write(
+        'op-home/.gemini/settings.json',
+        JSON.stringify({ mcpServers: { personal: { command: 'op-token-server' } } }),
+      );
+      await write(
+        'served/.gemini/settings.json',
+        JSON.stringify({ mcpServers: { team: { command: 'team' } } }),
+      );
+      await write('served/.gemini/agents/s.md', agent('s'));
+      const served = await loadDefinition('served/.gemini/agents/s.md', {
+        cwd: dir,
+        home: path.join(dir, 'op-home'),
+        userSettings: false,
+      });
+      expect(Object.keys(served.definition.mcpServers ?? {})).toEqual(['team']);
+      // The same file loaded for the person at the terminal does get them.
+      const own = await load('served/.gemini/agents/s.md', path.join(dir, 'op-home'));
+      expect(Object.keys(own.definition.mcpServers ?? {}).sort()).toEqual(['personal', 'team']);
+    });
+
     test('$HOME is where it is looked for; a broken one is a warning naming it', async () => {
       await write('env-home/.gemini/settings.json', '{ broken');
       await write(

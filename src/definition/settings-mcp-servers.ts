@@ -67,7 +67,8 @@ async function readSettings(file: string, label: string): Promise<SettingsServer
 export async function settingsMcpServers(
   file: string,
   dialect: NonNullable<DefinitionSource['foreign']>,
-  home: string,
+  /** Undefined: the user-level file is not read. */
+  home: string | undefined,
 ): Promise<SettingsServers> {
   const folder = SETTINGS[dialect];
   if (!folder) return NONE;
@@ -75,10 +76,10 @@ export async function settingsMcpServers(
   const at = parts.lastIndexOf(folder);
   if (at < 0) return NONE;
   const project = [...parts.slice(0, at + 1), 'settings.json'].join(path.sep);
-  const user = path.join(home, folder, 'settings.json');
   const found = [await readSettings(project, `${folder}/settings.json`)];
   // An agent in the user's own ~/.gemini/agents has that file as its project settings already.
-  if (dialect === 'gemini-cli' && path.resolve(user) !== path.resolve(project))
+  const user = home === undefined ? undefined : path.join(home, folder, 'settings.json');
+  if (dialect === 'gemini-cli' && user && path.resolve(user) !== path.resolve(project))
     found.unshift(await readSettings(user, `~/${folder}/settings.json`));
   return {
     servers: Object.assign({}, ...found.map((f) => f.servers)) as Record<string, unknown>,

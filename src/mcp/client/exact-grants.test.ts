@@ -59,7 +59,11 @@ async function offered(
   file: string,
   project: Record<string, McpServerConfig> = {},
 ): Promise<string[]> {
-  const { definition } = await loadDefinition(file, { cwd: dir, mcpServers: Object.keys(project) });
+  const { definition } = await loadDefinition(file, {
+    cwd: dir,
+    home: dir,
+    mcpServers: Object.keys(project),
+  });
   const model = new ScriptedModel(() => ({ parts: [{ text: 'ok' }] }));
   const result = await executeAgent(definition, {
     model,
@@ -75,7 +79,7 @@ async function offered(
 describe('Gemini CLI MCP grants are exactly what the file says (real servers over stdio)', () => {
   it('mcp_<server>_<tool> grants that one tool, not the whole server', async () => {
     const file = await geminiAgent('reader', ['read_file', 'mcp_notes_list_notes'], { notes: [] });
-    const { definition } = await loadDefinition(file, { cwd: dir });
+    const { definition } = await loadDefinition(file, { cwd: dir, home: dir });
     expect(definition.toolConfig.tools).toEqual(['read_file', 'notes__list_notes']);
     expect(await offered(file)).toEqual(['notes__list_notes']);
   });
@@ -85,7 +89,7 @@ describe('Gemini CLI MCP grants are exactly what the file says (real servers ove
       my: { transport: 'stdio', command: process.execPath, args: [SERVER, '--stdio'], env: {} },
     };
     const file = await geminiAgent('underscored', ['mcp_my_notes_whoami'], { my_notes: [] });
-    const { definition } = await loadDefinition(file, { cwd: dir, mcpServers: ['my'] });
+    const { definition } = await loadDefinition(file, { cwd: dir, home: dir, mcpServers: ['my'] });
     expect(definition.toolConfig.tools).toEqual(['my_notes__whoami']);
     expect(await offered(file, project)).toEqual(['my_notes__whoami']);
   });

@@ -98,7 +98,12 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
-    load: { mcpServers: Object.keys(mcpServers), servesModel: servesModelIn(env) },
+    load: {
+      mcpServers: Object.keys(mcpServers),
+      servesModel: servesModelIn(env),
+      // The operator's own ~/.gemini/settings.json stays theirs: not every signed-in user's.
+      userSettings: false,
+    },
     builtins: builtinAgentEntries(),
     ...(options.agentDirs ? { folders: options.agentDirs } : {}),
     ...(env.HOME ? { home: env.HOME } : {}),
@@ -110,6 +115,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
         knownTools: tools.map((t) => t.name),
         mcpServers: Object.keys(mcpServers),
         servesModel: servesModelIn(env),
+        userSettings: false,
         isKnownAgent: (n) => names.has(n),
       })
     : undefined;

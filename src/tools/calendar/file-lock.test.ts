@@ -57,6 +57,20 @@ describe('withFileLock', () => {
     expect(await withFileLock(file, live(), () => Promise.resolve('written'))).toBe('written');
   });
 
+  it('a breaker a crashed writer left behind neither blocks a break nor guards a later lock', async () => {
+    const file = join(dir, 'calendar.ics');
+    await staleLock(file);
+    const lockTime = (await stat(`${file}.lock`)).mtimeMs;
+    // Crashed mid-break, long ago: once on this very lock, once on an earlier one.
+    const old = new Date(Date.now() - 120_000);
+    for (const breaker of [`${file}.lock.break-${lockTime}`, `${file}.lock.break-1`]) {
+      await mkdir(breaker);
+      await utimes(breaker, old, old);
+    }
+    expect(await mostAtOnce(file, 6)).toBe(1);
+    await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('removes the lock when done, also when the work throws', async () => {
     const file = join(dir, 'calendar.ics');
     await expect(

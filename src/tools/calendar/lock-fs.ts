@@ -15,8 +15,8 @@ export interface LockFs {
  * finds a stale lock it stats it, then removes it: between the two another
  * writer may have broken the same stale lock and taken a fresh one, which
  * the late removal would then delete, letting two writers in. Here the break
- * happens under a `<lock>.break` directory and only after a second look finds
- * the lock still stale, so a fresh lock is never removed.
+ * happens under a `<lock>.break-<mtime>` directory and only after a second
+ * look finds the very lock seen stale, so a fresh lock is never removed.
  */
 export function lockFs(staleMs: number): LockFs {
   let isHeld = false;
@@ -42,12 +42,17 @@ export function lockFs(staleMs: number): LockFs {
 }
 
 /**
- * Removes `lock` if it is still stale, while holding `<lock>.break`. Returning
- * without removing is fine: proper-lockfile then tries once to take the lock
- * and reports it held, and the caller waits and tries again.
+ * Removes `lock` if it is still the same stale lock, while holding a breaker
+ * named after that lock's mtime. Returning without removing is fine:
+ * proper-lockfile then tries once to take the lock and reports it held, and
+ * the caller waits and tries again.
  */
 async function breakIfStale(lock: string, staleMs: number): Promise<void> {
-  const breaker = `${lock}.break`;
+  const seen = await mtimeOf(lock);
+  if (seen === undefined || seen >= Date.now() - staleMs) return;
+  // One breaker per lock generation: a breaker left by a crash, or cleared by a
+  // late writer, can never stand for a lock taken after it.
+  const breaker = `${lock}.break-${seen}`;
   try {
     await mkdir(breaker);
   } catch (error) {
@@ -58,19 +63,25 @@ async function breakIfStale(lock: string, staleMs: number): Promise<void> {
     return;
   }
   try {
-    if (await olderThan(lock, staleMs)) await removeDir(lock);
+    // A lock taken since the first look has another mtime and is left alone.
+    if ((await mtimeOf(lock)) === seen) await removeDir(lock);
   } finally {
     await removeDir(breaker);
   }
 }
 
-async function olderThan(path: string, staleMs: number): Promise<boolean> {
+async function mtimeOf(path: string): Promise<number | undefined> {
   try {
-    return (await stat(path)).mtimeMs < Date.now() - staleMs;
+    return (await stat(path)).mtimeMs;
   } catch (error) {
-    if (code(error) === 'ENOENT') return false;
+    if (code(error) === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function olderThan(path: string, staleMs: number): Promise<boolean> {
+  const mtime = await mtimeOf(path);
+  return mtime !== undefined && mtime < Date.now() - staleMs;
 }
 
 /** Removes a lock directory, or the plain file an earlier Cadre used as its lock. */
