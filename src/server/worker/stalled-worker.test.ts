@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
+import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
 import { ManualClock } from '../../util/manual-clock.js';
 import { createRunService } from '../core/create-run-service.js';
 import type { RunService } from '../run-service-types.js';
@@ -49,44 +50,6 @@ class StalledModel implements ModelClient {
     } finally {
       this.finished();
     }
-  }
-}
-
-/**
- * `store` as a worker sees it, telling the test after each write a run's
- * recorder makes (the run stored, events written): the test looks again
- * then, instead of polling the database on a timer.
- */
-function heardWrites(store: Store): { store: Store; next: () => Promise<void> } {
-  let wrote = (): void => undefined;
-  let written = new Promise<void>((resolve) => (wrote = resolve));
-  const heard =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await write(...args);
-      } finally {
-        wrote();
-        written = new Promise<void>((resolve) => (wrote = resolve));
-      }
-    };
-  const watched = Object.assign(Object.create(store) as Store, {
-    queue: { ...store.queue, record: heard(store.queue.record) },
-    events: { ...store.events, writeOwned: heard(store.events.writeOwned) },
-  });
-  return { store: watched, next: () => written };
-}
-
-/** The first value `probe` gives, looked for again after each write: ask for the next before looking. */
-async function afterWrites<T>(
-  next: () => Promise<void>,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  for (;;) {
-    const write = next();
-    const value = await probe();
-    if (value !== undefined) return value;
-    await write;
   }
 }
 
