@@ -2,8 +2,9 @@ import type { Store } from '../store/types.js';
 
 /**
  * `store` as a run service sees it, telling the test after each write a
- * run's recorder makes (the run stored, events written): the test looks
- * again then, instead of polling the database on a timer.
+ * run's recorder makes (the run stored, events written, the run parked,
+ * finished or updated): the test looks again then, instead of polling the
+ * database on a timer. Reads are not heard: a probe's own read wakes nothing.
  */
 export function heardWrites(store: Store): { store: Store; next: () => Promise<void> } {
   let wrote = (): void => undefined;
@@ -20,7 +21,13 @@ export function heardWrites(store: Store): { store: Store; next: () => Promise<v
     };
   // Everything else (and the store's own state) comes from the real store underneath.
   const watched = Object.assign(Object.create(store) as Store, {
-    queue: { ...store.queue, record: heard(store.queue.record) },
+    queue: {
+      ...store.queue,
+      record: heard(store.queue.record),
+      park: heard(store.queue.park),
+      finish: heard(store.queue.finish),
+    },
+    runs: { ...store.runs, update: heard(store.runs.update) },
     events: { ...store.events, writeOwned: heard(store.events.writeOwned) },
   });
   return { store: watched, next: () => written };
