@@ -139,7 +139,7 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
     await new Promise<void>((resolve) =>
       hanging?.aborted ? resolve() : hanging?.addEventListener('abort', () => resolve()),
     );
-    expect(hanging.reason).toBeInstanceOf(CancelledError);
+    expect(hanging?.reason).toBeInstanceOf(CancelledError);
     expect(finished?.aborted).toBe(false);
     expect(sameTwice).toBe(true);
   });
