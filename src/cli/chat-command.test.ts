@@ -43,13 +43,18 @@ describe('cadre chat (scripted model responses)', () => {
     ]);
     const lines = ['first', 'second', '/quit'];
     let interrupt: () => void = () => {};
+    let interrupted = false;
     const run = await runCliCaptured(['chat', 'lister', '--model', model], {
       cwd,
       ask: (question) => {
-        const line = lines.shift() ?? '/quit';
-        if (line === 'first') setTimeout(() => interrupt(), 100);
         void question;
-        return Promise.resolve(line);
+        return Promise.resolve(lines.shift() ?? '/quit');
+      },
+      // Ctrl-C once the first turn has started (its progress line is out), not after a timer.
+      onStderr: (text) => {
+        if (interrupted || !text.includes('•')) return;
+        interrupted = true;
+        queueMicrotask(() => interrupt());
       },
       onInterrupt: (handler) => {
         interrupt = handler;

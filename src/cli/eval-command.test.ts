@@ -147,6 +147,8 @@ describe('cadre eval (scripted model behaviour)', () => {
       ],
       {
         cwd: dir,
+        // A real timer, kept: without a terminal the eval shows nothing per row to act on, and
+        // 450 ms into ten 100 ms runs leaves room for 1 to 8 of them, all the assertion asks.
         onInterrupt: (handler) => {
           const timer = setTimeout(handler, 450);
           return () => clearTimeout(timer);

@@ -161,6 +161,8 @@ describe('runAgent: the agent-format minimal interface (scripted model responses
         return { parts: [{ text: 'late' }], delayMs: 3000 };
       return { parts: [{ text: 'synthesized' }] };
     });
+    // Real time on purpose: the router's domain timeout is a real timer, and ending well before
+    // the environment's 30 s is how the config's 0.1 s shows it won.
     const started = performance.now();
     const result = await runAgent(
       'hi',
@@ -181,6 +183,7 @@ describe('runAgent: the agent-format minimal interface (scripted model responses
 
   it('runs an ACTIVE_AGENT_PATH module that exports run_agent, timing it by the wall clock', async () => {
     const cwd = await workspace();
+    // The module's 30 ms pause stands for its work: the wall-clock timing measures it, not a test wait.
     await writeFile(
       join(cwd, 'agent.mjs'),
       'export async function run_agent(prompt) { await new Promise((r) => setTimeout(r, 30)); return { content: `echo: ${prompt}`, response_time_secs: 99, traces: [{ tool: "A", output: "1" }, { tool: "B", output: "2" }, { tool: "A", output: "3" }], extra: true }; }\n',

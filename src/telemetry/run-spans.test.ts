@@ -224,14 +224,16 @@ describe('traces of a run (scripted model responses)', () => {
   it('ends every span of a cancelled run, marked as interrupted', async () => {
     const { telemetry, spans } = memoryTelemetry();
     const controller = new AbortController();
-    const model = new ScriptedModel([{ parts: [{ text: 'too late' }], delayMs: 10_000 }]);
+    // Cancelled while the model is thinking: as soon as it is asked, not after a timer.
+    const model = new ScriptedModel(() => {
+      queueMicrotask(() => controller.abort());
+      return { parts: [{ text: 'too late' }], delayMs: 10_000 };
+    });
     const run = executeAgent(def('slow', []), {
       model,
       inputs: { prompt: 'go' },
       signal: controller.signal,
-      onEvent: telemetry.observe((event) => {
-        if (event.type === 'turn_started') setTimeout(() => controller.abort(), 10);
-      }),
+      onEvent: telemetry.observe(() => undefined),
     });
     expect((await run).terminate_reason).toBe('ABORTED');
     const tree = await spans();

@@ -21,7 +21,11 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Polls `condition` until it holds or `timeoutMs` passes; returns whether it held. */
+/**
+ * Polls `condition` until it holds or `timeoutMs` passes; returns whether it held.
+ * Polling on real time, kept: a grandchild (or any process not this one's child)
+ * ending, or a file it writes appearing, raises no event this process can wait on.
+ */
 export async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {

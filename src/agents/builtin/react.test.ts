@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
-import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import { ScriptedModel, type Script, type ScriptedTurn } from '../../model/scripted-model.js';
 import { runCodeAgent } from '../../runtime/loop/executor.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { lsTool, readFileTool } from '../../tools/builtin/index.js';
@@ -18,7 +18,7 @@ const act = (tool: string, input: string, thought = `I should use ${tool}.`): Sc
 const answer = (text: string): ScriptedTurn =>
   say(`Thought: I know it now.\nFinal Answer: ${text}`, 7);
 
-async function react(turns: ScriptedTurn[], config: Partial<ReactConfig>, signal?: AbortSignal) {
+async function react(turns: Script, config: Partial<ReactConfig>, signal?: AbortSignal) {
   const model = new ScriptedModel(turns);
   const events: CadreEvent[] = [];
   const result = await runCodeAgent(
@@ -140,9 +140,12 @@ describe('react (scripted model responses)', () => {
 
   it('ends ABORTED when cancelled while the model is thinking', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const slow: ScriptedTurn = { ...answer('late'), delayMs: 10_000 };
-    const { result, events } = await react([slow], { tools: [] }, controller.signal);
+    // Cancelled as soon as the model is asked, not after a timer: it is thinking then.
+    const slow = (): ScriptedTurn => {
+      queueMicrotask(() => controller.abort());
+      return { ...answer('late'), delayMs: 10_000 };
+    };
+    const { result, events } = await react(slow, { tools: [] }, controller.signal);
     expect(result.terminate_reason).toBe('ABORTED');
     expect(events.filter((e) => e.type === 'final_result')).toHaveLength(1);
   });

@@ -46,8 +46,14 @@ beforeAll(async () => {
       env: { HOME: dir },
     })
   ).stdout.trim();
+  // Resolved by the output itself once serve has said where agents work: no polling of `stdout`.
+  let announced = (): void => undefined;
+  const ready = new Promise<void>((resolve) => (announced = resolve));
   const io: CliIO = {
-    stdout: (t) => (stdout += t),
+    stdout: (t) => {
+      stdout += t;
+      if (/Workspace /.test(stdout)) announced();
+    },
     stderr: () => undefined,
     env: {
       HOME: dir,
@@ -62,8 +68,8 @@ beforeAll(async () => {
     },
   };
   exited = runCli(['serve', '--port', '0'], io);
-  for (let i = 0; i < 400 && !/Workspace /.test(stdout); i++)
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 25))]);
+  // Or serve ended (it could not start): the check below says so.
+  await Promise.race([exited, ready]);
   url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
   if (!url) throw new Error(`serve did not start: ${stdout}`);
 });

@@ -30,8 +30,14 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, isTTY = false): Pro
   let out = '';
   let err = '';
   let interrupt: (() => void) | undefined;
+  // Resolved by the output itself once serve says it listens: no polling of `out`.
+  let listening = (): void => undefined;
+  const started = new Promise<void>((resolve) => (listening = resolve));
   const io: CliIO = {
-    stdout: (t) => (out += t),
+    stdout: (t) => {
+      out += t;
+      if (/listening on/.test(out)) listening();
+    },
     stderr: (t) => (err += t),
     env: { HOME: dir, CADRE_LOG_LEVEL: 'silent', ...env },
     cwd: dir,
@@ -42,8 +48,8 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, isTTY = false): Pro
     },
   };
   const exit = runCli(['serve', '--port', '0', ...args], io);
-  for (let i = 0; i < 200 && !/listening on/.test(out); i++)
-    await Promise.race([exit, new Promise((r) => setTimeout(r, 25))]);
+  // Or serve ended (it could not start): the check below says so.
+  await Promise.race([exit, started]);
   const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
   if (!url) throw new Error(`serve did not start: ${out}`);
   return {

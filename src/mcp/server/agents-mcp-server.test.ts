@@ -316,7 +316,13 @@ describe('agents as MCP tools (in-memory transport, SDK client, scripted model)'
   });
 
   it('stops the run when the client cancels the call', async () => {
-    const model = new ScriptedModel([{ parts: [{ text: 'too late' }], delayMs: 10_000 }]);
+    // Tells the test the run reached its model call: the cancel comes mid-step.
+    let reached = (): void => undefined;
+    const inModel = new Promise<void>((resolve) => (reached = resolve));
+    const model = new ScriptedModel(() => {
+      reached();
+      return { parts: [{ text: 'too late' }], delayMs: 10_000 };
+    });
     let ended: (reason: string) => void = () => {};
     const end = new Promise<string>((resolve) => (ended = resolve));
     const { client } = await connect(model, {
@@ -328,7 +334,7 @@ describe('agents as MCP tools (in-memory transport, SDK client, scripted model)'
     const call = client.callTool({ name: 'greeter', arguments: { prompt: 'Hi' } }, undefined, {
       signal: controller.signal,
     });
-    while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await inModel;
     controller.abort();
     await expect(call).rejects.toThrow();
     expect(await end).toBe('ABORTED');

@@ -8,6 +8,7 @@ import { loadGatePolicy } from '../../policy/policy-config.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
+import type { Clock } from '../../util/clock.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
 import { loadPrices } from '../../cost/price-file.js';
 import { loadContextWindows } from '../../cost/context-windows.js';
@@ -58,6 +59,11 @@ export interface RunServiceOptions {
   worker?: boolean | Partial<RunWorkerOptions>;
   /** How often attached requests look at a run when no notification arrives (default 250 ms). */
   pollMs?: number;
+  /**
+   * What the worker's queue poll, backoff and heartbeat and the attached
+   * requests' polls wait on (default the real clock; tests step a ManualClock).
+   */
+  clock?: Clock;
   /** Reports failures outside any request (a worker's store errors). */
   onError?: (error: unknown, runId: string) => void;
   /** Reports what start-up left out (a code tool that failed to load), each naming the file. */
@@ -152,12 +158,13 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     pickAgent: agentPicker({ agents: registry, defaultAgent }),
     ...(telemetry ? { telemetry } : {}),
   };
-  const changes = await createRunChanges(store);
+  const changes = await createRunChanges(store, options.clock ? { clock: options.clock } : {});
   const worker =
     options.worker === false
       ? undefined
       : startRunWorker(ctx, changes, {
           ...DEFAULT_WORKER,
+          ...(options.clock ? { clock: options.clock } : {}),
           ...(typeof options.worker === 'object' ? options.worker : {}),
           // Without a reporter, failures outside any request still reach stderr (never lost).
           onError:

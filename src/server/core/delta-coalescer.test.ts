@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
+import { ManualClock } from '../../util/manual-clock.js';
 import { deltaCoalescer } from './delta-coalescer.js';
 
 const event = (type: string, text: string, executionId = 'e1'): CadreEvent => ({
@@ -31,16 +32,30 @@ describe('deltaCoalescer', () => {
 
   it('a held delta goes out after waitMs, or when released; a discarded one never does', async () => {
     const out: CadreEvent[] = [];
-    const deltas = deltaCoalescer({ maxChars: 100, waitMs: 10, emit: (e) => out.push(e) });
+    const clock = new ManualClock();
+    let emitted = (): void => undefined;
+    const deltas = deltaCoalescer({
+      maxChars: 100,
+      waitMs: 10,
+      clock,
+      emit: (e) => (out.push(e), emitted()),
+    });
     deltas.offer(event('thought_delta', 'hmm'));
+    const held = new Promise<void>((resolve) => (emitted = resolve));
+    clock.advance(9);
+    // Still waiting a millisecond before waitMs.
+    expect(clock.pending).toBe(1);
     expect(out).toEqual([]);
-    await new Promise((r) => setTimeout(r, 30));
+    clock.advance(1);
+    await held;
     expect(out.map((e) => e.message)).toEqual(['hmm']);
     deltas.offer(event('text_delta', 'now'));
     deltas.release();
     deltas.offer(event('text_delta', 'never'));
     deltas.discard();
-    await new Promise((r) => setTimeout(r, 30));
+    // Released and discarded: no wait is left to deliver anything later.
+    expect(clock.pending).toBe(0);
+    clock.advance(60_000);
     expect(out.map((e) => e.message)).toEqual(['hmm', 'now']);
   });
 });

@@ -1,4 +1,5 @@
 import type { CadreEvent } from '../../events/types.js';
+import { realClock, type Clock } from '../../util/clock.js';
 
 export interface CoalescerOptions {
   /** Most characters one merged delta carries. */
@@ -7,6 +8,8 @@ export interface CoalescerOptions {
   waitMs: number;
   /** Where every event goes, merged deltas included, in order. */
   emit: (event: CadreEvent) => void;
+  /** What the wait for the next piece runs on (default the real clock). */
+  clock?: Clock;
 }
 
 export interface DeltaCoalescer {
@@ -27,11 +30,16 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
   let held: CadreEvent | undefined;
   let pieces: string[] = [];
   let length = 0;
-  let timer: NodeJS.Timeout | undefined;
+  const clock = options.clock ?? realClock;
+  /** Ends the wait of the delta being held. */
+  let waiting: AbortController | undefined;
+  const stopWaiting = (): void => {
+    waiting?.abort();
+    waiting = undefined;
+  };
 
   const release = (): void => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+    stopWaiting();
     if (!held) return;
     const text = pieces.join('');
     const merged = { ...held, message: text, data: { ...held.data, text } };
@@ -52,8 +60,12 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
       if (held && !(sameStream(held, event) && length + text.length <= options.maxChars)) release();
       if (!held) {
         held = event;
-        timer = setTimeout(release, options.waitMs);
-        timer.unref();
+        const wait = (waiting = new AbortController());
+        // In the background, as a piece never keeps the process alive; a wait that ended
+        // just as another began leaves the new one alone.
+        void clock
+          .sleep(options.waitMs, wait.signal, { background: true })
+          .then(() => waiting === wait && release(), () => undefined);
       }
       pieces.push(text);
       length += text.length;
@@ -61,8 +73,7 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
     },
     release,
     discard() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      stopWaiting();
       held = undefined;
       pieces = [];
       length = 0;

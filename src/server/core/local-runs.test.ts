@@ -7,6 +7,7 @@ import { openKyselyStore } from '../../store/open-store.js';
 import { createQueryCounter, type QueryCounter } from '../../store/query-counter.js';
 import type { KyselyStore } from '../../store/kysely-store.js';
 import type { Store } from '../../store/types.js';
+import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
 import type { RunService } from '../run-service-types.js';
 import type { RunWorkerOptions } from '../worker/worker-types.js';
 import { createRunService } from './create-run-service.js';
@@ -33,8 +34,10 @@ async function open(
     url: join(dir, 'cadre.db'),
     ...(counter ? { queryCounter: counter } : {}),
   });
+  // The service writes through this: the test hears each write instead of polling the store.
+  const writes = heardWrites(store);
   const service = await createRunService({
-    store,
+    store: writes.store,
     cwd: dir,
     env: { HOME: dir },
     modelClient: model,
@@ -43,7 +46,7 @@ async function open(
   });
   opened.push({ store, service });
   const user = await store.auth.ensureUser('ann');
-  return { store, service, userId: user.id };
+  return { store, service, userId: user.id, nextWrite: writes.next };
 }
 
 describe('runs started in this process (scripted model, real SQLite)', () => {
@@ -79,22 +82,24 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
   });
 
   it('a run still going after storeAfterMs is in the store, owned and leased, before it ends', async () => {
-    const { service, store, userId } = await open(
+    const { service, store, userId, nextWrite } = await open(
       new ScriptedModel([{ parts: [{ text: 'Slowly.' }], delayMs: 600 }]),
       { storeAfterMs: 50 },
     );
-    let runId = '';
+    let started = (_runId: string): void => undefined;
+    const announced = new Promise<string>((resolve) => (started = resolve));
     const running = service.run(
       { userId, prompt: 'Take a while' },
       {
-        onStarted: (ids) => (runId = ids.runId),
+        onStarted: (ids) => started(ids.runId),
       },
     );
-    await expect.poll(() => runId).not.toBe('');
-    await expect
-      .poll(async () => (await store.runs.get(runId, userId))?.status, { timeout: 5_000 })
-      .toBe('planning');
-    const stored = await store.runs.get(runId, userId);
+    const runId = await announced;
+    // Looked at again after each write the service makes, not on a timer.
+    const stored = await afterWrites(nextWrite, async () => {
+      const run = await store.runs.get(runId, userId);
+      return run?.status === 'planning' ? run : undefined;
+    });
     expect(stored?.owner).toBeDefined();
     expect(stored?.leaseUntil).toBeDefined();
     expect(await running).toMatchObject({ status: 'completed', summary: 'Slowly.' });
@@ -128,15 +133,19 @@ describe('runs started in this process (scripted model, real SQLite)', () => {
 
   it('a process that drains stores what it has not stored yet and hands it over to another', async () => {
     let calls = 0;
-    const model = new ScriptedModel(() =>
-      ++calls === 1
+    let asked = (): void => undefined;
+    const inModel = new Promise<void>((resolve) => (asked = resolve));
+    const model = new ScriptedModel(() => {
+      asked();
+      return ++calls === 1
         ? { parts: [{ text: 'never' }], delayMs: 30_000 }
-        : { parts: [{ text: 'Finished elsewhere.' }] },
-    );
+        : { parts: [{ text: 'Finished elsewhere.' }] };
+    });
     const first = await open(model, { storeAfterMs: 60_000 });
     const running = first.service.run({ userId: first.userId, prompt: 'Hand me over' });
     running.catch(() => undefined);
-    await expect.poll(() => calls).toBe(1);
+    await inModel;
+    expect(calls).toBe(1);
     const runs = () => first.store.db.selectFrom('runs').select(['id', 'status']).execute();
     expect(await runs()).toEqual([]);
     expect(await first.service.drain(0)).toEqual({ finished: 0, handedOver: 1 });

@@ -6,6 +6,7 @@ import { ValidationError } from '../../errors/validation-error.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
+import { ManualClock } from '../../util/manual-clock.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 
@@ -98,8 +99,10 @@ describe('structured inputs over the server core', () => {
       cwd: dir,
       env: { HOME: dir },
       modelClient: model,
-      worker: { concurrency: 1, pollMs: 20 },
-      pollMs: 20,
+      // Polls on a clock that never moves: the queued run is taken when the first one ends
+      // (room freed), and its request hears it ended, by events alone.
+      clock: new ManualClock(),
+      worker: { concurrency: 1 },
     });
     const runs = await Promise.all(
       ['a.md', 'b.md'].map((path) =>

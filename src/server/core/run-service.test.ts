@@ -240,12 +240,13 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
         : send('bob@example.com'),
     );
     const { service: svc, userId, otherId } = await service(slow);
-    let runId = '';
+    let started = (_runId: string): void => undefined;
+    const announced = new Promise<string>((resolve) => (started = resolve));
     const running = svc.run(
       { userId, prompt: 'Answer slowly' },
-      { onStarted: (ids) => (runId = ids.runId) },
+      { onStarted: (ids) => started(ids.runId) },
     );
-    await expect.poll(() => runId).not.toBe('');
+    const runId = await announced;
     expect(await svc.cancelRun(otherId, runId)).toBeUndefined();
     await svc.cancelRun(userId, runId);
     // Its own status: a person stopping a run is not the run failing.

@@ -42,6 +42,9 @@ describe('run writer (real SQLite)', () => {
     try {
       const user = await store.auth.ensureUser('ann');
       let changes = 0;
+      let twice = (): void => undefined;
+      // Each write says so through `changed`: the second is the racing event's, flushed.
+      const written = new Promise<void>((resolve) => (twice = resolve));
       // The second event happens just as the store takes its batch, while it is being written.
       const racing: Store = {
         ...store,
@@ -55,15 +58,15 @@ describe('run writer (real SQLite)', () => {
       };
       const { runId, writer } = newRunWriter(racing, user.id, {
         flushMs: 5,
-        changed: () => changes++,
+        changed: () => {
+          if (++changes === 2) twice();
+        },
       });
       writer.event(event('a'));
       await writer.store();
       expect(writer.stored()).toBe(true);
-      await expect
-        .poll(async () => (await store.events.read(runId)).map((e) => e.type))
-        .toEqual(['a', 'b']);
-      await expect.poll(() => changes).toBeGreaterThanOrEqual(2);
+      await written;
+      expect((await store.events.read(runId)).map((e) => e.type)).toEqual(['a', 'b']);
     } finally {
       await store.close();
     }

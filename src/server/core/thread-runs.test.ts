@@ -91,14 +91,14 @@ describe('thread view: the steps and decisions of its runs (scripted model, real
     ]);
 
     let finished = false;
-    const decided = new Promise<void>((announce) => {
-      void service
-        .resolveApproval(
-          { userId, approvalId: paused.approvals[0]!.approvalId, decision: 'approve_once' },
-          { onStarted: () => announce() },
-        )
-        .then(() => (finished = true));
-    });
+    let announce = (): void => undefined;
+    const decided = new Promise<void>((resolve) => (announce = resolve));
+    const resumed = service
+      .resolveApproval(
+        { userId, approvalId: paused.approvals[0]!.approvalId, decision: 'approve_once' },
+        { onStarted: () => announce() },
+      )
+      .then(() => void (finished = true));
     await decided;
     // The stream's first line goes out here: the decision is stored, the run is not done.
     const during = await service.getThread(userId, paused.threadId);
@@ -114,7 +114,8 @@ describe('thread view: the steps and decisions of its runs (scripted model, real
     ]);
 
     model.release();
-    await expect.poll(() => finished).toBe(true);
+    // The resumed run's own answer says when it is done: no polling.
+    await resumed;
     const after = await service.getThread(userId, paused.threadId);
     const steps = after?.runs?.[0]?.steps ?? [];
     expect(steps.map((e) => e.type)).toEqual([

@@ -63,7 +63,11 @@ async function lines(response: Response): Promise<unknown[]> {
     .map((line) => JSON.parse(line) as unknown);
 }
 
-/** Asks /healthz every 25 ms until stopped; the slowest answer in ms. */
+/**
+ * Asks /healthz every 25 ms until stopped; the slowest answer in ms. Real
+ * time on purpose: how long the server stays unresponsive while it stores a
+ * large answer is the figure this test reports.
+ */
 function watchHealth(): { stop: () => Promise<number> } {
   let slowest = 0;
   let running = true;

@@ -161,6 +161,9 @@ describe('NDJSON streams (real HTTP on 127.0.0.1)', () => {
 
   it('aborts the run when the client disconnects', async () => {
     let seen: AbortSignal | undefined;
+    // Resolved once the run hears the abort: the test waits for that, not on a timer.
+    let heard = (): void => undefined;
+    const aborted = new Promise<void>((resolve) => (heard = resolve));
     server = await startTestServer(
       fakeService({
         run: async (_request, hooks?: RunHooks) => {
@@ -169,6 +172,7 @@ describe('NDJSON streams (real HTTP on 127.0.0.1)', () => {
           await new Promise<void>((resolve) =>
             hooks?.signal?.addEventListener('abort', () => resolve()),
           );
+          heard();
           throw hooks?.signal?.reason;
         },
       }),
@@ -177,7 +181,7 @@ describe('NDJSON streams (real HTTP on 127.0.0.1)', () => {
     const reader = lines(await post('/api/agent/run/stream', { prompt: 'Hi' }, client.signal));
     expect((await reader.next()).value).toMatchObject({ type: 'status' });
     client.abort();
-    for (let i = 0; i < 100 && !seen?.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+    await aborted;
     expect(seen?.aborted).toBe(true);
     expect(String(seen?.reason)).toMatch(/client disconnected/);
   });

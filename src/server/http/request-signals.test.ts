@@ -33,7 +33,27 @@ function held(signal: AbortSignal): number {
   return getEventListeners(signal, 'abort').length + (typeof size === 'number' ? size : 0);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first — as a driver's query would. */
+/** Counts arrivals; `reached(n)` resolves once there have been `n` (the test waits on that, not a loop). */
+function arrivals(): { arrive: () => void; reached: (n: number) => Promise<void> } {
+  let count = 0;
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    arrive() {
+      count++;
+      for (const waiter of waiting.filter((w) => w.n <= count)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    },
+    reached: (n) =>
+      n <= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve })),
+  };
+}
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first — as a driver's
+ * query would. A real timer is fine: the tests either give 0 ms or abort it long before its end.
+ */
 function query(signal: AbortSignal, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
@@ -53,10 +73,12 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
     const lifetime = new AbortController();
     const signals = createRequestSignals(lifetime.signal);
     const seen: AbortSignal[] = [];
+    const requests = arrivals();
     app = plainServer();
     app.get('/q', async (_request, reply) => {
       const signal = signals(reply);
       seen.push(signal);
+      requests.arrive();
       // Code that listens for the whole request and never unsubscribes, as much does.
       signal.addEventListener('abort', () => undefined, { once: true });
       await query(signal, Number((_request.query as { ms?: string }).ms ?? 0));
@@ -79,7 +101,7 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
 
     // 50 in flight at once, then the server's lifetime ends: every one of them is aborted.
     const inFlight = Array.from({ length: 50 }, () => fetch(`${url}?ms=60000`));
-    while (seen.length < 250) await new Promise((resolve) => setImmediate(resolve));
+    await requests.reached(250);
     expect(held(lifetime.signal)).toBe(baseline);
     lifetime.abort(new CancelledError('The server is shutting down.'));
     const statuses = await Promise.all(inFlight.map(async (res) => (await res).status));
@@ -90,6 +112,7 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
   it('aborts when the client disconnects, not when the response completes', async () => {
     const signals = createRequestSignals(new AbortController().signal);
     let hanging: AbortSignal | undefined;
+    const hangs = arrivals();
     let finished: AbortSignal | undefined;
     let sameTwice = false;
     app = plainServer();
@@ -101,6 +124,7 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
     });
     app.get('/hang', async (_request, reply) => {
       hanging = signals(reply);
+      hangs.arrive();
       await query(hanging, 60_000).catch(() => undefined);
       return { ok: true };
     });
@@ -109,11 +133,13 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
     await (await fetch(`${base}/done`)).text();
     const client = new AbortController();
     const pending = fetch(`${base}/hang`, { signal: client.signal }).catch(() => undefined);
-    while (!hanging) await new Promise((resolve) => setImmediate(resolve));
+    await hangs.reached(1);
     client.abort();
     await pending;
-    await new Promise<void>((resolve) => hanging?.addEventListener('abort', () => resolve()));
-    expect(hanging.reason).toBeInstanceOf(CancelledError);
+    await new Promise<void>((resolve) =>
+      hanging?.aborted ? resolve() : hanging?.addEventListener('abort', () => resolve()),
+    );
+    expect(hanging?.reason).toBeInstanceOf(CancelledError);
     expect(finished?.aborted).toBe(false);
     expect(sameTwice).toBe(true);
   });
@@ -122,12 +148,16 @@ describe('createRequestSignals (real HTTP on 127.0.0.1)', () => {
 describe('buildServer request signals', () => {
   it('gives each token lookup its own signal, released after, aborted when the server closes', async () => {
     const signals: AbortSignal[] = [];
+    const lookups = arrivals();
     let hold = false;
     const store: TokenLookup = {
       auth: {
         findUserByToken: async (token, options) => {
           const signal = options?.signal;
-          if (signal) signals.push(signal);
+          if (signal) {
+            signals.push(signal);
+            lookups.arrive();
+          }
           if (hold && signal) await query(signal, 60_000);
           return fakeTokens.auth.findUserByToken(token, options);
         },
@@ -146,7 +176,7 @@ describe('buildServer request signals', () => {
     const held = Array.from({ length: 20 }, () =>
       fetch(`${server?.url}/api/threads`, { headers: auth() }),
     );
-    while (signals.length < 40) await new Promise((resolve) => setImmediate(resolve));
+    await lookups.reached(40);
     await server.close();
     const statuses = await Promise.all(held.map(async (res) => (await res).status));
     expect(statuses.every((status) => status === 503)).toBe(true);

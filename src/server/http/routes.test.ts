@@ -178,13 +178,20 @@ describe('HTTP routes over a fake RunService (real HTTP on 127.0.0.1)', () => {
 
   it('aborts a plain (non-streaming) run when its client goes away', async () => {
     let seen: AbortSignal | undefined;
+    // The run tells the test when it started and when it heard the abort: no timed polls.
+    let started = (): void => undefined;
+    let heard = (): void => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const aborted = new Promise<void>((resolve) => (heard = resolve));
     server = await startTestServer(
       fakeService({
         run: async (_request, hooks) => {
           seen = hooks?.signal;
+          started();
           await new Promise<void>((resolve) =>
             hooks?.signal?.addEventListener('abort', () => resolve()),
           );
+          heard();
           throw hooks?.signal?.reason;
         },
       }),
@@ -196,10 +203,10 @@ describe('HTTP routes over a fake RunService (real HTTP on 127.0.0.1)', () => {
       body: JSON.stringify({ prompt: 'Hi' }),
       signal: client.signal,
     }).catch(() => undefined);
-    for (let i = 0; i < 100 && !seen; i++) await new Promise((r) => setTimeout(r, 10));
+    await running;
     client.abort();
     await pending;
-    for (let i = 0; i < 100 && !seen?.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+    await aborted;
     expect(seen?.aborted).toBe(true);
   });
 });

@@ -85,7 +85,11 @@ export function fakeService(overrides: Partial<RunService> = {}): FakeRunService
   return Object.assign(recorded, { calls });
 }
 
-/** Plays `events` through the hooks with a pause between them, then answers. */
+/**
+ * Plays `events` through the hooks with a pause between them, then answers.
+ * The pause is real time: it stands for a slow run against the server's real
+ * socket timers (see timeouts.test.ts).
+ */
 export function scriptedRun(
   events: CadreEvent[],
   result: RunResponse = response(),

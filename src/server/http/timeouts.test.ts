@@ -61,6 +61,8 @@ async function answers(client: RawClient, count: number): Promise<void> {
 }
 
 const HEALTHZ = 'GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n';
+// Real time throughout this file, on purpose: these timeouts are Node's own HTTP socket timers,
+// which take no clock, and the dribbles and slow answers are measured against them.
 const FAST = { requestMs: 500, headersMs: 500 };
 
 describe('timeouts (real HTTP on 127.0.0.1)', () => {

@@ -9,6 +9,9 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js
 import { openKyselyStore, openStore } from '../../store/open-store.js';
 import { TestPostgres } from '../../store/testing/embedded-postgres.js';
 import type { Store } from '../../store/types.js';
+import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
+import type { Clock } from '../../util/clock.js';
+import { ManualClock } from '../../util/manual-clock.js';
 import { createRunService } from '../core/create-run-service.js';
 import { buildServer } from '../http/build-server.js';
 import type { RunService } from '../run-service-types.js';
@@ -53,7 +56,11 @@ function gatedModel(gates: Record<string, { opened: Promise<void> }>) {
   return { client, calls, wasAsked };
 }
 
-/** Polls `check` until it returns a value, within `ms`. */
+/**
+ * Polls `check` until it returns a value, within `ms`. Kept on real time: what
+ * it waits for is a real PostgreSQL coming back and the worker's real backoff,
+ * whose latency this file measures.
+ */
 async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -64,7 +71,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): 
   }
 }
 
-/** `promise`, or a rejection once `ms` have passed. */
+/** `promise`, or a rejection once `ms` have passed (a bound for a clear failure, not a wait). */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -130,22 +137,33 @@ interface Process {
   url: string;
   store: Store;
   service: RunService;
+  /** Resolves after the service's next write (a run stored, events written). */
+  nextWrite: () => Promise<void>;
   close(): Promise<void>;
 }
 
 /** One server process's parts, in this process: store, core (with or without worker), HTTP on 127.0.0.1. */
 async function serverOn(
   url: string,
-  options: { cwd: string; model: ModelClient; worker: boolean; pollMs: number; errors: unknown[] },
+  options: {
+    cwd: string;
+    model: ModelClient;
+    worker: boolean;
+    pollMs: number;
+    clock?: Clock;
+    errors: unknown[];
+  },
 ): Promise<Process> {
   const store = await openStore({ url });
+  const writes = heardWrites(store);
   const service = await createRunService({
-    store,
+    store: writes.store,
     cwd: options.cwd,
     env: { HOME: options.cwd },
     modelClient: options.model,
     worker: options.worker ? { leaseMs: 10_000, pollMs: 200 } : false,
     pollMs: options.pollMs,
+    ...(options.clock ? { clock: options.clock } : {}),
     onError: (error) => options.errors.push(error),
   });
   const app = buildServer({
@@ -159,6 +177,7 @@ async function serverOn(
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     store,
     service,
+    nextWrite: writes.next,
     async close() {
       await app.close();
       await service.close();
@@ -212,7 +231,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
     const crashes = watchCrashes();
     const workerErrors: unknown[] = [];
     // A: serves and drives runs. B: another process on the same database, no worker, and a poll
-    // so slow (60 s) that only a notification (LISTEN) can bring it news in time.
+    // on a clock that never moves: only a notification (LISTEN) can bring it news.
     const a = await serverOn(url, {
       cwd,
       model: model.client,
@@ -225,6 +244,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       model: model.client,
       worker: false,
       pollMs: 60_000,
+      clock: new ManualClock(),
       errors: [],
     });
     try {
@@ -242,7 +262,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
         const runId = status.runId as string;
         await model.wasAsked(prompt);
         // Stored with its first events (written a moment after they happen) before the database goes.
-        await eventually(async () => {
+        await afterWrites(a.nextWrite, async () => {
           const events = await a.store.events.read(runId);
           return events.length > 0 ? events : undefined;
         });
@@ -274,6 +294,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       const betaError = await lineWhere(runBeta.lines, (l) => l.type === 'error');
       expect(betaError.code).toBe('store_unavailable');
 
+      // Real time on purpose: the outage's length is what this test puts the server through.
       await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - haltedAt))));
       await postgres.resume();
       const restartedAt = Date.now();
@@ -293,7 +314,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       expect(betaRun.summary).toBe('Done beta.');
       expect(model.calls.beta).toBe(2);
 
-      // B follows alpha, still mid-step: only a notification can tell it alpha ended in time.
+      // B follows alpha, still mid-step: only a notification can tell it alpha ended.
       const follow = lineReader(
         await fetch(`${b.url}/api/runs/${runAlpha.runId}/stream?after=0`, { headers }),
       );
@@ -317,7 +338,7 @@ describe('PostgreSQL stopped for 4 s under a server and its worker (real Postgre
       console.info(
         `PostgreSQL down ${OUTAGE_MS} ms: first request answered ${requestRecoveryMs} ms after the restart, ` +
           `interrupted run completed ${runRecoveryMs} ms after it; ` +
-          `the other process (60 s poll) heard of the next run's end ${notifiedMs} ms after it`,
+          `the other process (which never polls) heard of the next run's end ${notifiedMs} ms after it`,
       );
     } finally {
       crashes.stop();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunChange, Store } from '../../store/types.js';
+import { ManualClock } from '../../util/manual-clock.js';
 import { createRunChanges, QUEUE } from './run-changes.js';
 
 /** A store whose subscription the test drives by hand. */
@@ -30,6 +31,34 @@ describe('run changes', () => {
     send({ kind: 'resync' });
     await Promise.all(waits);
     expect(woken.sort()).toEqual(['queue', 'r1', 'r2']);
+    await changes.close();
+  });
+
+  it('a waiter with no news looks again after pollMs on its clock, and not before', async () => {
+    const clock = new ManualClock();
+    const changes = await createRunChanges({ events: {} } as unknown as Store, { clock });
+    let woke = false;
+    const waiting = changes.next(QUEUE, 1_000).then(() => (woke = true));
+    await clock.waiting();
+    clock.advance(999);
+    // Its poll still sleeps: nothing woke it a millisecond early.
+    expect(clock.pending).toBe(1);
+    expect(woke).toBe(false);
+    clock.advance(1);
+    await waiting;
+    expect(woke).toBe(true);
+    await changes.close();
+  });
+
+  it('a waiter woken by a change stops its poll', async () => {
+    const clock = new ManualClock();
+    const changes = await createRunChanges({ events: {} } as unknown as Store, { clock });
+    const waiting = changes.next('r1', 60_000);
+    await clock.waiting();
+    changes.publish({ kind: 'run', runId: 'r1' });
+    await waiting;
+    // No sleep left behind: an idle worker polling for hours gathers none.
+    expect(clock.pending).toBe(0);
     await changes.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { RunChange, Store } from '../../store/types.js';
+import { realClock, type Clock } from '../../util/clock.js';
 
 /**
  * Wake-ups for whoever waits on a run (attached requests) or on the queue
@@ -16,7 +17,16 @@ export interface RunChanges {
 
 export const QUEUE = Symbol('queue');
 
-export async function createRunChanges(store: Store): Promise<RunChanges> {
+export interface RunChangesOptions {
+  /** What the polls wait on (default the real clock; tests step a ManualClock). */
+  clock?: Clock;
+}
+
+export async function createRunChanges(
+  store: Store,
+  options: RunChangesOptions = {},
+): Promise<RunChanges> {
+  const clock = options.clock ?? realClock;
   const waiters = new Map<string | typeof QUEUE, Set<() => void>>();
   const wake = (key: string | typeof QUEUE): void => {
     const set = waiters.get(key);
@@ -47,16 +57,18 @@ export async function createRunChanges(store: Store): Promise<RunChanges> {
         if (signal?.aborted) return resolve();
         let set = waiters.get(target);
         if (!set) waiters.set(target, (set = new Set()));
+        // Ends the poll's sleep once anything else wakes this waiter.
+        const poll = new AbortController();
         const done = (): void => {
-          clearTimeout(timer);
+          poll.abort();
           signal?.removeEventListener('abort', done);
           const current = waiters.get(target);
           current?.delete(done);
           if (current?.size === 0) waiters.delete(target);
           resolve();
         };
-        const timer = setTimeout(done, pollMs);
         set.add(done);
+        void clock.sleep(pollMs, poll.signal).then(done, () => undefined);
         signal?.addEventListener('abort', done, { once: true });
       });
     },

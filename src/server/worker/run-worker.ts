@@ -34,6 +34,7 @@ export function startRunWorker(
   const stopHeartbeat = keepLeases(ctx, state, {
     leaseMs: options.leaseMs,
     cancel,
+    ...(options.clock ? { clock: options.clock } : {}),
     onError: options.onError,
   });
   const loop = runClaimLoop(ctx, changes, options, state, ({ claim, owner }) => {

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
+import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
+import { ManualClock } from '../../util/manual-clock.js';
 import { createRunService } from '../core/create-run-service.js';
 import type { RunService } from '../run-service-types.js';
 
@@ -51,17 +53,6 @@ class StalledModel implements ModelClient {
   }
 }
 
-/** Polls until `probe` gives a value (at most 10 s): another worker's progress has no event here. */
-async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 let dir: string;
 let store: Store;
 
@@ -80,9 +71,13 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
     const takeover = new StalledModel('answer from the worker that took over');
     let a: RunService | undefined;
     let b: RunService | undefined;
+    // B's queue poll moves only when the test says: it finds the run exactly when the lease is gone.
+    const clockB = new ManualClock();
+    const pollMs = 1_000;
+    const writesOfA = heardWrites(store);
     try {
       a = await createRunService({
-        store,
+        store: writesOfA.store,
         cwd: dir,
         env: { HOME: dir },
         modelClient: stalled,
@@ -94,7 +89,8 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
         cwd: dir,
         env: { HOME: dir },
         modelClient: takeover,
-        worker: { pollMs: 20 },
+        clock: clockB,
+        worker: { pollMs },
       });
       const user = await store.auth.ensureUser('ann');
       let runId = '';
@@ -105,12 +101,15 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
 
       // A's step stands still in its model call, its run stored and leased to it.
       await stalled.reached;
-      const owned = await until(async () => {
+      const owned = await afterWrites(writesOfA.next, async () => {
         const run = await store.runs.get(runId, user.id);
         return run?.owner && run.eventSeq > 0 ? run : undefined;
       });
       // Its lease runs out, as it would while the process stood still (without waiting for it).
       await store.queue.expireLeases([{ runId, owner: owned.owner! }]);
+      // B idles on two sleeps, its heartbeat and its queue poll; the poll comes round first.
+      await clockB.waiting(2);
+      clockB.advance(pollMs);
 
       // B claims the run and is in the middle of its own step when A wakes up.
       await takeover.reached;

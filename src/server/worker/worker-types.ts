@@ -2,6 +2,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { Run } from '../../store/types.js';
+import type { Clock } from '../../util/clock.js';
 import type { DriveResult, DriveStart } from '../core/drive-types.js';
 import type { UnstoredRun } from '../core/run-writer.js';
 
@@ -21,6 +22,11 @@ export interface RunWorkerOptions {
   pollMs: number;
   /** Runs driven at once by this process. */
   concurrency: number;
+  /**
+   * What the heartbeat waits on (default the real clock). The queue's poll
+   * and backoff wait on the clock of the RunChanges the worker is given.
+   */
+  clock?: Clock;
   /** Reports a run that failed outside the loop (a store error); the run is left for takeover. */
   onError?: (error: unknown, runId: string) => void;
 }

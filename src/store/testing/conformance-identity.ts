@@ -64,6 +64,7 @@ export function identityCases(fixture: CurrentFixture): void {
       const { store } = fixture();
       const alice = await store.auth.ensureUser('alice');
       const older = await store.threads.create({ userId: alice.id, title: 'older' });
+      // Real 5 ms gaps, kept: the store stamps updates with the real time itself.
       await new Promise((resolve) => setTimeout(resolve, 5));
       const newer = await store.threads.create({ userId: alice.id, title: 'newer' });
       expect((await store.threads.list(alice.id)).map((t) => t.id)).toEqual([newer.id, older.id]);

@@ -92,6 +92,7 @@ export function queueCases(fixture: CurrentFixture): void {
         status: 'completed',
         requiresApproval: false,
       });
+      // A real 5 ms, kept: the store judges the 1 ms lease against the real time itself.
       await new Promise((r) => setTimeout(r, 5));
       const taken = await store.queue.leaseNext('alive', LEASE_MS);
       expect(taken).toMatchObject({ takenOver: true, run: { id: run.id, owner: 'alive' } });

@@ -162,6 +162,7 @@ export function recordedCases(fixture: CurrentFixture): void {
         firstSeq: 3,
         events: [event('a'), event('b')],
       });
+      // A real 5 ms, kept: the store judges the 1 ms lease against the real time itself.
       await new Promise((resolve) => setTimeout(resolve, 5));
       const claim = await store.queue.leaseNext('w2', LEASE_MS);
       expect(claim).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });

@@ -30,6 +30,8 @@ async function mostAtOnce(file: string, writers: number): Promise<number> {
     Array.from({ length: writers }, () =>
       withFileLock(file, live(), async () => {
         most = Math.max(most, ++inside);
+        // Real time on purpose: the writers contend through the file system, and holding the
+        // lock a moment is what gives a second one the chance to get in wrongly.
         await sleep(5);
         inside--;
       }),
@@ -82,19 +84,16 @@ describe('withFileLock', () => {
   it('gives up on a live lock after the timeout, and stops waiting when cancelled', async () => {
     const file = join(dir, 'calendar.ics');
     let releaseHolder = (): void => undefined;
-    const holding = withFileLock(
-      file,
-      live(),
-      () => new Promise<void>((resolve) => (releaseHolder = resolve)),
-    );
-    await expect
-      .poll(() =>
-        stat(`${file}.lock`).then(
-          () => true,
-          () => false,
-        ),
-      )
-      .toBe(true);
+    let taken = (): void => undefined;
+    const held = new Promise<void>((resolve) => (taken = resolve));
+    // The holder's work starts once it has the lock: the test waits for that, not polls the file.
+    const holding = withFileLock(file, live(), () => {
+      taken();
+      return new Promise<void>((resolve) => (releaseHolder = resolve));
+    });
+    await held;
+    await expect(stat(`${file}.lock`)).resolves.toBeDefined();
+    // A real 100 ms: giving up after its timeout is what is tested, and it costs no more.
     await expect(
       withFileLock(file, live(), () => Promise.resolve(), { timeoutMs: 100 }),
     ).rejects.toThrow('locked by another writer');

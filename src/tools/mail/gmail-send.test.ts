@@ -149,7 +149,8 @@ describe('gmail_send cancellation mid-transaction', () => {
         { to: 'a@example.com', subject: 'Hi', body: 'x' },
         ctx(controller.signal),
       );
-      await expect.poll(() => stalled.recipientsSeen).toBe(1);
+      await stalled.stalled;
+      expect(stalled.recipientsSeen).toBe(1);
       controller.abort();
       await expect(call).rejects.toThrow(CancelledError);
       expect(stalled.messages).toHaveLength(0);

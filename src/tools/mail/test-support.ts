@@ -18,6 +18,8 @@ export interface TestSmtpServer {
   connections: number;
   /** RCPT TO commands received. */
   recipientsSeen: number;
+  /** Resolves once a RCPT TO is left unanswered (`stallAtRecipient`): the client waits mid-transaction. */
+  stalled: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ export interface TestSmtpOptions {
 }
 
 export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<TestSmtpServer> {
+  let stall = (): void => undefined;
+  const stalled = new Promise<void>((resolve) => (stall = resolve));
   const state: TestSmtpServer = {
     port: 0,
     url: (user = 'cadre@example.com', pass = 'secret') =>
@@ -41,6 +45,7 @@ export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<Te
     messages: [],
     connections: 0,
     recipientsSeen: 0,
+    stalled,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const address = (a: SMTPServerAddress | false): string | undefined =>
@@ -60,7 +65,7 @@ export async function startSmtpServer(options: TestSmtpOptions = {}): Promise<Te
     },
     onRcptTo(rcpt, _session, callback) {
       state.recipientsSeen += 1;
-      if (options.stallAtRecipient) return;
+      if (options.stallAtRecipient) return stall();
       if (options.rejectRecipients?.includes(rcpt.address)) {
         return callback(Object.assign(new Error('No such user'), { responseCode: 550 }));
       }

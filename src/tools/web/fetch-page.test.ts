@@ -72,8 +72,8 @@ beforeAll(async () => {
     '/br-bomb': encoded('br', zlib.brotliCompressSync(TEN_MB_OF_ZEROS)),
     '/cut-short': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
-      res.write('only part of it');
-      setTimeout(() => res.destroy(), 20);
+      // The connection drops once the part written has gone out, not after a guessed delay.
+      res.write('only part of it', () => res.destroy());
     },
     '/gzip': encoded('gzip', zlib.gzipSync(Buffer.from('squeezed by gzip'))),
     '/br': encoded('br', zlib.brotliCompressSync(Buffer.from('squeezed by brotli'))),
@@ -354,6 +354,7 @@ describe('fetchPage: size, encodings, time and cancellation', () => {
   });
 
   it('times out a server that never answers', async () => {
+    // Real time on purpose: the fetch's own timeout is the thing tested; the bound says it fired.
     const started = performance.now();
     await expectToolError(
       fetchPage(server.url('/never'), options({ timeoutMs: 300 })),
@@ -370,7 +371,8 @@ describe('fetchPage: size, encodings, time and cancellation', () => {
 
   it('throws CancelledError when the signal aborts while waiting', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Cancelled once the server holds the request: the client is waiting for an answer then.
+    void server.reached('/never').then(() => controller.abort());
     await expect(
       fetchPage(server.url('/never'), options({ signal: controller.signal })),
     ).rejects.toBeInstanceOf(CancelledError);
@@ -378,7 +380,8 @@ describe('fetchPage: size, encodings, time and cancellation', () => {
 
   it('throws CancelledError when the signal aborts mid-body', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Cancelled once the server has sent the head and the start of the body, and then stalls.
+    void server.reached('/stall-body').then(() => controller.abort());
     await expect(
       fetchPage(server.url('/stall-body'), options({ signal: controller.signal })),
     ).rejects.toBeInstanceOf(CancelledError);

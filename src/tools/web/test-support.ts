@@ -14,15 +14,24 @@ export interface TestServer {
   url(path: string): string;
   /** Every request that reached the server, in order: proves a refused fetch never connected. */
   seen: { path: string; headers: http.IncomingHttpHeaders }[];
+  /**
+   * Resolves once the next request for `path` (query aside) has been through
+   * its route: a test acts then (a cancel while the client waits) instead of
+   * after a guessed delay. Ask before the request is made.
+   */
+  reached(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startServer(routes: Record<string, Route>): Promise<TestServer> {
   const server = http.createServer();
+  const waiting = new Map<string, Array<() => void>>();
   const state: TestServer = {
     port: 0,
     url: (path) => `http://127.0.0.1:${state.port}${path}`,
     seen: [],
+    reached: (path) =>
+      new Promise((resolve) => waiting.set(path, [...(waiting.get(path) ?? []), resolve])),
     close: () =>
       new Promise<void>((resolve) => {
         // Routes that never answer hold their sockets open; close them too.
@@ -33,9 +42,12 @@ export async function startServer(routes: Record<string, Route>): Promise<TestSe
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     state.seen.push({ path, headers: req.headers });
-    const route = routes[path.split('?')[0] ?? path];
+    const routePath = path.split('?')[0] ?? path;
+    const route = routes[routePath];
     if (route) route(req, res, state);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`no route ${path}`);
+    for (const resolve of waiting.get(routePath) ?? []) resolve();
+    waiting.delete(routePath);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.port = (server.address() as AddressInfo).port;

@@ -168,7 +168,8 @@ describe('web_fetch', () => {
     );
 
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Cancelled once the server holds the request, not after a guessed delay.
+    void server.reached('/never').then(() => controller.abort());
     await expect(
       run(tool, { url: server.url('/never') }, controller.signal),
     ).rejects.toBeInstanceOf(CancelledError);

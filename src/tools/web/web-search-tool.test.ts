@@ -167,7 +167,8 @@ describe('web_search against a fake Brave endpoint', () => {
 
   it('stops when cancelled', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Cancelled once the server holds the request, not after a guessed delay.
+    void brave.reached('/never').then(() => controller.abort());
     await expect(
       search(searchTool('/never'), { query: 'x' }, controller.signal),
     ).rejects.toBeInstanceOf(CancelledError);

@@ -19,6 +19,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.
 import type { ModelRequest } from '../../../model/types.js';
 import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/types.js';
+import { afterWrites, heardWrites } from '../../../testing/heard-writes.js';
 import { ManualClock } from '../../../util/manual-clock.js';
 import { createRunService } from '../../core/create-run-service.js';
 import type { RunService } from '../../run-service-types.js';
@@ -28,6 +29,8 @@ import { mcpRoutes } from './mcp-routes.js';
 
 let dir: string;
 let store: Store;
+/** Tells the test after each of the service's writes to the store. */
+let nextWrite: () => Promise<void>;
 let service: RunService;
 let server: TestServer;
 const users: Record<'ann' | 'eve', { id: string; token: string }> = {
@@ -47,12 +50,19 @@ const toolAnswerOf = (r: ModelRequest): string => {
   return part?.kind === 'function_response' ? JSON.stringify(part.response) : '';
 };
 
+/** Who waits for the model to be asked a prompt (see `asked`). */
+const askedFor = new Map<string, () => void>();
+/** Resolves when the model is next asked `prompt`: the run got as far as its model call. */
+const asked = (prompt: string): Promise<void> =>
+  new Promise((resolve) => askedFor.set(prompt, resolve));
+
 /**
  * "write <path>" asks to write the file, then reports what the tool said;
  * "slow…" answers after 10 s; anything else is greeted.
  */
 const model = new ScriptedModel((r): ScriptedTurn => {
   const prompt = promptOf(r);
+  askedFor.get(prompt)?.();
   const answered = toolAnswerOf(r);
   if (answered) return { parts: [{ text: `Tool said: ${answered}` }] };
   if (prompt.startsWith('slow')) return { parts: [{ text: 'finally' }], delayMs: 10_000 };
@@ -78,7 +88,14 @@ beforeAll(async () => {
     'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
   );
   store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
+  const writes = heardWrites(store);
+  nextWrite = writes.next;
+  service = await createRunService({
+    store: writes.store,
+    cwd: dir,
+    env: { HOME: dir },
+    modelClient: model,
+  });
   for (const name of ['ann', 'eve'] as const) {
     const user = await store.auth.ensureUser(name);
     users[name] = { id: user.id, token: (await store.auth.createToken(user.id)).token };
@@ -123,17 +140,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-/** Polls until `probe` gives a value (at most 5 s). */
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const initialize = {
   jsonrpc: '2.0',
@@ -294,25 +300,25 @@ describe('/mcp under cadre serve (real run service, SQLite, scripted model, 127.
   it('cancels the run when the client cancels the call', async () => {
     const { client } = await connect();
     const controller = new AbortController();
+    const inModel = asked('slow one');
     const pending = client.callTool(
       { name: 'greeter', arguments: { prompt: 'slow one' } },
       undefined,
       { signal: controller.signal },
     );
-    const thread = await until(async () =>
-      (await service.listThreads(users.ann.id)).find((t) => t.title === 'slow one'),
-    );
-    await until(() => model.requests.some((r) => promptOf(r) === 'slow one'));
+    await inModel;
     controller.abort();
     await expect(pending).rejects.toThrow();
-    const runId = await until(
-      async () => (await service.getThread(users.ann.id, thread.id))?.messages[0]?.runId,
-    );
-    const run = await until(async () => {
-      const found = (await service.getRun(users.ann.id, runId))?.run;
-      return found?.status === 'cancelled' ? found : undefined;
+    // Stored after a moment, or once it ends: looked for again after each write, not on a timer.
+    const runId = await afterWrites(nextWrite, async () => {
+      const thread = (await service.listThreads(users.ann.id)).find((t) => t.title === 'slow one');
+      return thread && (await service.getThread(users.ann.id, thread.id))?.messages[0]?.runId;
     });
-    expect(run.errorCode).toBe('cancelled');
+    // Followed until it ends, as a client would: its changes say when.
+    expect(await service.followRun(users.ann.id, runId, 0, {})).toMatchObject({
+      status: 'cancelled',
+    });
+    expect((await service.getRun(users.ann.id, runId))?.run.errorCode).toBe('cancelled');
   });
 
   it("keeps a session to its user: another user's token does not reach it", async () => {

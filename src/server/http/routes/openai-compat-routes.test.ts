@@ -98,17 +98,6 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
 const textOf = (chunks: ChatCompletionChunk[]): string =>
   chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
 
-/** Polls until `probe` gives a value (at most 5 s). */
-async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted model)', () => {
   it('lists the runnable agents as models, the default one as cadre', async () => {
     const models = [];
@@ -403,10 +392,8 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
       break;
     }
     expect(runId).not.toBe('');
-    const run = await until(async () => {
-      const found = (await service.getRun(ann.id, runId))?.run;
-      return found?.status === 'completed' ? found : undefined;
-    });
-    expect(run.summary).toBe('finally');
+    // Followed as any client would: it returns once the run has ended, told by its changes.
+    const run = await service.followRun(ann.id, runId, 0, {});
+    expect(run).toMatchObject({ status: 'completed', summary: 'finally' });
   });
 });

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../../util/clock.js';
 import type { ServerContext } from '../../core/server-context.js';
 import { abandon, type WorkerState } from '../worker-state.js';
 
@@ -14,31 +15,44 @@ export function keepLeases(
     leaseMs: number;
     cancel: (runId: string) => void;
     onError?: (error: unknown, runId: string) => void;
+    /** What the heartbeat waits on (default the real clock). */
+    clock?: Clock;
   },
 ): () => void {
-  const heartbeat = setInterval(
-    () => {
-      // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
-      // A run not stored yet has no lease to renew.
-      const renewing = [...state.driving.entries()].filter(
-        ([, e]) => !e.abandoned && e.recorder.stored(),
-      );
-      if (renewing.length === 0) return;
-      ctx.store.queue
-        .renewLeases(
-          renewing.map(([runId, e]) => ({ runId, owner: e.owner })),
-          options.leaseMs,
-        )
-        .then(({ kept, cancelRequested }) => {
-          for (const [id, entry] of renewing)
-            // Another owner holds it now: stop here without recording anything.
-            if (!kept.includes(id)) abandon(entry, 'This process lost the run to another.');
-          for (const id of cancelRequested) options.cancel(id);
-        })
-        .catch((error: unknown) => options.onError?.(error, ''));
-    },
-    Math.max(50, Math.floor(options.leaseMs / 3)),
-  );
-  heartbeat.unref();
-  return () => clearInterval(heartbeat);
+  const clock = options.clock ?? realClock;
+  const stop = new AbortController();
+  const beat = (): void => {
+    // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
+    // A run not stored yet has no lease to renew.
+    const renewing = [...state.driving.entries()].filter(
+      ([, e]) => !e.abandoned && e.recorder.stored(),
+    );
+    if (renewing.length === 0) return;
+    ctx.store.queue
+      .renewLeases(
+        renewing.map(([runId, e]) => ({ runId, owner: e.owner })),
+        options.leaseMs,
+      )
+      .then(({ kept, cancelRequested }) => {
+        for (const [id, entry] of renewing)
+          // Another owner holds it now: stop here without recording anything.
+          if (!kept.includes(id)) abandon(entry, 'This process lost the run to another.');
+        for (const id of cancelRequested) options.cancel(id);
+      })
+      .catch((error: unknown) => options.onError?.(error, ''));
+  };
+  const every = Math.max(50, Math.floor(options.leaseMs / 3));
+  // In the background: the heartbeat alone does not keep the process alive. It ends on stop.
+  void (async () => {
+    for (;;) {
+      await clock.sleep(every, stop.signal, { background: true });
+      // A beat that throws must not end the heartbeat (as a timer's callback would not).
+      try {
+        beat();
+      } catch (error) {
+        options.onError?.(error, '');
+      }
+    }
+  })().catch(() => undefined);
+  return () => stop.abort();
 }
