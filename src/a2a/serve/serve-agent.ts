@@ -41,12 +41,20 @@ export function agentCard(agent: ServedAgent, rpcUrl: string): AgentCard {
   });
 }
 
-/** The card as served: its 1.0 JSON, with the v0.3 fields beside it for v0.3 clients. */
-export const cardJson = (card: AgentCard): unknown =>
-  withLegacyFields(
-    AgentCard.toJSON(card) as Record<string, unknown>,
-    card.supportedInterfaces[0]?.url ?? '',
-  );
+/**
+ * The card as served. A 1.0 client says so in its A2A-Version header and
+ * gets the 1.0 JSON alone, read as before; a request without one (every
+ * v0.3 client) or naming 0.x gets the same JSON with the v0.3 fields beside
+ * it, as the SDK's own server answers such requests with a v0.3 card.
+ */
+export function cardJson(card: AgentCard, requestedVersion?: string): unknown {
+  const json = AgentCard.toJSON(card) as Record<string, unknown>;
+  if (requestedVersion !== undefined && !isLegacyVersion(requestedVersion)) return json;
+  return withLegacyFields(json, card.supportedInterfaces[0]?.url ?? '');
+}
+
+/** `0.3`, `0.3.0` (and any `0.x`): the v0.3 card; `1.0` and later: the 1.0 card. */
+const isLegacyVersion = (version: string): boolean => /^\s*0(\.|\s*$)/.test(version);
 
 export interface A2aCall {
   service: RunService;

@@ -163,7 +163,7 @@ const asTask = (reply: unknown): Task => {
 };
 
 describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK v0.3 transport, scripted model)', () => {
-  it('the card carries the v0.3 fields (protocolVersion, url, preferredTransport, typed scheme) beside the 1.0 card', async () => {
+  it('the card for a v0.3 client (no A2A-Version) carries the v0.3 fields (protocolVersion, url, preferredTransport, typed scheme) beside the 1.0 ones', async () => {
     const raw = (await (
       await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`)
     ).json()) as Record<string, unknown>;
@@ -183,6 +183,16 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     ]);
     expect(card.securitySchemes.bearer?.scheme?.$case).toBe('httpAuthSecurityScheme');
     expect(isLegacyAgentCard(raw)).toBe(false);
+    // A 1.0 client names its version, and gets the 1.0 card alone.
+    const v1 = (await (
+      await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': '1.0' },
+      })
+    ).json()) as Record<string, unknown>;
+    expect(v1).not.toHaveProperty('url');
+    expect(v1).not.toHaveProperty('protocolVersion');
+    expect(v1.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
+    expect(AgentCard.fromJSON(v1).supportedInterfaces).toEqual(card.supportedInterfaces);
     // Read as v0.3 alone (without the 1.0 interfaces), it names the same endpoint.
     const legacyOnly = { ...raw };
     delete legacyOnly.supportedInterfaces;
