@@ -97,7 +97,10 @@ const requestId = (body: unknown): unknown =>
   typeof body === 'object' && body !== null && 'id' in body ? body.id : null;
 
 const dialectOf = (body: unknown): Dialect =>
-  typeof body === 'object' && body !== null && 'method' in body && isLegacyJsonRpcMethod(body.method)
+  typeof body === 'object' &&
+  body !== null &&
+  'method' in body &&
+  isLegacyJsonRpcMethod(body.method)
     ? 'v0.3'
     : 'v1';
 

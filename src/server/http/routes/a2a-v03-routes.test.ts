@@ -191,7 +191,9 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     ).json()) as Record<string, unknown>;
     expect(v1).not.toHaveProperty('url');
     expect(v1).not.toHaveProperty('protocolVersion');
-    expect(v1.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
+    expect(v1.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } },
+    });
     expect(AgentCard.fromJSON(v1).supportedInterfaces).toEqual(card.supportedInterfaces);
     // Read as v0.3 alone (without the 1.0 interfaces), it names the same endpoint.
     const legacyOnly = { ...raw };
