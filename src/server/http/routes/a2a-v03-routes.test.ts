@@ -233,7 +233,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     expect(missing.body.error).toMatchObject({ code: -32001 });
   });
 
-  it('an approval is input-required; "approve" on the task (v0.3 message) carries the run on', async () => {
+  it('an approval is input-required; "approve" on the task (v0.3 message) carries the run on, a v0.3 data part rejects', async () => {
     const asked = resultTask(
       (
         await rpc('writer', 'message/send', {
@@ -254,6 +254,37 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     );
     expect(done).toMatchObject({ id: asked.id, status: { state: 'completed' } });
     expect(await readFile(join(dir, 'v03.txt'), 'utf8')).toBe('hi');
+
+    // A v0.3 data part ({kind: 'data'}) naming the approval rejects that call.
+    const again = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: v03Message('write v03-no.txt'),
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    const annId = (await store.auth.ensureUser('ann')).id;
+    const pending = (await service.pendingApprovals(annId)).filter((a) => a.runId === again.id);
+    expect(pending).toHaveLength(1);
+    const rejected = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: {
+            ...v03Message('', again),
+            parts: [
+              {
+                kind: 'data',
+                data: { decision: 'reject', approvalId: pending[0]?.approvalId, feedback: 'no' },
+              },
+            ],
+          },
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    expect(rejected.status.state).toBe('completed');
+    await expect(readFile(join(dir, 'v03-no.txt'))).rejects.toThrow();
   });
 
   it('message/stream through the SDK v0.3 transport streams the task, the answer and the end', async () => {
