@@ -64,8 +64,9 @@ const jsonRpcUrl = (card: AgentCard): string | undefined =>
  * `preferredTransport`, is read too), the SDK picks the transport it lists
  * (v0.3 JSON-RPC for a v0.3 interface: `message/send`), then the message
  * waits for the reply (blocking, so a task comes back finished or stopped,
- * not merely submitted). A server whose card claims 1.0 but that answers
- * `SendMessage` with "method not found" is asked again in v0.3.
+ * not merely submitted). A server that answers with "method not found" is
+ * asked again in the other protocol: a card claiming 1.0 in front of a
+ * v0.3-only server, or an unversioned one in front of a 1.0 server.
  */
 export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {
   // The card the client was made from, kept for asking again in v0.3.
@@ -89,11 +90,20 @@ export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {
     return remoteAnswer(await client.sendMessage(message, options));
   } catch (error) {
     const endpoint = card && jsonRpcUrl(card);
-    const spokeV1 =
-      client.transport.protocolName === 'JSONRPC' &&
-      client.protocolVersion !== A2A_LEGACY_PROTOCOL_VERSION;
-    if (!card || !endpoint || !spokeV1 || !methodNotFound(error)) throw error;
-    const legacy = new Client(new LegacyJsonRpcTransport({ endpoint }), card);
-    return remoteAnswer(await legacy.sendMessage(message, options));
+    if (!card || !endpoint || client.transport.protocolName !== 'JSONRPC' || !methodNotFound(error))
+      throw error;
+    const other = new Client(await otherDialect(client, endpoint, card), card);
+    return remoteAnswer(await other.sendMessage(message, options));
   }
+}
+
+/**
+ * The JSON-RPC transport of the protocol the first call did not speak:
+ * v0.3 after a 1.0 `SendMessage` went unknown, and 1.0 after a v0.3
+ * `message/send` did (the SDK takes an interface with no version for v0.3).
+ */
+async function otherDialect(client: Client, endpoint: string, card: AgentCard) {
+  return client.protocolVersion === A2A_LEGACY_PROTOCOL_VERSION
+    ? new JsonRpcTransportFactory().create(endpoint, card)
+    : new LegacyJsonRpcTransport({ endpoint });
 }

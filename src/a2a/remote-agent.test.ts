@@ -127,7 +127,7 @@ describe('remote (A2A) agents speaking v0.3, through the SDK client against the 
   const answering = (text: string) =>
     text.includes('ask me')
       ? ({ state: 'input-required', text: 'Which fjord?' } as const)
-      : ({ state: 'completed', text: `v0.3 remote says: ${text}` } as const);
+      : ({ state: 'completed', text: `fjord remote says: ${text}` } as const);
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'cadre-a2a-v03-'));
   });
@@ -175,7 +175,7 @@ describe('remote (A2A) agents speaking v0.3, through the SDK client against the 
 
   it('a v0.3 card (protocolVersion 0.3.0, url) is answered over message/send, and the remote answer comes back', async () => {
     const remote = await started('0.3');
-    expect(await ask(remote, 'deepest fjord?')).toContain('v0.3 remote says: deepest fjord?');
+    expect(await ask(remote, 'deepest fjord?')).toContain('fjord remote says: deepest fjord?');
     expect(remote.methods).toEqual(['message/send']);
   });
 
@@ -189,8 +189,14 @@ describe('remote (A2A) agents speaking v0.3, through the SDK client against the 
 
   it('a card claiming 1.0 in front of a v0.3-only server: SendMessage gets "method not found", message/send is sent instead', async () => {
     const remote = await started('0.3 behind a 1.0 card');
-    expect(await ask(remote, 'longest fjord?')).toContain('v0.3 remote says: longest fjord?');
+    expect(await ask(remote, 'longest fjord?')).toContain('fjord remote says: longest fjord?');
     expect(remote.methods).toEqual(['SendMessage', 'message/send']);
     expect(remote.received).toEqual(['longest fjord?']);
+  });
+
+  it('an unversioned card in front of a 1.0 server: message/send gets "method not found", SendMessage is sent instead', async () => {
+    const remote = await started('1.0 behind an unversioned card');
+    expect(await ask(remote, 'widest fjord?')).toContain('fjord remote says: widest fjord?');
+    expect(remote.methods).toEqual(['message/send', 'SendMessage']);
   });
 });

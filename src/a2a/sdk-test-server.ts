@@ -17,10 +17,12 @@ export type ScriptedReply = { state: 'completed' | 'input-required'; text: strin
 /**
  * Which protocol the server speaks, and which its card claims: `1.0`; `0.3`
  * (a v0.3 card: `protocolVersion`, `url`, `preferredTransport`; v0.3 method
- * names only, as python a2a-sdk 0.3 and older JS servers); or `0.3 behind a
- * 1.0 card` (a card claiming 1.0 in front of a v0.3-only server).
+ * names only, as python a2a-sdk 0.3 and older JS servers); `0.3 behind a
+ * 1.0 card` (a card claiming 1.0 in front of a v0.3-only server); or `1.0
+ * behind an unversioned card` (its interface names no protocol version).
  */
-export type TestProtocol = '1.0' | '0.3' | '0.3 behind a 1.0 card';
+export type TestProtocol =
+  '1.0' | '0.3' | '0.3 behind a 1.0 card' | '1.0 behind an unversioned card';
 
 export interface SdkTestServer {
   cardUrl: string;
@@ -142,6 +144,15 @@ export async function startSdkTestServer(
     defaultOutputModes: ['text/plain'],
     skills: [],
   });
+  const publishedCard = (): unknown => {
+    if (protocol === '0.3') return legacyCard();
+    const json = AgentCard.toJSON(card()) as { supportedInterfaces: Record<string, unknown>[] };
+    if (protocol !== '1.0 behind an unversioned card') return json;
+    return {
+      ...json,
+      supportedInterfaces: json.supportedInterfaces.map((i) => ({ ...i, protocolVersion: '' })),
+    };
+  };
   const handler = () => new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor);
   let rpc: JsonRpcTransportHandler | LegacyJsonRpcTransportHandler | undefined;
   const server: Server = createServer((request, response) => {
@@ -151,14 +162,12 @@ export async function startSdkTestServer(
       void (async () => {
         if (request.method === 'GET' && request.url === '/.well-known/agent-card.json') {
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(
-            JSON.stringify(protocol === '0.3' ? legacyCard() : AgentCard.toJSON(card())),
-          );
+          response.end(JSON.stringify(publishedCard()));
           return;
         }
         // A v0.3-only server answers 1.0 names with "method not found", as the SDK's v0.3 handler does.
         rpc ??=
-          protocol === '1.0'
+          protocol === '1.0' || protocol === '1.0 behind an unversioned card'
             ? new JsonRpcTransportHandler(handler())
             : new LegacyJsonRpcTransportHandler(handler());
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
