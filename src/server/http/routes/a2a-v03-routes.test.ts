@@ -164,9 +164,10 @@ const asTask = (reply: unknown): Task => {
 
 describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK v0.3 transport, scripted model)', () => {
   it('the card for a v0.3 client (no A2A-Version) carries the v0.3 fields (protocolVersion, url, preferredTransport, typed scheme) beside the 1.0 ones', async () => {
-    const raw = (await (
-      await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`)
-    ).json()) as Record<string, unknown>;
+    const res = await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`);
+    // Caches keep the two answers apart.
+    expect(res.headers.get('vary')).toContain('A2A-Version');
+    const raw = (await res.json()) as Record<string, unknown>;
     expect(raw).toMatchObject({
       protocolVersion: '0.3.0',
       url: endpoint('greeter'),
