@@ -1,6 +1,13 @@
 import { AgentCard } from '@a2a-js/sdk';
+import {
+  A2A_LEGACY_PROTOCOL_VERSION,
+  duplicateInterfacesForLegacy,
+  isLegacyJsonRpcMethod,
+} from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, ServerCallContext, type User } from '@a2a-js/sdk/server';
 import type { RunService } from '../../server/run-service-types.js';
+import { withLegacyFields } from './legacy-card.js';
 import { SIGNAL_KEY, USER_NAME_KEY } from './run-executor.js';
 import { RunRequestHandler } from './run-request-handler.js';
 
@@ -13,14 +20,18 @@ export interface ServedAgent {
 /**
  * The public card: name, description, where to send JSON-RPC, and that a
  * bearer token is needed. Nothing else of the definition (tools, prompts,
- * examples) is published.
+ * examples) is published. The endpoint speaks 1.0 and v0.3, so both are
+ * listed (1.0 first, which 1.0 clients pick).
  */
 export function agentCard(agent: ServedAgent, rpcUrl: string): AgentCard {
   return AgentCard.fromJSON({
     name: agent.name,
     description: agent.description,
     version: '1',
-    supportedInterfaces: [{ url: rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [{ url: rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+      ['JSONRPC'],
+    ),
     capabilities: { streaming: true, pushNotifications: false },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
@@ -30,7 +41,20 @@ export function agentCard(agent: ServedAgent, rpcUrl: string): AgentCard {
   });
 }
 
-export const cardJson = (card: AgentCard): unknown => AgentCard.toJSON(card);
+/**
+ * The card as served. A 1.0 client says so in its A2A-Version header and
+ * gets the 1.0 JSON alone, read as before; a request without one (every
+ * v0.3 client) or naming 0.x gets the same JSON with the v0.3 fields beside
+ * it, as the SDK's own server answers such requests with a v0.3 card.
+ */
+export function cardJson(card: AgentCard, requestedVersion?: string): unknown {
+  const json = AgentCard.toJSON(card) as Record<string, unknown>;
+  if (requestedVersion !== undefined && !isLegacyVersion(requestedVersion)) return json;
+  return withLegacyFields(json, card.supportedInterfaces[0]?.url ?? '');
+}
+
+/** `0.3`, `0.3.0` (and any `0.x`): the v0.3 card; `1.0` and later: the 1.0 card. */
+const isLegacyVersion = (version: string): boolean => /^\s*0(\.|\s*$)/.test(version);
 
 export interface A2aCall {
   service: RunService;
@@ -57,14 +81,28 @@ type Envelope = { jsonrpc: '2.0'; id: unknown; error?: unknown };
 
 const frame = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
 
-const errorEnvelope = (id: unknown, error: unknown): Envelope => ({
+/** Which protocol a request speaks: the method name tells (v0.3's `message/send` or 1.0's `SendMessage`). */
+type Dialect = 'v1' | 'v0.3';
+
+const errorEnvelope = (id: unknown, error: unknown, dialect: Dialect): Envelope => ({
   jsonrpc: '2.0',
   id: id ?? null,
-  error: JsonRpcTransportHandler.mapToJSONRPCError(error),
+  error:
+    dialect === 'v0.3'
+      ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
+      : JsonRpcTransportHandler.mapToJSONRPCError(error),
 });
 
 const requestId = (body: unknown): unknown =>
   typeof body === 'object' && body !== null && 'id' in body ? body.id : null;
+
+const dialectOf = (body: unknown): Dialect =>
+  typeof body === 'object' &&
+  body !== null &&
+  'method' in body &&
+  isLegacyJsonRpcMethod(body.method)
+    ? 'v0.3'
+    : 'v1';
 
 /**
  * The events of a streaming method as SSE frames. The first is awaited
@@ -72,13 +110,17 @@ const requestId = (body: unknown): unknown =>
  * plain JSON-RPC error; a failure later is an `error` event, as the SDK's
  * own server frames it.
  */
-async function streamAnswer(events: AsyncIterable<unknown>, id: unknown): Promise<A2aAnswer> {
+async function streamAnswer(
+  events: AsyncIterable<unknown>,
+  id: unknown,
+  dialect: Dialect,
+): Promise<A2aAnswer> {
   const iterator = events[Symbol.asyncIterator]();
   let first: IteratorResult<unknown>;
   try {
     first = await iterator.next();
   } catch (error) {
-    return { kind: 'json', body: errorEnvelope(id, error) };
+    return { kind: 'json', body: errorEnvelope(id, error, dialect) };
   }
   async function* frames(): AsyncIterable<string> {
     try {
@@ -87,7 +129,7 @@ async function streamAnswer(events: AsyncIterable<unknown>, id: unknown): Promis
       for (let next = await iterator.next(); !next.done; next = await iterator.next())
         yield frame(next.value);
     } catch (error) {
-      yield `event: error\n${frame(errorEnvelope(id, error))}`;
+      yield `event: error\n${frame(errorEnvelope(id, error, dialect))}`;
     } finally {
       await iterator.return?.();
     }
@@ -98,9 +140,13 @@ async function streamAnswer(events: AsyncIterable<unknown>, id: unknown): Promis
 /**
  * One JSON-RPC request through the SDK's own handler (DefaultRequestHandler
  * behind its JSON-RPC transport, cancelling through the run service), so
- * method names, validation and error codes are the protocol's. Built per
- * request: tasks live in the run store, so nothing is kept here between
- * requests; a stream follows the run as it goes.
+ * method names, validation and error codes are the protocol's. A v0.3
+ * method (`message/send`, `message/stream`, `tasks/get`, `tasks/cancel`,
+ * `tasks/resubscribe`) goes through the SDK's v0.3 transport instead, which
+ * translates to and from the same handler: one set of runs, two spellings.
+ * The method name decides rather than the A2A-Version header, since v0.3
+ * clients send none. Built per request: tasks live in the run store, so
+ * nothing is kept here between requests; a stream follows the run as it goes.
  */
 export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
   const handler = new RunRequestHandler(
@@ -108,9 +154,11 @@ export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
     call.service,
     call.agent.name,
   );
+  const dialect = dialectOf(call.body);
+  const version = call.version ?? (dialect === 'v0.3' ? A2A_LEGACY_PROTOCOL_VERSION : undefined);
   const context = new ServerCallContext({
     user: user(call.userId),
-    ...(call.version ? { requestedVersion: call.version } : {}),
+    ...(version ? { requestedVersion: version } : {}),
     state: new Map<string, unknown>([
       [SIGNAL_KEY, call.signal],
       [USER_NAME_KEY, call.userName ?? ''],
@@ -120,7 +168,10 @@ export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
     typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body)
       ? (call.body as Record<string, unknown>)
       : String(call.body);
-  const result = await new JsonRpcTransportHandler(handler).handle(body, context);
+  const result =
+    dialect === 'v0.3'
+      ? await new LegacyJsonRpcTransportHandler(handler).handle(body, context)
+      : await new JsonRpcTransportHandler(handler).handle(body, context);
   if (!(Symbol.asyncIterator in result)) return { kind: 'json', body: result };
-  return streamAnswer(result, requestId(call.body));
+  return streamAnswer(result, requestId(call.body), dialect);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as ServeAgent from '../../../a2a/serve/serve-agent.js';
 import { CancelledError, NotFoundError } from '../../../errors/cadre-error.js';
 import { lazyStreamBody } from '../lazy-stream-body.js';
@@ -17,8 +17,8 @@ const loadServe = (): Promise<typeof ServeAgent> =>
  * The server's agents over A2A: a public card per agent (the default agent's
  * at `/.well-known/agent-card.json`, each one's at
  * `/a2a/<agent>/.well-known/agent-card.json`) and a JSON-RPC endpoint per
- * agent at `/a2a/<agent>`, behind the same bearer token as `/api`. A task
- * is a run; see src/a2a/serve.
+ * agent at `/a2a/<agent>`, behind the same bearer token as `/api`, speaking
+ * A2A 1.0 and v0.3. A task is a run; see src/a2a/serve.
  */
 export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: RouteContext): void {
   const find = async (name?: string): Promise<AgentView> => {
@@ -32,17 +32,25 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   };
   const rpcUrl = (request: FastifyRequest, agent: AgentView) =>
     `${request.protocol}://${request.host}/a2a/${encodeURIComponent(agent.name)}`;
-  const card = async (request: FastifyRequest, name?: string) => {
+  const card = async (request: FastifyRequest, reply: FastifyReply, name?: string) => {
     const agent = await find(name);
     const { agentCard, cardJson } = await loadServe();
-    return cardJson(agentCard(agent, rpcUrl(request, agent)));
+    const version = request.headers['a2a-version'];
+    // A 1.0 client (A2A-Version header) and a v0.3 one (none) are answered differently.
+    void reply.header('vary', 'A2A-Version');
+    return cardJson(
+      agentCard(agent, rpcUrl(request, agent)),
+      typeof version === 'string' ? version : undefined,
+    );
   };
 
-  app.get('/.well-known/agent-card.json', { config: { public: true } }, (request) => card(request));
+  app.get('/.well-known/agent-card.json', { config: { public: true } }, (request, reply) =>
+    card(request, reply),
+  );
   app.get<{ Params: { agent: string } }>(
     '/a2a/:agent/.well-known/agent-card.json',
     { config: { public: true } },
-    (request) => card(request, request.params.agent),
+    (request, reply) => card(request, reply, request.params.agent),
   );
   app.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
     const agent = await find(request.params.agent);

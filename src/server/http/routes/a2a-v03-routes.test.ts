@@ -1,0 +1,331 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AgentCard,
+  Role,
+  TaskState,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from '@a2a-js/sdk';
+import {
+  isLegacyAgentCard,
+  LegacyJsonRpcTransport,
+  parseLegacyAgentCard,
+} from '@a2a-js/sdk/compat/v0_3/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
+import type { ModelRequest } from '../../../model/types.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/types.js';
+import { createRunService } from '../../core/create-run-service.js';
+import type { RunService } from '../../run-service-types.js';
+import { startTestServer, type TestServer } from '../test-support.js';
+
+let dir: string;
+let store: Store;
+let service: RunService;
+let server: TestServer;
+let token = '';
+
+const promptOf = (r: ModelRequest): string => {
+  for (const part of r.messages.flatMap((m) => m.parts))
+    if (part.kind === 'text' && part.text.trim()) return part.text;
+  return '';
+};
+const answered = (r: ModelRequest): boolean =>
+  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
+
+/** "write <path>" asks to write a file (needs approval); "slow" thinks for a minute; else a greeting. */
+const model = new ScriptedModel((r): ScriptedTurn => {
+  const prompt = promptOf(r);
+  if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
+  if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 60_000 };
+  const path = /^write (\S+)/.exec(prompt)?.[1];
+  if (path)
+    return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
+  return { parts: [{ text: `Hello! You said: ${prompt}` }] };
+});
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-v03-')));
+  await mkdir(join(dir, 'agents'));
+  await writeFile(
+    join(dir, 'agents/greeter.yaml'),
+    'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
+  );
+  await writeFile(
+    join(dir, 'agents/writer.yaml'),
+    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
+  );
+  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
+  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
+  const user = await store.auth.ensureUser('ann');
+  token = (await store.auth.createToken(user.id)).token;
+  server = await startTestServer(service, { store });
+});
+afterAll(async () => {
+  await server.close();
+  await service.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const endpoint = (agent: string) => `${server.url}/a2a/${agent}`;
+
+/** A raw v0.3 JSON-RPC call, as a v0.3 client puts it on the wire. */
+async function rpc(
+  agent: string,
+  method: string,
+  params: unknown,
+  bearer = token,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(endpoint(agent), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A v0.3 user message: `kind` discriminators, lower-case role. */
+const v03Message = (text: string, task?: { id: string; contextId: string }) => ({
+  kind: 'message',
+  messageId: randomUUID(),
+  role: 'user',
+  parts: [{ kind: 'text', text }],
+  ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
+});
+
+type WireTask = {
+  kind: string;
+  id: string;
+  contextId: string;
+  status: { state: string; message?: { parts: { kind: string; text?: string }[] } };
+  artifacts?: { parts: { kind: string; text?: string }[] }[];
+};
+const resultTask = (body: Record<string, unknown>): WireTask => {
+  expect(body.error).toBeUndefined();
+  return body.result as WireTask;
+};
+
+/** The SDK's own v0.3 JSON-RPC client transport, sending the bearer token. */
+const legacyClient = (agent: string) =>
+  new LegacyJsonRpcTransport({
+    endpoint: endpoint(agent),
+    fetchImpl: (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${token}`);
+      return fetch(input, { ...init, headers });
+    },
+  });
+
+const request = (text: string, task?: Task): SendMessageRequest => ({
+  tenant: '',
+  message: {
+    messageId: randomUUID(),
+    contextId: task?.contextId ?? '',
+    taskId: task?.id ?? '',
+    role: Role.ROLE_USER,
+    parts: [
+      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
+  configuration: {
+    acceptedOutputModes: [],
+    taskPushNotificationConfig: undefined,
+    returnImmediately: false,
+  },
+  metadata: undefined,
+});
+
+type Payload = NonNullable<StreamResponse['payload']>;
+async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
+  const seen: Payload[] = [];
+  for await (const event of events) if (event.payload) seen.push(event.payload);
+  return seen;
+}
+const finalState = (events: Payload[]) => {
+  const last = events.at(-1);
+  return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
+};
+const asTask = (reply: unknown): Task => {
+  expect(reply).toHaveProperty('status');
+  return reply as Task;
+};
+
+describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK v0.3 transport, scripted model)', () => {
+  it('the card for a v0.3 client (no A2A-Version) carries the v0.3 fields (protocolVersion, url, preferredTransport, typed scheme) beside the 1.0 ones', async () => {
+    const res = await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`);
+    // Caches keep the two answers apart.
+    expect(res.headers.get('vary')).toContain('A2A-Version');
+    const raw = (await res.json()) as Record<string, unknown>;
+    expect(raw).toMatchObject({
+      protocolVersion: '0.3.0',
+      url: endpoint('greeter'),
+      preferredTransport: 'JSONRPC',
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      security: [{ bearer: [] }],
+      skills: [],
+    });
+    // A 1.0 reader still sees its card, now listing the endpoint for both versions (1.0 first).
+    const card = AgentCard.fromJSON(raw);
+    expect(card.supportedInterfaces.map((i) => [i.url, i.protocolVersion])).toEqual([
+      [endpoint('greeter'), '1.0'],
+      [endpoint('greeter'), '0.3'],
+    ]);
+    expect(card.securitySchemes.bearer?.scheme?.$case).toBe('httpAuthSecurityScheme');
+    expect(isLegacyAgentCard(raw)).toBe(false);
+    // A 1.0 client names its version, and gets the 1.0 card alone.
+    const v1 = (await (
+      await fetch(`${endpoint('greeter')}/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': '1.0' },
+      })
+    ).json()) as Record<string, unknown>;
+    expect(v1).not.toHaveProperty('url');
+    expect(v1).not.toHaveProperty('protocolVersion');
+    expect(v1.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } },
+    });
+    expect(AgentCard.fromJSON(v1).supportedInterfaces).toEqual(card.supportedInterfaces);
+    // Read as v0.3 alone (without the 1.0 interfaces), it names the same endpoint.
+    const legacyOnly = { ...raw };
+    delete legacyOnly.supportedInterfaces;
+    const asLegacy = parseLegacyAgentCard(legacyOnly);
+    expect(asLegacy.supportedInterfaces[0]).toMatchObject({
+      url: endpoint('greeter'),
+      protocolBinding: 'JSONRPC',
+    });
+  });
+
+  it('message/send runs the agent and answers a v0.3 task; tasks/get reads the run', async () => {
+    const sent = await rpc('greeter', 'message/send', {
+      message: v03Message('hi from v0.3'),
+      configuration: { blocking: true },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ jsonrpc: '2.0', id: 7 });
+    const task = resultTask(sent.body);
+    expect(task.kind).toBe('task');
+    expect(task.status.state).toBe('completed');
+    expect(task.artifacts?.[0]?.parts[0]).toEqual({
+      kind: 'text',
+      text: 'Hello! You said: hi from v0.3',
+    });
+    const run = await service.getRun((await store.auth.ensureUser('ann')).id, task.id);
+    expect(run?.run.agent).toBe('greeter');
+    const got = resultTask((await rpc('greeter', 'tasks/get', { id: task.id })).body);
+    expect(got).toMatchObject({ kind: 'task', id: task.id, status: { state: 'completed' } });
+  });
+
+  it('refuses v0.3 calls without a valid bearer token, and names an unknown task with the v0.3 code', async () => {
+    expect((await rpc('greeter', 'message/send', { message: v03Message('hi') }, '')).status).toBe(
+      401,
+    );
+    const missing = await rpc('greeter', 'tasks/get', { id: 'no-such-task' });
+    expect(missing.body.error).toMatchObject({ code: -32001 });
+  });
+
+  it('an approval is input-required; "approve" on the task (v0.3 message) carries the run on, a v0.3 data part rejects', async () => {
+    const asked = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: v03Message('write v03.txt'),
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    expect(asked.status.state).toBe('input-required');
+    expect(JSON.stringify(asked.status.message)).toContain('v03.txt');
+    const done = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: v03Message('approve', asked),
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    expect(done).toMatchObject({ id: asked.id, status: { state: 'completed' } });
+    expect(await readFile(join(dir, 'v03.txt'), 'utf8')).toBe('hi');
+
+    // A v0.3 data part ({kind: 'data'}) naming the approval rejects that call.
+    const again = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: v03Message('write v03-no.txt'),
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    const annId = (await store.auth.ensureUser('ann')).id;
+    const pending = (await service.pendingApprovals(annId)).filter((a) => a.runId === again.id);
+    expect(pending).toHaveLength(1);
+    const rejected = resultTask(
+      (
+        await rpc('writer', 'message/send', {
+          message: {
+            ...v03Message('', again),
+            parts: [
+              {
+                kind: 'data',
+                data: { decision: 'reject', approvalId: pending[0]?.approvalId, feedback: 'no' },
+              },
+            ],
+          },
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
+    expect(rejected.status.state).toBe('completed');
+    await expect(readFile(join(dir, 'v03-no.txt'))).rejects.toThrow();
+  });
+
+  it('message/stream through the SDK v0.3 transport streams the task, the answer and the end', async () => {
+    const events = await streamed(
+      legacyClient('greeter').sendMessageStream(request('stream v0.3')),
+    );
+    expect(events[0]?.$case).toBe('task');
+    const last = events.findLast((e) => e.$case === 'artifactUpdate');
+    expect(
+      last?.$case === 'artifactUpdate' &&
+        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
+        last.value.artifact.parts[0].content.value,
+    ).toBe('Hello! You said: stream v0.3');
+    expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('tasks/cancel and tasks/resubscribe through the SDK v0.3 transport follow and stop a run', async () => {
+    const client = legacyClient('writer');
+    const waiting = asTask(await client.sendMessage(request('write never-v03.txt')));
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const cancelled = await client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const raw = resultTask((await rpc('writer', 'tasks/get', { id: waiting.id })).body);
+    expect(raw.status.state).toBe('canceled');
+
+    const greeter = legacyClient('greeter');
+    const stream = greeter.sendMessageStream(request('slow'));
+    const first = await stream.next();
+    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
+    const id = task?.id ?? '';
+    expect(id).not.toBe('');
+    const subscription = greeter.resubscribeTask({ tenant: '', id });
+    const snapshot = await subscription.next();
+    expect(snapshot.value?.payload?.$case).toBe('task');
+    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
+    const stopped = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
+    expect(stopped.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
+  });
+});
