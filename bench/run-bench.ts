@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rootExecution } from '../src/events/execution-context.js';
 import { RunEvents } from '../src/runtime/loop/run-events.js';
-import { executeAgent } from '../src/runtime/loop/executor.js';
+import { run } from '../src/runtime/run-verbs.js';
 import { createRuntime, type Runtime } from '../src/runtime/loop/runtime.js';
 import type { ModelClient } from '../src/model/types.js';
 import type { AgentDefinition } from '../src/definition/types.js';
@@ -43,7 +43,7 @@ async function cadreRun(
   delayMs = 0,
   model: ModelClient = workloadModel(turns, delayMs),
 ) {
-  const result = await executeAgent(definition(turns), {
+  const result = await run(definition(turns), {
     model,
     runtime,
     tools,

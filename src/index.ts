@@ -89,7 +89,6 @@ export type {
 } from './contracts/agent.js';
 export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
 export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
-export { childExecution, pathString, rootExecution } from './events/execution-context.js';
 export {
   ToolSets,
   parseToolSet,
@@ -105,9 +104,6 @@ export {
 } from './runtime/subagents/subagent-config.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
-export { remainingTime, withTimeoutAndCancellation } from './runtime/loop/time-budget.js';
-export { Semaphore } from './util/semaphore.js';
-export { cachedResolver } from './model/cached-resolver.js';
 
 // The agent-format minimal interface.
 export {
@@ -118,7 +114,7 @@ export {
 } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
 
-// Built-in code agents and tracking.
+// Built-in code agents.
 export {
   builtinAgentEntries,
   DeepResearchAgent,
@@ -130,69 +126,6 @@ export {
   type ReactConfig,
   type SubQueryOutcome,
 } from './agents/builtin/index.js';
-export {
-  DefaultTracker,
-  ExecutionState,
-  RunMetrics,
-  PHASES,
-  DEFAULT_PHASE_TABLES,
-  DEEP_RESEARCH_PHASES,
-  REACT_PHASES,
-  LOOP_PHASES,
-  nextPhase,
-  type ExecutionTracker,
-  type ExecutionRecord,
-  type ExecutionStatus,
-  type ExecutionStateOptions,
-  type Phase,
-  type PhaseTable,
-  type WellKnownPhase,
-} from './tracking/index.js';
 
-// Trajectories and evals (zod, yaml and Ajv load on first use).
-export {
-  runRecorded,
-  startRecording,
-  replayTrajectory,
-  loadTrajectory,
-  saveTrajectory,
-  parseTrajectory,
-  ReplayModel,
-  RecordingModel,
-  comparableEvents,
-  trajectoryJsonSchema,
-  definitionHash,
-  describeDivergence,
-  ReplayDivergenceError,
-  TRAJECTORY_SCHEMA_VERSION,
-  SUPPORTED_TRAJECTORY_VERSIONS,
-  type Trajectory,
-  type ModelStep,
-  type ToolStep,
-  type Recording,
-  type RecordedRunOptions,
-  type ReplayOptions,
-  type ReplayOutcome,
-  type ReplayReport,
-  type Divergence,
-} from './trajectory/index.js';
-export {
-  runEval,
-  loadDataset,
-  formatSummary,
-  belowMinimum,
-  exactScorer,
-  containsScorer,
-  regexScorer,
-  jsonSchemaScorer,
-  toolCalledScorer,
-  llmJudgeScorer,
-  loadJudgeDefinition,
-  type EvalRow,
-  type EvalOptions,
-  type EvalReport,
-  type RowResult,
-  type Scorer,
-  type ScoreResult,
-  type ScoreContext,
-} from './eval/index.js';
+// Tracking, trajectories and evals have entries of their own, so a plain run
+// loads none of them: `cadre/tracking`, `cadre/trajectory`, `cadre/eval`.

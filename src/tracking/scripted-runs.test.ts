@@ -4,7 +4,7 @@ import { ReactAgent } from '../agents/builtin/react.js';
 import { firstUserText, researchRole, say } from '../agents/builtin/test-support.js';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { runCodeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { echoTool } from '../testing/test-tools.js';
 import { DefaultTracker } from './default-tracker.js';
 import { ExecutionState } from './execution-state.js';
@@ -26,11 +26,11 @@ async function deepResearchRun() {
     }
   });
   const events: CadreEvent[] = [];
-  const result = await runCodeAgent(
-    new DeepResearchAgent({ maxConcurrent: 4 }),
-    { prompt: 'question', inputs: {} },
-    { model, onEvent: (e) => events.push(e) },
-  );
+  const result = await run(new DeepResearchAgent({ maxConcurrent: 4 }), {
+    inputs: { prompt: 'question' },
+    model,
+    onEvent: (e) => events.push(e),
+  });
   return { result, events };
 }
 
@@ -100,11 +100,11 @@ describe('trackers and metrics over real runs (scripted model responses)', () =>
       say('Thought: done\nFinal Answer: hi ho', 4),
     ]);
     const events: CadreEvent[] = [];
-    await runCodeAgent(
-      new ReactAgent({ tools: [echoTool()] }),
-      { prompt: 'q', inputs: {} },
-      { model, onEvent: (e) => events.push(e) },
-    );
+    await run(new ReactAgent({ tools: [echoTool()] }), {
+      inputs: { prompt: 'q' },
+      model,
+      onEvent: (e) => events.push(e),
+    });
     const state = new ExecutionState();
     const phases: string[] = [];
     for (const event of events) {

@@ -11,7 +11,7 @@ export function withUniqueCallIds(
   earlier: readonly Message[],
   parts: readonly Part[],
 ): { parts: Part[]; calls: FunctionCallPart[] } {
-  if (alreadyUnique(earlier, parts)) {
+  if (callIdsUnique(earlier, parts)) {
     const calls = parts.filter((part): part is FunctionCallPart => part.kind === 'function_call');
     return { parts: [...parts], calls };
   }
@@ -37,7 +37,7 @@ export function withUniqueCallIds(
  * The usual case, checked without building a set of every id so far (this
  * runs once per turn): each id is set, trimmed, and new to the run.
  */
-function alreadyUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
+export function callIdsUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
   const ids: string[] = [];
   for (const part of parts) {
     if (part.kind !== 'function_call') continue;

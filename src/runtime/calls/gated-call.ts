@@ -2,6 +2,7 @@ import type { FunctionCallPart } from '../../model/types.js';
 import { runAfterInterceptors, type ToolCallOutcome } from '../../policy/interceptors.js';
 import { DEFAULT_GATE_POLICY, passGate } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
+import { TOOL_NORMALIZERS } from '../../policy/normalize-call.js';
 import type { Tool } from '../../tools/types.js';
 import { applyDecision, askPerson, execute } from './approvals.js';
 import { grantAppliedEvent } from './grant-applied.js';
@@ -19,6 +20,7 @@ export async function gatedCall(
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
+  if (plainRead(call, tool, env)) return execute(call, tool, env);
   // Most tools have no floor: not awaiting one saves a tick per call.
   const floor = tool.approvalFloor ? await tool.approvalFloor(env.toolContext.signal) : undefined;
   const decision = await passGate(
@@ -48,6 +50,26 @@ export async function gatedCall(
     return outcome;
   }
   return observed(call, tool, env, () => decided(call, tool, env, decision));
+}
+
+/**
+ * A read-only call under a gate without rules, with nobody observing: the
+ * gate would allow it (grants, trust and the side-effect switch only concern
+ * side effects) and tell no one, so it runs straight away. This is most
+ * calls of most runs.
+ */
+function plainRead(call: FunctionCallPart, tool: Tool, env: CallEnvironment): boolean {
+  return (
+    !tool.sideEffect &&
+    tool.approvalFloor === undefined &&
+    (env.policy === undefined || (env.policy.rules.length === 0 && !env.policy.remote)) &&
+    !env.interceptors?.length &&
+    env.patterns?.[tool.name] === undefined &&
+    !Object.hasOwn(TOOL_NORMALIZERS, tool.name) &&
+    typeof call.args === 'object' &&
+    call.args !== null &&
+    !Array.isArray(call.args)
+  );
 }
 
 async function decided(

@@ -286,7 +286,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
 /**
  * What a child's calls see of the tree's services: its call ids carry its
  * scope wherever they are claimed or decided, and the request says whether
- * the tree can wait. Where it cannot (below code run by `runCodeAgent`), a
+ * the tree can wait. Where it cannot (below a code agent run to the end), a
  * deferred decision becomes a refusal the child's model can read and work around.
  */
 function childServices(

@@ -4,7 +4,7 @@ import type { CadreEvent } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
-import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/loop/executor.js';
+import { drive, NEW_RUN, type RunOutcome } from '../../runtime/loop/executor.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
@@ -183,14 +183,18 @@ async function driveStep(
       };
       // The recording keeps the inputs, so the trajectory replays (and forks) as it ran.
       if (step.record) recording = await startRecording(definition, started);
-      outcome = await startRun(definition, recording?.options ?? started);
+      outcome = await drive(definition, NEW_RUN, recording?.options ?? started);
       break;
     }
     case 'resume':
-      outcome = await resumeRun(definition, step.state, step.job.decisions, options);
+      outcome = await drive(
+        definition,
+        { kind: 'resume', state: step.state, decisions: step.job.decisions },
+        options,
+      );
       break;
     case 'recover':
-      outcome = await recoverRun(definition, step.state, options);
+      outcome = await drive(definition, { kind: 'recover', state: step.state }, options);
       break;
     default:
       return step satisfies never;
