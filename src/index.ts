@@ -106,12 +106,8 @@ export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
 
 // The agent-format minimal interface.
-export {
-  runAgent,
-  run_agent,
-  type AgentFormatResult,
-  type RunAgentOptions,
-} from './compat/run-agent.js';
+export { runAgent, run_agent } from './compat/lazy-run-agent.js';
+export type { AgentFormatResult, RunAgentOptions } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
 
 // Built-in code agents.

@@ -38,16 +38,26 @@ export function withUniqueCallIds(
  * runs once per turn): each id is set, trimmed, and new to the run.
  */
 export function callIdsUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
-  const ids: string[] = [];
+  // Most turns make one call: its id alone, then any others, without a collection.
+  let first: string | undefined;
+  let others: string[] | undefined;
   for (const part of parts) {
     if (part.kind !== 'function_call') continue;
-    if (part.id === '' || part.id.trim() !== part.id || ids.includes(part.id)) return false;
-    ids.push(part.id);
+    const id = part.id;
+    if (id === '' || id.trim() !== id) return false;
+    if (first === undefined) {
+      first = id;
+      continue;
+    }
+    if (id === first || others?.includes(id)) return false;
+    (others ??= []).push(id);
   }
+  if (first === undefined) return true;
   for (const message of earlier) {
     if (message.role !== 'model') continue;
     for (const part of message.parts)
-      if (part.kind === 'function_call' && ids.includes(part.id)) return false;
+      if (part.kind === 'function_call' && (part.id === first || others?.includes(part.id)))
+        return false;
   }
   return true;
 }

@@ -15,12 +15,20 @@ import { errorResponse } from './call-responses.js';
  * refused call is answered and never run, a call that needs a person goes to
  * the confirmation handler, and every observer hears the outcome.
  */
-export async function gatedCall(
+export function gatedCall(
   call: FunctionCallPart,
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
-  if (plainRead(call, tool, env)) return execute(call, tool, env);
+  // Not wrapped in an async frame of its own: this is most calls.
+  return plainRead(call, tool, env) ? execute(call, tool, env) : gated(call, tool, env);
+}
+
+async function gated(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+): Promise<CallOutcome> {
   // Most tools have no floor: not awaiting one saves a tick per call.
   const floor = tool.approvalFloor ? await tool.approvalFloor(env.toolContext.signal) : undefined;
   const decision = await passGate(

@@ -77,7 +77,12 @@ async function runBatch(
   const signal = env.toolContext.signal;
   if (batch.length === 1) {
     const call = batch[0] as FunctionCallPart;
-    outcomes.push(await settled(call, runOne(call, env), signal));
+    try {
+      outcomes.push(await runOne(call, env));
+    } catch (error) {
+      if (!isAbortError(error) && !signal.aborted) throw error;
+      outcomes.push(interrupted(call));
+    }
     return;
   }
   const settledAll = await Promise.all(batch.map((c) => settled(c, runOne(c, env), signal)));
@@ -139,7 +144,8 @@ export function reportResult(
   });
 }
 
-async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+/** Checks the call (offered, valid arguments) and runs it; not an async frame of its own (a hot path). */
+function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
   if (!env.offered.has(call.name)) {
     const available = [...env.offered].join(', ') || '(none)';
     env.emit({
@@ -147,23 +153,29 @@ async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<C
       message: `Unauthorized tool call: '${call.name}'`,
       data: { context: 'tool_call_unauthorized', tool: call.name, callId: call.id },
     });
-    return answered(
-      errorResponse(
-        call,
-        `Unauthorized tool call: '${call.name}' is not available to this agent. Available tools: ${available}.`,
+    return Promise.resolve(
+      answered(
+        errorResponse(
+          call,
+          `Unauthorized tool call: '${call.name}' is not available to this agent. Available tools: ${available}.`,
+        ),
       ),
     );
   }
   if (Object.hasOwn(call.args, INVALID_JSON)) {
-    return answered(errorResponse(call, `Invalid arguments for ${call.name}: not valid JSON.`));
+    return Promise.resolve(
+      answered(errorResponse(call, `Invalid arguments for ${call.name}: not valid JSON.`)),
+    );
   }
-  if (call.name === COMPLETE_TASK) return completeTask(call, env);
-  if (call.name === EMIT_VALUE) return emitValue(call, env);
+  if (call.name === COMPLETE_TASK) return Promise.resolve(completeTask(call, env));
+  if (call.name === EMIT_VALUE) return Promise.resolve(emitValue(call, env));
   const tool = env.registry.get(call.name) as Tool;
   const check = env.validator.forJsonSchema(tool.inputSchema)(call.args);
   if (!check.ok)
-    return answered(
-      errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
+    return Promise.resolve(
+      answered(
+        errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
+      ),
     );
   return gatedCall(call, tool, env);
 }

@@ -123,11 +123,16 @@ export function completionDeclarations(protocol: CompletionProtocol): ToolDeclar
   return declarations;
 }
 
+const NON_INTERACTIVE =
+  'You are running non-interactively: nobody will answer questions mid-task, so make reasonable assumptions and keep going.';
+const ANSWER_DIRECTLY = 'When you have the answer, reply with it directly, without calling a tool.';
+/** The rules of a plain answer, the same for every run: built once. */
+const ANSWER_RULES = `# Rules\n- ${NON_INTERACTIVE}\n- ${ANSWER_DIRECTLY}`;
+
 /** Rules the runtime appends to the author's system prompt. */
 export function completionRules(protocol: CompletionProtocol): string {
-  const rules = [
-    'You are running non-interactively: nobody will answer questions mid-task, so make reasonable assumptions and keep going.',
-  ];
+  if (protocol.kind === 'answer') return ANSWER_RULES;
+  const rules = [NON_INTERACTIVE];
   const outputs = outputsOf(protocol);
   if (outputs) {
     rules.push(
@@ -148,9 +153,6 @@ export function completionRules(protocol: CompletionProtocol): string {
       rules.push(
         'When every output is emitted, stop calling tools and reply with a short summary.',
       );
-      break;
-    case 'answer':
-      rules.push('When you have the answer, reply with it directly, without calling a tool.');
       break;
     default:
       protocol satisfies never;
