@@ -31,7 +31,7 @@ export type { LoadOptions, LoadResult, ValidateOptions } from './definition/load
 export { SchemaRegistry } from './definition/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
-export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
+export { builtinTools, builtinToolNames } from './tools/builtin/builtin-tools.js';
 // Running an agent: one family of verbs over one options type.
 export { run, start, resume, stream, type Runnable } from './runtime/run-verbs.js';
 export type {
