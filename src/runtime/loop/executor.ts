@@ -23,15 +23,11 @@ import { isRecoverable, type Stop } from './stop.js';
 import { definitionTools } from '../subagents/definition-tools.js';
 import { answerCalls, takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
-import { settlePendingTurn } from './settle-pending.js';
-import { routerRun } from '../router/run-router.js';
-import { workflowRun } from '../workflow/run-workflow.js';
-import { remoteRun } from '../../a2a/remote-run.js';
 import { costSpent } from './cost-ceiling.js';
 import { offeredTools } from '../../mcp/client/offered-tools.js';
 import type { LaunchChild } from '../subagents/spawn-services.js';
 import type { Agent, AgentInput } from '../../contracts/agent.js';
-import { driveCodeAgent, driveCodeOutcome, type CodeAgentRun } from './code-agent-runner.js';
+import type { CodeAgentRun } from './code-agent-runner.js';
 import { announceResult, closeServers } from './execution-frame.js';
 import { buildLoopContext } from './build-loop-context.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
@@ -98,12 +94,12 @@ export async function drive(
     if (start.kind !== 'new')
       throw new ConfigError(`${agent.name} is a code agent: it cannot be resumed.`);
     const input = start.input ?? codeAgentInput(options.inputs ?? {}, options);
+    const { driveCodeAgent } = await import('./code-agent-runner.js');
     return { status: 'finished', result: await driveCodeAgent(agent, input, options, launchChild) };
   }
   const definition = agent;
   checkStart(start);
-  const code = codeRunFor(definition, start, options);
-  if (code) return code;
+  if (runsAsCode(definition, start)) return driveAsCode(definition, start, options);
   const startedAtMs = performance.now();
   const runOptions = start.kind === 'new' ? options : { ...options, runId: start.state.runId };
   const given = runtimeFor(options);
@@ -166,33 +162,35 @@ function checkStart(start: RunStart): void {
   }
 }
 
-/** A router, workflow or remote definition runs as a code agent that may wait for a person. */
-function codeRunFor(
-  definition: AgentDefinition,
-  start: RunStart,
-  options: ExecutionOptions,
-): Promise<RunOutcome> | undefined {
+/** A router, workflow or remote definition runs as a code agent (a stored one, once it has code state). */
+function runsAsCode(definition: AgentDefinition, start: RunStart): boolean {
+  const code = definition.router ?? definition.workflow ?? definition.remote;
   switch (start.kind) {
-    case 'new': {
-      const code = codeRunOf(definition, options);
-      return code ? pausableCode(code) : undefined;
-    }
-    case 'resume': {
-      const code = start.state.code
-        ? codeRunOf(definition, { ...options, runId: start.state.runId })
-        : undefined;
-      return code
-        ? pausableCode(code, {
-            state: structuredClone(start.state) as RunState,
-            decisions: start.decisions,
-          })
-        : undefined;
-    }
+    case 'new':
+      return code !== undefined;
+    case 'resume':
+      return code !== undefined && start.state.code !== undefined;
     case 'recover':
-      return undefined;
+      return false;
     default:
       return start satisfies never;
   }
+}
+
+/** Runs a router, workflow or remote definition as the code agent it is; it may wait for a person. */
+async function driveAsCode(
+  definition: AgentDefinition,
+  start: RunStart,
+  options: ExecutionOptions,
+): Promise<RunOutcome> {
+  if (start.kind === 'resume') {
+    const run = await codeRunOf(definition, { ...options, runId: start.state.runId });
+    return pausableCode(run, {
+      state: structuredClone(start.state) as RunState,
+      decisions: start.decisions,
+    });
+  }
+  return pausableCode(await codeRunOf(definition, options));
 }
 
 /** The run's state and loop, announced: `run_started`, or `run_resumed` for a stored run. */
@@ -290,6 +288,7 @@ async function opening(
     case 'new':
       return undefined;
     case 'resume': {
+      const { settlePendingTurn } = await import('./settle-pending.js');
       const stop = await settlePendingTurn(ctx, start.decisions);
       // Persist right away: the side effects just ran and must not be asked for again.
       options.onStateChange?.(ctx.state);
@@ -315,8 +314,10 @@ async function opening(
  * with its state, and the run resumes it where it stopped.
  */
 const launchChild: LaunchChild = async (child) => {
-  if (child.kind === 'code')
+  if (child.kind === 'code') {
+    const { driveCodeAgent } = await import('./code-agent-runner.js');
     return driveCodeAgent(child.agent, child.input, child.options, launchChild);
+  }
   const { resume, ...options } = child.options;
   const outcome = await drive(
     child.definition,
@@ -327,29 +328,42 @@ const launchChild: LaunchChild = async (child) => {
   return outcome.result;
 };
 
-/** A router, workflow or remote definition as the code agent it runs as; undefined for a loop agent. */
-function codeRunOf(
+/**
+ * A router, workflow or remote definition as the code agent it runs as. Their
+ * code loads when such a definition first runs, not with every plain run.
+ */
+async function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
-): CodeAgentRun | undefined {
-  if (definition.router) return routerRun({ ...definition, router: definition.router }, options);
-  if (definition.workflow)
+): Promise<CodeAgentRun> {
+  if (definition.router) {
+    const { routerRun } = await import('../router/run-router.js');
+    return routerRun({ ...definition, router: definition.router }, options);
+  }
+  if (definition.workflow) {
+    const { workflowRun } = await import('../workflow/run-workflow.js');
     return workflowRun({ ...definition, workflow: definition.workflow }, options);
-  if (definition.remote) return remoteRun({ ...definition, remote: definition.remote }, options);
-  return undefined;
+  }
+  if (definition.remote) {
+    const { remoteRun } = await import('../../a2a/remote-run.js');
+    return remoteRun({ ...definition, remote: definition.remote }, options);
+  }
+  throw new ConfigError(`${definition.name} is not a router, workflow or remote agent.`);
 }
 
 /** Runs a router or workflow that may wait for a person (its children's approvals). */
-const pausableCode = (
+async function pausableCode(
   run: CodeAgentRun,
   resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> },
-): Promise<RunOutcome> =>
-  driveCodeOutcome(
+): Promise<RunOutcome> {
+  const { driveCodeOutcome } = await import('./code-agent-runner.js');
+  return driveCodeOutcome(
     run.agent,
     run.input,
     { ...run.options, pausable: true, ...(resume ? { resume } : {}) },
     launchChild,
   );
+}
 
 /** Runs the turns, then the grace turn if needed; ends with a result (one final_result) or a pause. */
 async function runLoop(
