@@ -111,8 +111,8 @@ export function buildLoopContext({
     ...(services.policy ? { policy: services.policy } : {}),
     // A child has no options of its own for this: it reads its root's table through the services.
     compaction: compactionSettings(definition.runConfig?.compaction, state.model, {
-      ...options,
-      ...(services.contextWindows ? { contextWindows: services.contextWindows } : {}),
+      contextWindows: services.contextWindows ?? options.contextWindows,
+      historyWindow: options.historyWindow,
     }),
   };
 }
