@@ -1,38 +1,28 @@
-import { emptyUsage, type FunctionCallPart } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import { completionProtocol } from '../completion/completion.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import { previewOf } from '../calls/approvals.js';
 import { finishRun } from './finish.js';
 import { graceTurn, GRACE_MS } from './grace-turn.js';
-import { validateInputs } from '../prompt/inputs.js';
 import type { LoopContext } from './loop-context.js';
-import {
-  pickModel,
-  prepareExecution,
-  runtimeFor,
-  type PreparedExecution,
-} from './prepare-execution.js';
-import { preparePrompt } from '../prompt/prompts.js';
+import { prepareExecution, runtimeFor } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { ExecutionPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
-import { definitionTools } from '../subagents/definition-tools.js';
-import { answerCalls, takeTurn } from './take-turn.js';
+import { takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
 import { costSpent } from './cost-ceiling.js';
-import { offeredTools } from '../../mcp/client/offered-tools.js';
 import type { LaunchChild } from '../subagents/spawn-services.js';
-import type { Agent, AgentInput } from '../../contracts/agent.js';
+import type { Agent } from '../../contracts/agent.js';
 import type { CodeAgentRun } from './code-agent-runner.js';
 import { announceResult, closeServers } from './execution-frame.js';
-import { buildLoopContext } from './build-loop-context.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
-import { isoTime } from '../../util/iso-time.js';
+import { awaitedCalls, checkStart, NEW_RUN, type RunStart } from './run-start.js';
+import { opening, openLoop } from './open-loop.js';
 
+export { NEW_RUN, type RunStart } from './run-start.js';
 export {
   FALLBACK_MODEL,
   type ExecutionOptions,
@@ -50,25 +40,6 @@ export type PendingCall = AwaitedCall;
 
 /** A declarative definition, or an agent written in code. */
 export type Runnable = AgentDefinition | Agent;
-
-/**
- * Where a run begins: afresh, from a pause with a decision for every
- * waiting call, or from the last stored state of a process that stopped.
- */
-export type RunStart =
-  | {
-      kind: 'new';
-      /** What a code agent is given (default: its prompt from the inputs, with history and memory). */
-      input?: AgentInput;
-    }
-  | {
-      kind: 'resume';
-      state: Readonly<RunState>;
-      decisions: Readonly<Record<string, ConfirmationDecision>>;
-    }
-  | { kind: 'recover'; state: Readonly<RunState> };
-
-export const NEW_RUN: RunStart = { kind: 'new' };
 
 /**
  * The one way a run goes. Bad inputs or templates throw ValidationError
@@ -132,36 +103,6 @@ export function resultOf(outcome: RunOutcome): RunResult {
 const isCodeAgent = (agent: Runnable): agent is Agent =>
   typeof (agent as Partial<Agent>).execute === 'function';
 
-/** A stored run must be where its start says: paused with every decision, or still running. */
-function checkStart(start: RunStart): void {
-  switch (start.kind) {
-    case 'new':
-      return;
-    case 'resume': {
-      const { state: stored, decisions } = start;
-      if (stored.status !== 'paused' || (!stored.pendingTurn && !stored.code))
-        throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
-      const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'defer');
-      if (deferred.length > 0)
-        throw new ConfigError(
-          `A resumed call needs a decision, not "defer" (${deferred.map(([id]) => id).join(', ')}).`,
-        );
-      const missing = awaitedCalls(stored).filter((c) => !decisions[c.callId]);
-      if (missing.length > 0)
-        throw new ConfigError(
-          `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.callId).join(', ')}.`,
-        );
-      return;
-    }
-    case 'recover':
-      if (start.state.status !== 'running')
-        throw new ConfigError(`Run ${start.state.runId} was not running (${start.state.status}).`);
-      return;
-    default:
-      start satisfies never;
-  }
-}
-
 /** A router, workflow or remote definition runs as a code agent (a stored one, once it has code state). */
 function runsAsCode(definition: AgentDefinition, start: RunStart): boolean {
   const code = definition.router ?? definition.workflow ?? definition.remote;
@@ -191,121 +132,6 @@ async function driveAsCode(
     });
   }
   return pausableCode(await codeRunOf(definition, options));
-}
-
-/** The run's state and loop, announced: `run_started`, or `run_resumed` for a stored run. */
-async function openLoop(
-  definition: AgentDefinition,
-  start: RunStart,
-  prepared: PreparedExecution,
-  options: ExecutionOptions,
-): Promise<LoopContext> {
-  const { services, emit } = prepared;
-  const validator = services.runtime.validator;
-  const fresh = start.kind === 'new';
-  const inputs = fresh ? validateInputs(definition, options.inputs ?? {}, validator) : undefined;
-  const pending = completionProtocol(definition, validator);
-  const protocol = pending instanceof Promise ? await pending : pending;
-  let state: RunState;
-  let client;
-  if (fresh) {
-    const prompt = preparePrompt(
-      definition,
-      inputs ?? {},
-      protocol,
-      options.history,
-      options.memory,
-      options.state,
-    );
-    const picked = pickModel(definition.modelConfig?.model, services);
-    client = picked.client;
-    state = {
-      version: 1,
-      runId: prepared.runId,
-      agent: definition.name,
-      model: picked.model,
-      systemInstruction: prompt.systemInstruction,
-      messages: options.conversation ? structuredClone(options.conversation) : prompt.messages,
-      turns: 0,
-      activeMs: 0,
-      startedAt: isoTime(Date.now()),
-      emittedVars: {},
-      traces: [],
-      usage: emptyUsage(),
-      alwaysApproved: [],
-      nudged: false,
-      status: 'running',
-    };
-  } else {
-    state = structuredClone(start.state) as RunState;
-    state.status = 'running';
-    client = pickModel(state.model, services).client;
-  }
-  const offering = offeredTools(definition, {
-    pool: services.pool,
-    hub: services.mcp,
-    validator,
-    builtins: (granted) => definitionTools(definition, granted),
-    signal: options.signal,
-  });
-  const offered = offering instanceof Promise ? await offering : offering;
-  const ctx = buildLoopContext({ definition, state, protocol, client, prepared, options, offered });
-  switch (start.kind) {
-    case 'new':
-      emit({
-        type: 'run_started',
-        message: `Running ${definition.displayName ?? definition.name} on ${state.model}`,
-        data: { agent: definition.name, model: state.model, inputs, tools: ctx.registry.names() },
-      });
-      break;
-    case 'resume':
-      emit({
-        type: 'run_resumed',
-        message: `Resuming ${definition.name}`,
-        data: { decisions: Object.keys(start.decisions).length },
-      });
-      break;
-    case 'recover':
-      emit({
-        type: 'run_resumed',
-        message: `Taking over ${definition.name}`,
-        data: { recovered: true },
-      });
-      break;
-    default:
-      start satisfies never;
-  }
-  return ctx;
-}
-
-/** What a start does before the loop's turns: settle the decided calls, or answer a checkpointed turn. */
-async function opening(
-  ctx: LoopContext,
-  start: RunStart,
-  options: ExecutionOptions,
-): Promise<Stop | undefined> {
-  switch (start.kind) {
-    case 'new':
-      return undefined;
-    case 'resume': {
-      const { settlePendingTurn } = await import('./settle-pending.js');
-      const stop = await settlePendingTurn(ctx, start.decisions);
-      // Persist right away: the side effects just ran and must not be asked for again.
-      options.onStateChange?.(ctx.state);
-      return stop;
-    }
-    case 'recover': {
-      const pending = ctx.state.pendingTurn;
-      if (!pending) return undefined;
-      delete ctx.state.pendingTurn;
-      const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
-      const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
-      options.onStateChange?.(ctx.state);
-      return stop;
-    }
-    default:
-      return start satisfies never;
-  }
 }
 
 /**
@@ -420,23 +246,6 @@ function pendingCalls(ctx: LoopContext): PendingCall[] {
   return awaitedCalls(ctx.state, (call) => {
     const tool = ctx.registry.get(call.name);
     return tool ? previewOf(tool, call.args) : call.name;
-  });
-}
-
-/** Every call of the tree waiting for a decision: this turn's own, then those of its paused subagents. */
-function awaitedCalls(
-  state: Readonly<RunState>,
-  preview: (call: FunctionCallPart) => string = (call) => call.name,
-): PendingCall[] {
-  if (state.code)
-    return Object.values(state.code.spawns).flatMap((s) => ('child' in s ? s.child.pending : []));
-  const pending = state.pendingTurn;
-  if (!pending) return [];
-  return pending.calls.flatMap((call, i) => {
-    if (pending.responses[i] !== null) return [];
-    const child = pending.children?.[call.id];
-    if (child) return child.pending;
-    return [{ callId: call.id, tool: call.name, args: call.args, preview: preview(call) }];
   });
 }
 
