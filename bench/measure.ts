@@ -1,3 +1,24 @@
+/**
+ * Runs `fn` for `windowMs` and returns the CPU time (user + system) per call
+ * in ms: on a machine others share, wall time also counts waiting for a core.
+ */
+export async function cpuPerCall(fn: () => Promise<unknown>, windowMs: number): Promise<number> {
+  let calls = 0;
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  while (performance.now() - start < windowMs) {
+    await fn();
+    calls++;
+  }
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / calls;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
 /** Runs `fn` until `minMs` have passed (after warm-up) and returns mean ms per call. */
 export async function timePerCall(
   fn: () => Promise<unknown>,

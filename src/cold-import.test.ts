@@ -99,3 +99,23 @@ test.each([
   expect(visited).toBeGreaterThan(1);
   expect(offenders).toEqual([]);
 });
+
+interface Exports {
+  exports?: Record<string, { types?: string; default?: string }>;
+}
+
+test.each(['trajectory', 'eval'])(
+  'cadre/%s is an entry of its own, and the package entry loads none of its code',
+  (name) => {
+    const { exports } = JSON.parse(
+      readFileSync(path.join(HERE, '..', 'package.json'), 'utf8'),
+    ) as Exports;
+    expect(exports?.[`./${name}`]).toEqual({
+      types: `./dist/src/${name}/index.d.ts`,
+      default: `./dist/src/${name}/index.js`,
+    });
+    expect(readFileSync(path.join(HERE, name, 'index.ts'), 'utf8')).toMatch(/^export /m);
+    const { files } = eagerImportsOf(path.join(HERE, 'index.ts'), []);
+    expect(files.filter((file) => file.startsWith(`${name}/`))).toEqual([]);
+  },
+);

@@ -55,7 +55,7 @@ export type { LoadOptions, LoadResult, ValidateOptions } from './definition/load
 export { SchemaRegistry } from './definition/schema-registry.js';
 export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
-export { builtinTools, builtinToolNames } from './tools/builtin/index.js';
+export { builtinTools, builtinToolNames } from './tools/builtin/builtin-tools.js';
 // Running an agent: one family of verbs over one options type.
 export { run, start, resume, stream, type Runnable } from './runtime/run-verbs.js';
 export type {
@@ -113,7 +113,6 @@ export type {
 } from './contracts/agent.js';
 export { AgentRegistry, type AgentOrigin, type RegisteredAgent } from './agents/agent-registry.js';
 export { discoverAgents, type Discovery, type DiscoverOptions } from './agents/discover-agents.js';
-export { childExecution, pathString, rootExecution } from './events/execution-context.js';
 export {
   ToolSets,
   parseToolSet,
@@ -129,17 +128,10 @@ export {
 } from './runtime/subagents/subagent-config.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
 export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
-export { remainingTime, withTimeoutAndCancellation } from './runtime/loop/time-budget.js';
-export { Semaphore } from './util/semaphore.js';
-export { cachedResolver } from './model/cached-resolver.js';
 
 // The agent-format minimal interface.
-export {
-  runAgent,
-  run_agent,
-  type AgentFormatResult,
-  type RunAgentOptions,
-} from './compat/run-agent.js';
+export { runAgent, run_agent } from './compat/lazy-run-agent.js';
+export type { AgentFormatResult, RunAgentOptions } from './compat/run-agent.js';
 export type { AgentFormatConfig } from './compat/agent-format-config.js';
 
 // Built-in code agents.
@@ -155,50 +147,5 @@ export {
   type SubQueryOutcome,
 } from './agents/builtin/index.js';
 
-// Trajectories and evals (zod, yaml and Ajv load on first use).
-export {
-  runRecorded,
-  startRecording,
-  replayTrajectory,
-  loadTrajectory,
-  saveTrajectory,
-  parseTrajectory,
-  ReplayModel,
-  RecordingModel,
-  comparableEvents,
-  trajectoryJsonSchema,
-  definitionHash,
-  describeDivergence,
-  ReplayDivergenceError,
-  TRAJECTORY_SCHEMA_VERSION,
-  SUPPORTED_TRAJECTORY_VERSIONS,
-  type Trajectory,
-  type ModelStep,
-  type ToolStep,
-  type Recording,
-  type RecordedRunOptions,
-  type ReplayOptions,
-  type ReplayOutcome,
-  type ReplayReport,
-  type Divergence,
-} from './trajectory/index.js';
-export {
-  runEval,
-  loadDataset,
-  formatSummary,
-  belowMinimum,
-  exactScorer,
-  containsScorer,
-  regexScorer,
-  jsonSchemaScorer,
-  toolCalledScorer,
-  llmJudgeScorer,
-  loadJudgeDefinition,
-  type EvalRow,
-  type EvalOptions,
-  type EvalReport,
-  type RowResult,
-  type Scorer,
-  type ScoreResult,
-  type ScoreContext,
-} from './eval/index.js';
+// Tracking, trajectories and evals have entries of their own, so a plain run
+// loads none of them: `cadre/tracking`, `cadre/trajectory`, `cadre/eval`.

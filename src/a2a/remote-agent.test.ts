@@ -7,7 +7,7 @@ import { loadDefinition } from '../definition/load-definition-file.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { startSdkTestServer, type SdkTestServer, type TestProtocol } from './sdk-test-server.js';
 
 const called = (request: ModelRequest): boolean =>
@@ -70,7 +70,7 @@ describe('remote (A2A) agents as subagents, through the SDK client against the S
     );
     expect(weather.remote).toEqual({ agentCardUrl: remote.cardUrl });
     const model = delegating('rain in Oslo?');
-    const result = await executeAgent(parent, {
+    const result = await run(parent, {
       model,
       agents: catalog(parent, weather),
       inputs: { prompt: 'weather?' },
@@ -95,7 +95,7 @@ describe('remote (A2A) agents as subagents, through the SDK client against the S
     const weather = root.subagents?.find((agent) => agent.name === 'weather');
     expect(weather?.remote).toEqual({ agentCardUrl: remote.cardUrl });
     const model = delegating('snow in Bergen?');
-    const result = await executeAgent(root, { model, inputs: { prompt: 'weather?' } });
+    const result = await run(root, { model, inputs: { prompt: 'weather?' } });
     expect(result.terminate_reason).toBe('GOAL');
     expect(remote.received.at(-1)).toContain('snow in Bergen?');
     expect(JSON.stringify(lastResponse(model.requests.at(-1)))).toContain(
@@ -109,7 +109,7 @@ describe('remote (A2A) agents as subagents, through the SDK client against the S
       `---\nkind: remote\nname: weather\ndescription: Asks back.\nagent_card_url: ${remote.cardUrl}\n---\n`,
     );
     const model = delegating('ask me something');
-    await executeAgent(parent, {
+    await run(parent, {
       model,
       agents: catalog(parent, weather),
       inputs: { prompt: 'weather?' },
@@ -164,7 +164,7 @@ describe('remote (A2A) agents speaking v0.3, through the SDK client against the 
   async function ask(remote: SdkTestServer, task: string): Promise<string> {
     const model = delegating(task);
     const fjords = await remoteDefinition(remote.cardUrl);
-    const result = await executeAgent(parent, {
+    const result = await run(parent, {
       model,
       agents: catalog(parent, fjords),
       inputs: { prompt: 'fjords?' },

@@ -5,7 +5,7 @@ import { discoverAgents } from '../agents/discover-agents.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import type { ModelResolver } from '../runtime/loop/run-options.js';
 import type { ToolTrace } from '../contracts/run-result.js';
@@ -94,7 +94,7 @@ export async function runAgent(
       ? undefined
       : cachedResolver((model) => resolveModelClient(model, env, { cwd })));
   const defaultModel = options.defaultModel ?? env.CADRE_MODEL;
-  const result = await executeAgent(active.definition, {
+  const result = await run(active.definition, {
     // An agent with structured inputs gets the prompt as its single input (or as JSON of them).
     inputs: inputsFor({ kind: 'definition', definition: active.definition }, prompt),
     history: parseChatHistory(chatHistory),

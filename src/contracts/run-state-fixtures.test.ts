@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import type { AgentDefinition } from '../definition/types.js';
-import { resumeRun, type RunOutcome } from '../runtime/loop/executor.js';
+import type { RunOutcome } from '../runtime/loop/executor.js';
+import { resume } from '../runtime/run-verbs.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { writeFileTool } from '../tools/builtin/index.js';
 import type { AgentEntry, AgentLookup } from './agent.js';
@@ -108,7 +109,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     const model = afterPause();
     const writer = def('writer', ['write_file']);
     const result = finished(
-      await resumeRun(writer, state as RunState, approveAll(pending), {
+      await resume(writer, state as RunState, approveAll(pending), {
         model,
         tools: [writeFileTool],
         workspace,
@@ -130,7 +131,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     const model = afterPause();
     const assistant = def('assistant', ['mailer', 'helper']);
     const result = finished(
-      await resumeRun(assistant, state as RunState, approveAll(pending), {
+      await resume(assistant, state as RunState, approveAll(pending), {
         model,
         tools: [sendTool(sent), echoTool()],
         agents: catalog(def('mailer', ['send']), def('helper', ['echo']), assistant),
@@ -155,7 +156,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
       router: { domains: ['mailer', 'news'], domainTimeoutSecs: 30 },
     });
     const result = finished(
-      await resumeRun(router, state as RunState, approveAll(pending), {
+      await resume(router, state as RunState, approveAll(pending), {
         model,
         tools: [sendTool(sent), echoTool()],
         agents: catalog(def('mailer', ['send']), def('news', []), router),

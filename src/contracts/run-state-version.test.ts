@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/cadre-error.js';
-import { resumeRun } from '../runtime/loop/executor.js';
+import { resume } from '../runtime/run-verbs.js';
 import type { RunState } from './run-state.js';
 import { readRunState, RUN_STATE_VERSION, type RunStateUpgrade } from './run-state-version.js';
 
@@ -66,6 +66,6 @@ describe('readRunState', () => {
       promptConfig: { systemPrompt: 'Write.' },
       toolConfig: { tools: [] },
     };
-    await expect(resumeRun(writer, newer, {})).rejects.toThrow(/stored by a newer Cadre/);
+    await expect(resume(writer, newer, {})).rejects.toThrow(/stored by a newer Cadre/);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatIssue } from '../errors/validation-error.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { loadDefinition } from './load-definition.js';
 
 let dir: string;
@@ -109,7 +109,7 @@ describe('ADK agent configs: fields Cadre maps, and a warning at the line for th
   test('a scripted run: static_instruction untemplated first, max_output_tokens sent, include_contents none drops the history', async () => {
     const { definition } = await load('run.yaml', full);
     const model = new ScriptedModel([{ parts: [{ text: 'ok' }] }]);
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       inputs: { prompt: 'the diff' },
       history: [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { availableTools } from '../tools/builtin/index.js';
@@ -53,7 +53,7 @@ describe('every corpus file runs (one-turn scripted model)', () => {
         return name === undefined ? [] : [[name, 'stored by an earlier agent']];
       }),
     );
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model: new ScriptedModel(() => ({ parts: [{ text: 'Done.' }] })),
       tools,
       workspace,

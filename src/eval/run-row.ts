@@ -2,7 +2,8 @@ import { isAbortError } from '../errors/cadre-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { CadreEvent } from '../events/types.js';
 import { addUsage, emptyUsage, type ModelClient } from '../model/types.js';
-import { executeAgent, type ModelResolver, type RunOptions } from '../runtime/loop/executor.js';
+import { type ModelResolver, type RunOptions } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { answerText, calledTools } from './answer-text.js';
@@ -52,7 +53,7 @@ export async function runRow(
       base.attempts = attempt;
       events = [];
       try {
-        result = await executeAgent(runner.definition, {
+        result = await run(runner.definition, {
           ...runner.run,
           inputs,
           signal,

@@ -1,6 +1,6 @@
 /**
  * Evals: run an agent over a dataset, score every answer, summarise.
- * Built on the same runs as everything else (executeAgent), so what is
+ * Built on the same runs as everything else (`run`), so what is
  * evaluated is exactly what runs in production.
  */
 import type { Usage } from '../model/types.js';

@@ -107,7 +107,8 @@ export type ErrorData = { code?: string; context?: string; tool?: string; callId
 
 export type RunPausedData = { pending: AwaitedCallData[] };
 
-export type RunResumedData = { decisions?: number };
+/** `recovered`: taken over from a stopped process, not resumed after a decision. */
+export type RunResumedData = { decisions?: number; recovered?: boolean };
 
 export type RunTakenOverData = {
   interrupted: { actionId: string; tool: string; callId: string }[];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { startFakeAnthropic } from '../testing/fake-anthropic-server.js';
 import type { FakeServer } from '../testing/fake-anthropic-server.js';
@@ -22,7 +22,7 @@ const helper: AgentDefinition = {
   toolConfig: { tools: ['echo'] },
 };
 
-describe('executeAgent on Claude through the fake Messages endpoint (scripted responses)', () => {
+describe('run on Claude through the fake Messages endpoint (scripted responses)', () => {
   it('runs a tool round trip to GOAL: retry, thinking sent back signed, tool_result, cached usage', async () => {
     fake = await startFakeAnthropic({
       failFirst: [{ status: 429, retryAfter: '0' }],
@@ -46,7 +46,7 @@ describe('executeAgent on Claude through the fake Messages endpoint (scripted re
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.baseUrl };
     const echoed: Array<Record<string, unknown>> = [];
     const events: CadreEvent[] = [];
-    const result = await executeAgent(helper, {
+    const result = await run(helper, {
       inputs: { prompt: 'Say hi.' },
       resolveModel: (name) => resolveModelClient(name, env, { retry: { baseDelayMs: 1 } }),
       tools: [echoTool(echoed)],

@@ -5,9 +5,6 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
-import { anthropicFailure } from './anthropic-failure.js';
-import { DEFAULT_MAX_TOKENS, toAnthropicParams } from './anthropic-mapping.js';
-import { AnthropicStreamReader } from './anthropic-stream.js';
 import { createCallIdSource } from './call-id.js';
 import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
@@ -44,6 +41,16 @@ export class AnthropicClient implements ModelClient {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
     const sdk = await this.#client();
+    // The request and stream code loads with the SDK, on the first call, not with `cadre`.
+    const [
+      { DEFAULT_MAX_TOKENS, toAnthropicParams },
+      { AnthropicStreamReader },
+      { anthropicFailure },
+    ] = await Promise.all([
+      import('./anthropic-mapping.js'),
+      import('./anthropic-stream.js'),
+      import('./anthropic-failure.js'),
+    ]);
     const params = toAnthropicParams(request, this.#options.maxTokens ?? DEFAULT_MAX_TOKENS);
     const reader = new AnthropicStreamReader(createCallIdSource(), {
       provider: this.provider,

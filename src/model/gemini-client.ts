@@ -6,7 +6,6 @@
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
 import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
 import { createCallIdSource } from './call-id.js';
-import { chunksOf, toGeminiParams, usageOf } from './gemini-mapping.js';
 import { FailedResponseError } from './provider-failure.js';
 import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
@@ -44,6 +43,8 @@ export class GeminiClient implements ModelClient {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
     const sdk = await this.#client();
+    // The mapping loads with the SDK, on the first call, not with `cadre`.
+    const { chunksOf, toGeminiParams, usageOf } = await import('./gemini-mapping.js');
     const params = toGeminiParams(request, signal);
     // The SDK's ApiError drops response headers; keep them for Retry-After.
     // (With a custom fetch the SDK skips its no-timeout undici dispatcher, so

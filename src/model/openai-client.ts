@@ -11,8 +11,7 @@ import type {
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
 import { createCallIdSource } from './call-id.js';
-import { toOpenAIMessages, toOpenAITools, usageOf } from './openai-mapping.js';
-import { ToolCallAssembler } from './openai-tool-calls.js';
+import type * as OpenAIMapping from './openai-mapping.js';
 import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -61,7 +60,13 @@ export class OpenAIClient implements ModelClient {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
     const sdk = await this.#client();
-    const stream = await sdk.chat.completions.create(this.#params(request), { signal });
+    // The mapping loads with the SDK, on the first call, not with `cadre`.
+    const [mapping, { ToolCallAssembler }] = await Promise.all([
+      import('./openai-mapping.js'),
+      import('./openai-tool-calls.js'),
+    ]);
+    const { usageOf } = mapping;
+    const stream = await sdk.chat.completions.create(this.#params(request, mapping), { signal });
     const calls = new ToolCallAssembler(createCallIdSource());
     let usage: CompletionUsage | null | undefined;
     const response: ModelResponseInfo = {
@@ -87,7 +92,10 @@ export class OpenAIClient implements ModelClient {
     yield { type: 'usage', usage: { ...usageOf(usage), response } };
   }
 
-  #params(request: ModelRequest): ChatCompletionCreateParamsStreaming {
+  #params(
+    request: ModelRequest,
+    { toOpenAIMessages, toOpenAITools }: typeof OpenAIMapping,
+  ): ChatCompletionCreateParamsStreaming {
     // topK has no Chat Completions field; loading an agent that sets it for OpenAI warns.
     const { temperature, topP, maxOutputTokens, stopSequences } = request.config;
     return {

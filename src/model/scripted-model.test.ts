@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors/model-error.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { approveTools } from '../runtime/calls/confirmation.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { defineTool } from '../tools/types.js';
@@ -81,7 +81,7 @@ describe('ScriptedModel branches (scripted model responses)', () => {
       { parts: [{ functionCall: { name: 'book', args: {} } }] },
       reportTurn,
     ];
-    const rejected = await executeAgent(agent, {
+    const rejected = await run(agent, {
       model: new ScriptedModel(script()),
       tools: [book],
       inputs: { prompt: 'Book a room' },
@@ -89,7 +89,7 @@ describe('ScriptedModel branches (scripted model responses)', () => {
     });
     expect(rejected.content).toBe('Not booked.');
     expect(ran).toBe(0);
-    const approved = await executeAgent(agent, {
+    const approved = await run(agent, {
       model: new ScriptedModel(script()),
       tools: [book],
       inputs: { prompt: 'Book a room' },

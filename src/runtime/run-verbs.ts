@@ -1,19 +1,13 @@
-import type { Agent } from '../contracts/agent.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { RunState } from '../contracts/run-state.js';
 import type { AgentDefinition } from '../definition/types.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ConfirmationDecision } from './calls/confirmation.js';
-import {
-  executeAgent,
-  resumeRun,
-  runCodeAgent,
-  startRun,
-  type RunOutcome,
-} from './loop/executor.js';
+import { drive, NEW_RUN, resultOf, type RunOutcome, type Runnable } from './loop/executor.js';
 import type { RunOptions } from './loop/run-options.js';
-import { streamEvents } from './loop/stream-agent.js';
-import { codeAgentInput } from './prompt/code-agent-input.js';
+import { streamEvents } from './stream-events.js';
+
+export type { Runnable };
 
 /**
  * The public way to run an agent: one family of verbs over one options type.
@@ -21,20 +15,12 @@ import { codeAgentInput } from './prompt/code-agent-input.js';
  * from a stored pause, and `stream` yields the events as they happen.
  */
 
-/** A declarative definition, or an agent written in code. */
-export type Runnable = AgentDefinition | Agent;
-
-const isCodeAgent = (agent: Runnable): agent is Agent =>
-  typeof (agent as Partial<Agent>).execute === 'function';
-
 /**
  * Runs an agent to the end. Bad inputs throw before any model call; once
  * started, every outcome (failures included) is a RunResult.
  */
-export function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
-  return isCodeAgent(agent)
-    ? runCodeAgent(agent, codeAgentInput(options.inputs ?? {}, options), options)
-    : executeAgent(agent, options);
+export async function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
+  return resultOf(await drive(agent, NEW_RUN, options));
 }
 
 /**
@@ -42,7 +28,7 @@ export function run(agent: Runnable, options: RunOptions = {}): Promise<RunResul
  * confirmation handler defers, with plain-data state to store for `resume`.
  */
 export function start(agent: AgentDefinition, options: RunOptions = {}): Promise<RunOutcome> {
-  return startRun(agent, options);
+  return drive(agent, NEW_RUN, options);
 }
 
 /** Goes on from a paused run's stored state, with a decision for every waiting call. */
@@ -52,7 +38,7 @@ export function resume(
   decisions: Readonly<Record<string, ConfirmationDecision>>,
   options: RunOptions = {},
 ): Promise<RunOutcome> {
-  return resumeRun(agent, state, decisions, options);
+  return drive(agent, { kind: 'resume', state, decisions }, options);
 }
 
 /** The run as an async iterable of events, ending with `final_result`; breaking out cancels it. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../definition/types.js';
 import { OpenAIClient } from '../model/openai-client.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { startFakeOpenAI, type FakeServer } from '../testing/fake-openai-server.js';
 import { echoTool } from '../testing/test-tools.js';
 import { memoryTelemetry } from './test-support.js';
@@ -37,7 +37,7 @@ async function tracedRun(
   captureContent: boolean,
 ) {
   const { telemetry, spans } = memoryTelemetry({ captureContent });
-  const result = await executeAgent(greeter, {
+  const result = await run(greeter, {
     model: model instanceof ScriptedModel ? model : new OpenAIClient(model),
     tools: [echoTool()],
     inputs: { prompt: 'say hi' },

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { echoTool } from '../testing/test-tools.js';
 import { attribute, receiver, spansOf, type Export, type OtlpSpan } from './otlp-receiver.js';
 import { telemetryFromEnv } from './telemetry-from-env.js';
@@ -15,7 +15,7 @@ async function runOnce(onEvent: (event: CadreEvent) => void): Promise<void> {
     },
     { parts: [{ text: 'done' }], usage: { inputTokens: 20, outputTokens: 1 } },
   ]);
-  const result = await executeAgent(
+  const result = await run(
     {
       name: 'greeter',
       description: 'Greets',

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import protobuf from 'protobufjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import { receiver } from './otlp-receiver.js';
 import { otlpTelemetry } from './otlp-telemetry.js';
 import { DEFAULT_EXPORT_TIMEOUT_MS, telemetryConfig } from './telemetry-config.js';
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const runOnce = (telemetry: Telemetry) =>
-  executeAgent(
+  run(
     {
       name: 'greeter',
       description: 'Greets',

@@ -4,7 +4,11 @@ import type { AgentEntry, AgentLookup } from '../contracts/agent.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { approveTools, type ConfirmationHandler } from '../runtime/calls/confirmation.js';
-import { executeAgent, resumeRun, startRun } from '../runtime/loop/executor.js';
+import {
+  resume as resumeDefinition,
+  run as runDefinition,
+  start as startDefinition,
+} from '../runtime/run-verbs.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { defineTool } from '../tools/types.js';
@@ -63,7 +67,7 @@ const leadScript = (): ScriptedModel =>
   });
 
 const runLead = (observe: ReturnType<typeof memoryTelemetry>['telemetry']) =>
-  executeAgent(lead, {
+  runDefinition(lead, {
     model: leadScript(),
     tools: [echoTool()],
     agents: catalog(reader, lead),
@@ -196,7 +200,7 @@ describe('traces of a run (scripted model responses)', () => {
     });
     // Turn 1 calls the tool; turn 2 has no script: the model call fails.
     const model = new ScriptedModel([{ parts: [{ functionCall: { name: 'broken', args: {} } }] }]);
-    const result = await executeAgent(def('fragile', ['broken']), {
+    const result = await runDefinition(def('fragile', ['broken']), {
       model,
       tools: [broken],
       inputs: { prompt: 'go' },
@@ -229,7 +233,7 @@ describe('traces of a run (scripted model responses)', () => {
       queueMicrotask(() => controller.abort());
       return { parts: [{ text: 'too late' }], delayMs: 10_000 };
     });
-    const run = executeAgent(def('slow', []), {
+    const run = runDefinition(def('slow', []), {
       model,
       inputs: { prompt: 'go' },
       signal: controller.signal,
@@ -257,7 +261,7 @@ describe('traces of a run (scripted model responses)', () => {
           : { parts: [{ functionCall: { name: 'send', args: { to: 'ann' } } }] },
       );
     const defer: ConfirmationHandler = () => Promise.resolve({ kind: 'defer' });
-    const outcome = await startRun(mailer, {
+    const outcome = await startDefinition(mailer, {
       model: model(),
       tools: [sendTool()],
       inputs: { prompt: 'mail ann' },
@@ -284,7 +288,7 @@ describe('traces of a run (scripted model responses)', () => {
       ],
     ]);
 
-    const resumed = await resumeRun(
+    const resumed = await resumeDefinition(
       mailer,
       outcome.state,
       { [outcome.pending[0]?.callId ?? '']: { kind: 'approve' } },
@@ -312,7 +316,7 @@ describe('traces of a run (scripted model responses)', () => {
       { parts: [{ functionCall: { name: 'send', args: { to: 'ann' } } }] },
       { parts: [{ text: 'sent' }] },
     ]);
-    await executeAgent(def('mailer', ['send']), {
+    await runDefinition(def('mailer', ['send']), {
       model,
       tools: [sendTool()],
       inputs: { prompt: 'mail ann' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../definition/types.js';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { executeAgent } from '../runtime/loop/executor.js';
+import { run as runAgent } from '../runtime/run-verbs.js';
 import { memoryTelemetry } from './test-support.js';
 
 const agent: AgentDefinition = {
@@ -15,7 +15,7 @@ const agent: AgentDefinition = {
 async function run(captureContent: boolean) {
   const { telemetry, spans } = memoryTelemetry({ captureContent });
   const events: CadreEvent[] = [];
-  await executeAgent(agent, {
+  await runAgent(agent, {
     model: new ScriptedModel([{ parts: [{ text: 'hello' }] }]),
     inputs: { prompt: 'hi' },
     onEvent: telemetry.observe((event) => events.push(event)),

@@ -9,12 +9,13 @@ const packageName = (specifier: string): string =>
 /**
  * Walks the value (not `import type`, not `await import()`) imports from
  * `entry` through local files and lists every import of a `lazy` package:
- * each one would load at start-up. Returns the files visited too.
+ * each one would load at start-up. Returns the files visited too (relative
+ * to the entry's folder).
  */
 export function eagerImportsOf(
   entry: string,
   lazy: readonly string[],
-): { visited: number; offenders: string[] } {
+): { visited: number; offenders: string[]; files: string[] } {
   const seen = new Set<string>();
   const offenders: string[] = [];
   const base = path.dirname(entry);
@@ -35,5 +36,9 @@ export function eagerImportsOf(
     }
   };
   visit(entry);
-  return { visited: seen.size, offenders };
+  return {
+    visited: seen.size,
+    offenders,
+    files: [...seen].map((file) => path.relative(base, file)),
+  };
 }

@@ -1,7 +1,8 @@
 import type { AgentLookup } from '../contracts/agent.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
-import { executeAgent, type RunOptions } from '../runtime/loop/executor.js';
+import { type RunOptions } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { Runtime } from '../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../definition/types.js';
@@ -102,7 +103,7 @@ export async function replayTrajectory(
     ...(options.runtime ? { runtime: options.runtime } : {}),
   };
   const recording = options.record ? await startRecording(definition, runOptions) : undefined;
-  const result = await executeAgent(definition, recording?.options ?? runOptions);
+  const result = await run(definition, recording?.options ?? runOptions);
   const report: ReplayReport = {
     trajectory_id: trajectory.id,
     agent: trajectory.agent.name,

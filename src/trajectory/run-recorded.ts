@@ -1,4 +1,5 @@
-import { executeAgent, type RunOptions } from '../runtime/loop/executor.js';
+import { type RunOptions } from '../runtime/loop/executor.js';
+import { run } from '../runtime/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { saveTrajectory } from './load-trajectory.js';
@@ -11,7 +12,7 @@ export interface RecordedRunOptions extends RunOptions {
 }
 
 /**
- * `executeAgent` that also returns the run's trajectory. Errors raised
+ * `run` that also returns the run's trajectory. Errors raised
  * before the run starts (invalid inputs) are thrown as usual; once it has
  * started, failed and cancelled runs are recorded too.
  */
@@ -21,7 +22,7 @@ export async function runRecorded(
 ): Promise<{ result: RunResult; trajectory: Trajectory }> {
   const { record, ...runOptions } = options;
   const recording = await startRecording(definition, runOptions);
-  const result = await executeAgent(definition, recording.options);
+  const result = await run(definition, recording.options);
   const trajectory = recording.finish(result);
   // No signal: a cancelled run is still worth saving.
   if (record?.file) await saveTrajectory(record.file, trajectory);

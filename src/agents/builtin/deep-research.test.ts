@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { runCodeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { DeepResearchAgent } from './deep-research.js';
 import type { DeepResearchOptions } from './deep-research-config.js';
 import {
@@ -40,11 +40,12 @@ async function research(
   signal?: AbortSignal,
 ) {
   const events: CadreEvent[] = [];
-  const result = await runCodeAgent(
-    new DeepResearchAgent(options),
-    { prompt: QUESTION, inputs: { prompt: QUESTION } },
-    { model, onEvent: (e) => events.push(e), ...(signal ? { signal } : {}) },
-  );
+  const result = await run(new DeepResearchAgent(options), {
+    inputs: { prompt: QUESTION },
+    model,
+    onEvent: (e) => events.push(e),
+    ...(signal ? { signal } : {}),
+  });
   return { result, events, of: (type: string) => events.filter((e) => e.type === type) };
 }
 
@@ -205,15 +206,14 @@ describe('deep_research (scripted model responses)', () => {
     const events: CadreEvent[] = [];
     // A bound, not a wait: the children's 10 s model calls must end at the cancel.
     const started = performance.now();
-    const result = await runCodeAgent(
-      new DeepResearchAgent(),
-      { prompt: QUESTION, inputs: {} },
-      {
-        model,
-        signal: controller.signal,
-        onEvent: (e) => void events.push(e),
+    const result = await run(new DeepResearchAgent(), {
+      inputs: { prompt: QUESTION },
+      model,
+      signal: controller.signal,
+      onEvent: (e) => {
+        events.push(e);
       },
-    );
+    });
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(result.terminate_reason).toBe('ABORTED');
     const rootEnds = events.filter((e) => e.type === 'final_result' && e.depth === 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../model/scripted-model.js';
-import { runCodeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { builtinAgentEntries } from './index.js';
 
 describe('builtinAgentEntries', () => {
@@ -20,7 +20,7 @@ describe('builtinAgentEntries', () => {
     const react = builtinAgentEntries().find((e) => e.kind === 'code' && e.name === 'react');
     if (react?.kind !== 'code') throw new Error('react missing');
     const model = new ScriptedModel([{ parts: [{ text: 'Final Answer: hi' }] }]);
-    await runCodeAgent(react.create(), { prompt: 'hi', inputs: {} }, { model });
+    await run(react.create(), { inputs: { prompt: 'hi' }, model });
     const offered = [...(model.requests[0]?.systemInstruction ?? '').matchAll(/^- (\w+):/gm)].map(
       (m) => m[1],
     );

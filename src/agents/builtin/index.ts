@@ -1,4 +1,4 @@
-import { fileTools } from '../../tools/builtin/index.js';
+import { fileTools } from '../../tools/builtin/builtin-tools.js';
 import type { AgentEntry } from '../../contracts/agent.js';
 import {
   DEEP_RESEARCH_DESCRIPTION,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type Script, type ScriptedTurn } from '../../model/scripted-model.js';
-import { runCodeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { lsTool, readFileTool } from '../../tools/builtin/index.js';
 import type { Tool } from '../../tools/types.js';
@@ -21,11 +21,12 @@ const answer = (text: string): ScriptedTurn =>
 async function react(turns: Script, config: Partial<ReactConfig>, signal?: AbortSignal) {
   const model = new ScriptedModel(turns);
   const events: CadreEvent[] = [];
-  const result = await runCodeAgent(
-    new ReactAgent(config),
-    { prompt: 'What do the notes say?', inputs: {} },
-    { model, onEvent: (e) => events.push(e), ...(signal ? { signal } : {}) },
-  );
+  const result = await run(new ReactAgent(config), {
+    inputs: { prompt: 'What do the notes say?' },
+    model,
+    onEvent: (e) => events.push(e),
+    ...(signal ? { signal } : {}),
+  });
   const observations = events
     .filter((e) => e.type === 'react_observation')
     .map((e) => String(e.data.observation));

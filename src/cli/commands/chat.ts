@@ -9,7 +9,7 @@ import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import type { Message } from '../../model/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { inputsFor } from '../../runtime/subagents/query-inputs.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -152,7 +152,7 @@ async function turn(
   const controller = new AbortController();
   const unsubscribe = t.io.onInterrupt?.(() => controller.abort());
   try {
-    const result = await executeAgent(agent, {
+    const result = await run(agent, {
       inputs: inputsFor({ kind: 'definition', definition: agent }, prompt),
       history,
       runtime: t.runtime,

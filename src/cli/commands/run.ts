@@ -1,6 +1,7 @@
 import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
-import { executeAgent, type RunOptions } from '../../runtime/loop/executor.js';
+import { type RunOptions } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { loadDefinition } from '../../definition/load-definition.js';
@@ -98,7 +99,7 @@ export async function runCommand(
             record: { file: resolve(io.cwd, options.record) },
           })
         ).result
-      : await executeAgent(definition, runOptions);
+      : await run(definition, runOptions);
     if (options.record) io.stderr(`Recorded trajectory: ${options.record}\n`);
     io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;

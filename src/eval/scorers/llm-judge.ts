@@ -1,5 +1,6 @@
 import type { ModelClient } from '../../model/types.js';
-import { executeAgent, type ModelResolver } from '../../runtime/loop/executor.js';
+import { type ModelResolver } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Runtime } from '../../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -36,7 +37,7 @@ export function llmJudgeScorer(options: JudgeOptions): Scorer {
     score: async ({ row, answer, calledTools }, signal) => {
       let result: RunResult;
       try {
-        result = await executeAgent(options.definition, {
+        result = await run(options.definition, {
           inputs: {
             task: rowTask(row),
             expected:

@@ -16,11 +16,17 @@ export function splitGrants(
   pool: ToolRegistry,
   projectServers: readonly string[],
 ): SplitGrants {
-  const servers = new Set([...projectServers, ...Object.keys(definition.mcpServers ?? {})]);
+  // Built only when a grant is not a pool tool: most runs grant pool tools alone.
+  let servers: Set<string> | undefined;
   const local: string[] = [];
   const mcp: McpReference[] = [];
   for (const name of definition.toolConfig.tools) {
-    const reference = pool.get(name) ? undefined : parseMcpReference(name, servers);
+    const reference = pool.get(name)
+      ? undefined
+      : parseMcpReference(
+          name,
+          (servers ??= new Set([...projectServers, ...Object.keys(definition.mcpServers ?? {})])),
+        );
     if (reference) mcp.push(reference);
     else local.push(name);
   }

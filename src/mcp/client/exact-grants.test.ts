@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 
@@ -65,7 +65,7 @@ async function offered(
     mcpServers: Object.keys(project),
   });
   const model = new ScriptedModel(() => ({ parts: [{ text: 'ok' }] }));
-  const result = await executeAgent(definition, {
+  const result = await run(definition, {
     model,
     workspace: dir,
     inputs: { prompt: 'go' },

@@ -7,7 +7,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { ConfirmationHandler, ConfirmationRequest } from '../../runtime/calls/confirmation.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
+import { run as runDefinition } from '../../runtime/run-verbs.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import type { AgentDefinition } from '../../definition/types.js';
 
@@ -82,7 +82,7 @@ function scripted(calls: Array<Call | Call[]>) {
 async function run(calls: Array<Call | Call[]>, confirm?: ConfirmationHandler) {
   const model = scripted(calls);
   const events: CadreEvent[] = [];
-  const result = await executeAgent(definition, {
+  const result = await runDefinition(definition, {
     model,
     workspace: dir,
     inputs: { prompt: 'go' },

@@ -10,7 +10,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { ConfirmationRequest } from '../../runtime/calls/confirmation.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
 import { parseProjectMcpConfig } from '../project-mcp-config.js';
@@ -97,7 +97,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
       { name: 'notes__list_notes' },
       { name: 'notes__whoami' },
     ]);
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -130,7 +130,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
       { name: 'notes__wipe_notes' },
       { name: 'notes__list_notes' },
     ]);
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -153,7 +153,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
 
     // With nobody to ask, the labelled tool is refused, as any side effect is.
     const unattended = callsInOrder([{ name: 'notes__wipe_notes' }]);
-    const refused = await executeAgent(definition, {
+    const refused = await run(definition, {
       model: unattended,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -173,7 +173,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
         '      LISTED_TOKEN: ${LISTED_TOKEN}',
       );
       const { definition } = await loadDefinition(file, { cwd: dir });
-      const result = await executeAgent(definition, {
+      const result = await run(definition, {
         model: callsInOrder([{ name: 'notes__explode' }, { name: 'notes__whoami' }]),
         workspace: dir,
         inputs: { prompt: 'go' },
@@ -225,7 +225,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
         return { parts: [{ functionCall: { name: 'notes__whoami', args: {} } }] };
       return { parts: [{ text: JSON.stringify(got.map((p) => p.response)) }] };
     });
-    const result = await executeAgent(parentDef, {
+    const result = await run(parentDef, {
       model,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -242,7 +242,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
       await notesAgent('worker', ['notes__whoami']),
       { cwd: dir },
     );
-    const result = await executeAgent(
+    const result = await run(
       {
         name: 'flow',
         description: 'd',
@@ -268,7 +268,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
       { name: 'notes__dump', args: { chars: 10 } },
       { name: 'notes__dump', args: { chars: 4_000_000 } },
     ]);
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -292,7 +292,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     const { definition } = await loadDefinition(file, { cwd: dir });
     const events: CadreEvent[] = [];
     const model = callsInOrder([{ name: 'notes__odd_name' }]);
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -312,7 +312,7 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     );
     const { definition } = await loadDefinition(file, { cwd: dir });
     const events: CadreEvent[] = [];
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model: new ScriptedModel([{ parts: [{ text: 'done' }] }]),
       workspace: dir,
       inputs: { prompt: 'go' },
@@ -407,7 +407,7 @@ describe('remote MCP servers (streamable HTTP on loopback)', () => {
         ),
         { cwd: dir },
       );
-      const result = await executeAgent(definition, {
+      const result = await run(definition, {
         model: callsInOrder([{ name: 'notes__list_notes' }]),
         workspace: dir,
         inputs: { prompt: 'go' },
@@ -427,7 +427,7 @@ describe('remote MCP servers (streamable HTTP on loopback)', () => {
       { cwd: dir },
     );
     const events: CadreEvent[] = [];
-    await executeAgent(definition, {
+    await run(definition, {
       model: new ScriptedModel([{ parts: [{ text: 'ok' }] }]),
       workspace: dir,
       inputs: { prompt: 'go' },

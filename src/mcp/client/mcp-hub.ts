@@ -29,8 +29,8 @@ export interface McpTools {
 export class McpHub {
   private readonly started = new Map<string, Promise<McpConnection>>();
   private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
-  /** Ends starts still under way when the tree ends; no one caller's cancellation does. */
-  private readonly lifetime = new AbortController();
+  /** Ends starts still under way when the tree ends; no one caller's cancellation does. Made on the first start. */
+  private lifetime: AbortController | undefined;
   private closed = false;
 
   constructor(private readonly options: McpHubOptions) {}
@@ -124,18 +124,22 @@ export class McpHub {
     return { tools, warnings };
   }
 
-  /** Stops every server this tree started; later `toolsFor` calls start none. */
-  async close(): Promise<void> {
+  /**
+   * Stops every server this tree started; later `toolsFor` calls start none.
+   * Undefined when none was started (most runs): nothing to wait for.
+   */
+  close(): Promise<void> | undefined {
     this.closed = true;
+    if (this.started.size === 0) return undefined;
     // Aborting builds a DOMException (a stack trace): only worth it when a server is starting or running.
-    if (this.started.size > 0) this.lifetime.abort();
+    this.lifetime?.abort();
     const started = [...this.started.values()];
     this.started.clear();
-    await Promise.all(
+    return Promise.all(
       started.map((pending) =>
         pending.then((connection) => connection.close()).catch(() => undefined),
       ),
-    );
+    ).then(() => undefined);
   }
 
   private connect(server: string, config: McpServerConfig): Promise<McpConnection> {
@@ -143,11 +147,12 @@ export class McpHub {
     const key = `${server}\u0000${canonicalJson(config)}`;
     let pending = this.started.get(key);
     if (!pending) {
+      const lifetime = (this.lifetime ??= new AbortController());
       pending = import('./mcp-connection.js').then(({ connectServer }) =>
         connectServer(server, config, {
           env: this.options.env,
           cwd: this.options.cwd,
-          signal: this.lifetime.signal,
+          signal: lifetime.signal,
         }),
       );
       // A failed start is not kept: the next agent that needs the server tries again.

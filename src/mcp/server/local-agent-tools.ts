@@ -5,9 +5,8 @@ import { CadreError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import { runCodeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
 import { PROMPT_INPUT } from '../../runtime/prompt/inputs.js';
 import type { ModelResolver, RunOptions } from '../../runtime/loop/run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
@@ -105,7 +104,7 @@ export function localAgentTools(options: LocalAgentsOptions): AgentToolSource {
       try {
         const { entry } = agent;
         if (entry.kind === 'definition') {
-          const result = await executeAgent(entry.definition, { ...runOptions, inputs: args });
+          const result = await run(entry.definition, { ...runOptions, inputs: args });
           const shape = structuredOutput(entry.definition);
           return resultOf(result, shape ? shape.content(result.output) : undefined);
         }
@@ -114,7 +113,7 @@ export function localAgentTools(options: LocalAgentsOptions): AgentToolSource {
           return textResult(`Invalid arguments: ${PROMPT_INPUT} must be a non-empty string.`, {
             isError: true,
           });
-        const result = await runCodeAgent(entry.create(), { prompt, inputs: args }, runOptions);
+        const result = await run(entry.create(), { ...runOptions, inputs: args });
         return resultOf(result);
       } catch (error) {
         // Refused before the run started (bad inputs, no model configured): the caller can fix it.

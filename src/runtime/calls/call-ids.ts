@@ -11,7 +11,7 @@ export function withUniqueCallIds(
   earlier: readonly Message[],
   parts: readonly Part[],
 ): { parts: Part[]; calls: FunctionCallPart[] } {
-  if (alreadyUnique(earlier, parts)) {
+  if (callIdsUnique(earlier, parts)) {
     const calls = parts.filter((part): part is FunctionCallPart => part.kind === 'function_call');
     return { parts: [...parts], calls };
   }
@@ -37,17 +37,27 @@ export function withUniqueCallIds(
  * The usual case, checked without building a set of every id so far (this
  * runs once per turn): each id is set, trimmed, and new to the run.
  */
-function alreadyUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
-  const ids: string[] = [];
+export function callIdsUnique(earlier: readonly Message[], parts: readonly Part[]): boolean {
+  // Most turns make one call: its id alone, then any others, without a collection.
+  let first: string | undefined;
+  let others: string[] | undefined;
   for (const part of parts) {
     if (part.kind !== 'function_call') continue;
-    if (part.id === '' || part.id.trim() !== part.id || ids.includes(part.id)) return false;
-    ids.push(part.id);
+    const id = part.id;
+    if (id === '' || id.trim() !== id) return false;
+    if (first === undefined) {
+      first = id;
+      continue;
+    }
+    if (id === first || others?.includes(id)) return false;
+    (others ??= []).push(id);
   }
+  if (first === undefined) return true;
   for (const message of earlier) {
     if (message.role !== 'model') continue;
     for (const part of message.parts)
-      if (part.kind === 'function_call' && ids.includes(part.id)) return false;
+      if (part.kind === 'function_call' && (part.id === first || others?.includes(part.id)))
+        return false;
   }
   return true;
 }

@@ -6,13 +6,21 @@ import { capOutput, capText } from './cap-output.js';
 
 export function okResponse(call: FunctionCallPart, output: unknown): FunctionResponsePart {
   // Images travel beside the output, not in it: the output stays text or JSON.
-  const answer = output instanceof ToolAnswer ? output : undefined;
+  if (!(output instanceof ToolAnswer) || output.images.length === 0) {
+    const plain = output instanceof ToolAnswer ? output.output : output;
+    return {
+      kind: 'function_response',
+      id: call.id,
+      name: call.name,
+      response: { output: capOutput(plain) },
+    };
+  }
   return {
     kind: 'function_response',
     id: call.id,
     name: call.name,
-    response: { output: capOutput(answer ? answer.output : output) },
-    ...(answer?.images.length ? { images: [...answer.images] } : {}),
+    response: { output: capOutput(output.output) },
+    images: [...output.images],
   };
 }
 

@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { FunctionResponsePart, ModelRequest } from '../../model/types.js';
 import { defineTool, type Tool } from '../../tools/types.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 import { capOutput, capText, MAX_RESULT_CHARS } from './cap-output.js';
 
 describe('capOutput', () => {
@@ -67,7 +67,7 @@ describe('every tool result is capped where it becomes the model’s answer (scr
         ? { parts: [{ text: 'done' }] }
         : { parts: tools.map((t) => ({ functionCall: { name: t.name, args: {} } })) },
     );
-    const result = await executeAgent(agent, { model, tools, inputs: { prompt: 'go' } });
+    const result = await run(agent, { model, tools, inputs: { prompt: 'go' } });
     expect(result.terminate_reason).toBe('GOAL');
     const got = answers(model.requests[1] as ModelRequest);
     expect(got.map((p) => p.name)).toEqual(['text_blob', 'json_blob', 'loud_failure']);

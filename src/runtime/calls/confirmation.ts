@@ -13,7 +13,7 @@ export interface ConfirmationRequest {
   execution: ExecutionContext;
   /**
    * false: something above this call cannot keep a paused subagent (a code
-   * agent run with `runCodeAgent`), so `defer` will be read as a refusal.
+   * agent run to the end with `run`), so `defer` will be read as a refusal.
    */
   canDefer?: boolean;
 }
@@ -27,7 +27,7 @@ export type ConfirmationDecision =
   /** Approve this call and every later call of the same tool in this run. */
   | { kind: 'approve_always' }
   | { kind: 'reject'; feedback?: string }
-  /** Decide later: the run pauses (startRun / resumeRun), e.g. behind an HTTP approval card. */
+  /** Decide later: the run pauses (`start` / `resume`), e.g. behind an HTTP approval card. */
   | { kind: 'defer' };
 
 export type ConfirmationHandler = (

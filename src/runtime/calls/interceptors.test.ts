@@ -5,7 +5,7 @@ import type { ToolCallOutcome, ToolInterceptor } from '../../policy/interceptors
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import type { ConfirmationRequest } from './confirmation.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 
 const agent: AgentDefinition = {
   name: 'a',
@@ -58,7 +58,7 @@ describe('interceptors around tool calls (scripted model responses)', () => {
       { name: 'broken-observer', after: () => Promise.reject(new Error('observer crashed')) },
     ];
     const asked: ConfirmationRequest[] = [];
-    const result = await executeAgent(agent, {
+    const result = await run(agent, {
       model: twoCalls(),
       tools: [echoTool(), sendTool(sent)],
       inputs: { prompt: 'go' },

@@ -25,53 +25,85 @@ export async function runToolCalls(
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
   const signal = env.toolContext.signal;
-  // A call cut short by cancellation is answered as such; the answers that came back are kept.
-  const interrupted = (call: FunctionCallPart): CallOutcome =>
-    answered(errorResponse(call, 'Interrupted before it finished.'));
-  const settle = async (
-    call: FunctionCallPart,
-    run: Promise<CallOutcome>,
-  ): Promise<CallOutcome> => {
-    try {
-      return await run;
-    } catch (error) {
-      if (isAbortError(error) || signal.aborted) return interrupted(call);
-      throw error;
-    }
-  };
+  // Read-only calls waiting to run together; most turns have one call, run without Promise.all.
   let batch: FunctionCallPart[] = [];
   let parked = false;
-  const flush = async (): Promise<void> => {
-    outcomes.push(...(await Promise.all(batch.map((c) => settle(c, runOne(c, env))))));
-    batch = [];
-  };
   for (const call of calls) {
     const tool = env.offered.has(call.name) ? env.registry.get(call.name) : undefined;
     if (!tool?.sideEffect) {
       batch.push(call);
       continue;
     }
-    await flush();
+    if (batch.length > 0) {
+      await runBatch(batch, env, outcomes);
+      batch = [];
+    }
     if (signal.aborted) {
       outcomes.push(interrupted(call));
       continue;
     }
     // Effects keep the model's order: after a call that waits for a person, later
     // side effects either wait too (same batch) or are not run at all.
-    const outcome = await settle(
+    const outcome = await settled(
       call,
       runOne(call, parked ? { ...env, afterDeferral: true } : env),
+      signal,
     );
     outcomes.push(outcome);
     if (outcome.kind === 'deferred') parked = true;
     if (outcome.kind === 'answered' && outcome.failRun) break;
   }
-  await flush();
+  if (batch.length > 0) await runBatch(batch, env, outcomes);
   // After a fatal rejection the remaining calls are still answered, never run.
-  for (const call of calls.slice(outcomes.length)) {
-    outcomes.push(answered(errorResponse(call, 'Not run: the run ended after a rejected call.')));
+  for (let i = outcomes.length; i < calls.length; i++) {
+    outcomes.push(
+      answered(
+        errorResponse(
+          calls[i] as FunctionCallPart,
+          'Not run: the run ended after a rejected call.',
+        ),
+      ),
+    );
   }
   return outcomes;
+}
+
+/** Runs read-only calls side by side and adds their outcomes, in call order. */
+async function runBatch(
+  batch: readonly FunctionCallPart[],
+  env: CallEnvironment,
+  outcomes: CallOutcome[],
+): Promise<void> {
+  const signal = env.toolContext.signal;
+  if (batch.length === 1) {
+    const call = batch[0] as FunctionCallPart;
+    try {
+      outcomes.push(await runOne(call, env));
+    } catch (error) {
+      if (!isAbortError(error) && !signal.aborted) throw error;
+      outcomes.push(interrupted(call));
+    }
+    return;
+  }
+  const settledAll = await Promise.all(batch.map((c) => settled(c, runOne(c, env), signal)));
+  for (const outcome of settledAll) outcomes.push(outcome);
+}
+
+/** A call cut short by cancellation is answered as such; the answers that came back are kept. */
+const interrupted = (call: FunctionCallPart): CallOutcome =>
+  answered(errorResponse(call, 'Interrupted before it finished.'));
+
+async function settled(
+  call: FunctionCallPart,
+  run: Promise<CallOutcome>,
+  signal: AbortSignal,
+): Promise<CallOutcome> {
+  try {
+    return await run;
+  } catch (error) {
+    if (isAbortError(error) || signal.aborted) return interrupted(call);
+    throw error;
+  }
 }
 
 function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
@@ -112,7 +144,8 @@ export function reportResult(
   });
 }
 
-async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
+/** Checks the call (offered, valid arguments) and runs it; not an async frame of its own (a hot path). */
+function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
   if (!env.offered.has(call.name)) {
     const available = [...env.offered].join(', ') || '(none)';
     env.emit({
@@ -120,23 +153,29 @@ async function dispatch(call: FunctionCallPart, env: CallEnvironment): Promise<C
       message: `Unauthorized tool call: '${call.name}'`,
       data: { context: 'tool_call_unauthorized', tool: call.name, callId: call.id },
     });
-    return answered(
-      errorResponse(
-        call,
-        `Unauthorized tool call: '${call.name}' is not available to this agent. Available tools: ${available}.`,
+    return Promise.resolve(
+      answered(
+        errorResponse(
+          call,
+          `Unauthorized tool call: '${call.name}' is not available to this agent. Available tools: ${available}.`,
+        ),
       ),
     );
   }
   if (Object.hasOwn(call.args, INVALID_JSON)) {
-    return answered(errorResponse(call, `Invalid arguments for ${call.name}: not valid JSON.`));
+    return Promise.resolve(
+      answered(errorResponse(call, `Invalid arguments for ${call.name}: not valid JSON.`)),
+    );
   }
-  if (call.name === COMPLETE_TASK) return completeTask(call, env);
-  if (call.name === EMIT_VALUE) return emitValue(call, env);
+  if (call.name === COMPLETE_TASK) return Promise.resolve(completeTask(call, env));
+  if (call.name === EMIT_VALUE) return Promise.resolve(emitValue(call, env));
   const tool = env.registry.get(call.name) as Tool;
   const check = env.validator.forJsonSchema(tool.inputSchema)(call.args);
   if (!check.ok)
-    return answered(
-      errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
+    return Promise.resolve(
+      answered(
+        errorResponse(call, `Invalid arguments for ${call.name}: ${check.errors.join('; ')}`),
+      ),
     );
   return gatedCall(call, tool, env);
 }

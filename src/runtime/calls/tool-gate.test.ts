@@ -7,7 +7,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
 import type { ConfirmationRequest } from './confirmation.js';
-import { executeAgent, resumeRun, startRun } from '../loop/executor.js';
+import { resume, run, start } from '../run-verbs.js';
 
 const agent: AgentDefinition = {
   name: 'a',
@@ -49,7 +49,7 @@ const tools = (o: {
 describe('one gate for every tool call (scripted model responses)', () => {
   it('a deny rule on a read-only tool is honoured: the tool never runs and the model is told why', async () => {
     const calls: Array<Record<string, unknown>> = [];
-    const result = await executeAgent(agent, {
+    const result = await run(agent, {
       model: calling('echo', { text: 'secret' }),
       tools: tools({ calls }),
       inputs: { prompt: 'go' },
@@ -62,7 +62,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
   it('require_approval on a read-only tool asks the confirmation handler, and a refusal keeps it from running', async () => {
     const calls: Array<Record<string, unknown>> = [];
     const asked: ConfirmationRequest[] = [];
-    await executeAgent(agent, {
+    await run(agent, {
       model: calling('echo', { text: 'x' }),
       tools: tools({ calls }),
       inputs: { prompt: 'go' },
@@ -81,7 +81,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
       { rules: [rule('note', 'deny')], sideEffects: 'on' as const },
     ]) {
       const written: string[] = [];
-      const result = await executeAgent(agent, {
+      const result = await run(agent, {
         model: calling('note', { text: 'hello' }),
         tools: tools({ written }),
         inputs: { prompt: 'go' },
@@ -93,7 +93,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
     }
     // Without a policy, auto means what it says: it runs without asking.
     const written: string[] = [];
-    await executeAgent(agent, {
+    await run(agent, {
       model: calling('note', { text: 'hello' }),
       tools: tools({ written }),
       inputs: { prompt: 'go' },
@@ -110,7 +110,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
         after: (c: { tool: string }, o: ToolCallOutcome) => void outcomes.push([c.tool, o.status]),
       },
     ];
-    const first = await startRun(agent, {
+    const first = await start(agent, {
       model: calling('send', { to: 'bob' }),
       tools: tools({ sent }),
       inputs: { prompt: 'go' },
@@ -119,7 +119,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
     });
     expect(first.status).toBe('paused');
     if (first.status !== 'paused') return;
-    const resumed = await resumeRun(
+    const resumed = await resume(
       agent,
       first.state,
       { [first.pending[0]!.callId]: { kind: 'approve' } },

@@ -9,7 +9,7 @@ import { loadDefinition } from '../../definition/load-definition.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
 import type { ConfirmationRequest } from './confirmation.js';
-import { executeAgent } from '../loop/executor.js';
+import { run as runDefinition } from '../run-verbs.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -41,7 +41,7 @@ async function claudeAgent(tools: string): Promise<string> {
 async function run(file: string, command: string, policyYaml?: string) {
   const { definition, warnings } = await loadDefinition(file, { cwd: dir });
   const asked: ConfirmationRequest[] = [];
-  const result = await executeAgent(definition, {
+  const result = await runDefinition(definition, {
     model: running(command),
     tools: builtinTools,
     workspace: dir,
@@ -147,7 +147,7 @@ describe('tool patterns narrow the shell (real processes, scripted model respons
             ],
           };
     });
-    await executeAgent(definition, {
+    await runDefinition(definition, {
       model,
       tools: builtinTools,
       workspace: dir,

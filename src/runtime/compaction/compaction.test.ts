@@ -7,7 +7,7 @@ import { echoTool } from '../../testing/test-tools.js';
 import { comparableEvents } from '../../trajectory/comparable-events.js';
 import { replayTrajectory } from '../../trajectory/replay.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 import { SUMMARY_INSTRUCTION } from './compact-conversation.js';
 import { SUMMARY_MARKER } from './split-conversation.js';
 
@@ -71,7 +71,7 @@ describe('compaction (scripted model reporting large usage)', () => {
   it('summarises earlier turns near the context window; the run goes on and finishes', async () => {
     const model = new ScriptedModel(script());
     const events: CadreEvent[] = [];
-    const result = await executeAgent(researcher(compaction), {
+    const result = await run(researcher(compaction), {
       model,
       tools: [echoTool()],
       inputs: PROMPT,
@@ -117,7 +117,7 @@ describe('compaction (scripted model reporting large usage)', () => {
   it('is off with enabled: false: the same script never summarises', async () => {
     const model = new ScriptedModel(script().filter((turn) => turn !== SUMMARY_TURN));
     const events: CadreEvent[] = [];
-    const result = await executeAgent(
+    const result = await run(
       researcher({ compaction: { enabled: false, context_window: WINDOW, keep_turns: 1 } }),
       { model, tools: [echoTool()], inputs: PROMPT, onEvent: (e) => events.push(e) },
     );
@@ -134,7 +134,7 @@ describe('compaction (scripted model reporting large usage)', () => {
       SUMMARY_TURN,
       { parts: [{ text: 'Done.' }] },
     ]);
-    const result = await executeAgent(
+    const result = await run(
       researcher({
         compaction: { context_window: WINDOW, keep_turns: 1, max_tool_result_chars: 500 },
       }),
@@ -211,7 +211,7 @@ describe('thread history (scripted judge)', () => {
       toolConfig: { tools: [] },
     };
     const events: CadreEvent[] = [];
-    const result = await executeAgent(chat, {
+    const result = await run(chat, {
       model,
       inputs: { prompt: 'What is my locker number?' },
       history,

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { JsonSchema, ToolDeclaration } from '../../model/types.js';
-import type { AgentDefinition, OutputSchema } from '../../definition/types.js';
+import type { AgentDefinition, ZodLike } from '../../definition/types.js';
 import type { SchemaValidator, ValidateFn } from './schema-validator.js';
 
 export const COMPLETE_TASK = 'complete_task';
@@ -22,53 +22,70 @@ export type CompletionProtocol =
   | { kind: 'emit_value'; outputs: Record<string, string> }
   | { kind: 'answer' };
 
-export async function completionProtocol(
+/** A Zod output schema is converted to JSON Schema first (zod loads then); nothing else is awaited. */
+export function completionProtocol(
   definition: AgentDefinition,
   validator: SchemaValidator,
-): Promise<CompletionProtocol> {
+): CompletionProtocol | Promise<CompletionProtocol> {
   const config = definition.outputConfig;
   const outputs =
     config?.outputs && Object.keys(config.outputs).length > 0 ? config.outputs : undefined;
   if (config && (config.schema || config.outputName)) {
-    const outputName = config.outputName ?? 'result';
     const schema = config.schema;
-    const jsonSchema = schema ? await outputJsonSchema(schema) : { type: 'string' };
-    const validate = !schema
-      ? validator.forJsonSchema(jsonSchema)
-      : schema.kind === 'zod'
-        ? validator.forZod(schema.schema)
-        : validator.forJsonSchema(schema.schema);
-    const parameters: JsonSchema = {
-      type: 'object',
-      properties: {
-        [outputName]: {
-          ...jsonSchema,
-          description: config.description ?? `The final ${outputName}.`,
-        },
-      },
-      required: [outputName],
-    };
-    return {
-      kind: 'complete_task',
-      outputName,
-      validate,
-      outputs,
-      declaration: {
-        name: COMPLETE_TASK,
-        description:
-          'Call this tool once, when the task is done, with the final output. This is the only way to finish; do not call it together with other tools.',
-        parameters,
-      },
-    };
+    if (!schema)
+      return taskProtocol(config, outputs, TEXT_OUTPUT, validator.forJsonSchema(TEXT_OUTPUT));
+    if (schema.kind === 'json_schema')
+      return taskProtocol(
+        config,
+        outputs,
+        stripMeta(schema.schema),
+        validator.forJsonSchema(schema.schema),
+      );
+    return zodJsonSchema(schema.schema).then((jsonSchema) =>
+      taskProtocol(config, outputs, jsonSchema, validator.forZod(schema.schema)),
+    );
   }
   if (outputs) return { kind: 'emit_value', outputs };
   return { kind: 'answer' };
 }
 
-async function outputJsonSchema(schema: OutputSchema): Promise<JsonSchema> {
-  if (schema.kind === 'json_schema') return stripMeta(schema.schema);
+/** The output of a task with an output name but no schema: text. */
+const TEXT_OUTPUT: JsonSchema = Object.freeze({ type: 'string' });
+
+function taskProtocol(
+  config: NonNullable<AgentDefinition['outputConfig']>,
+  outputs: Record<string, string> | undefined,
+  jsonSchema: JsonSchema,
+  validate: ValidateFn,
+): CompletionProtocol {
+  const outputName = config.outputName ?? 'result';
+  const parameters: JsonSchema = {
+    type: 'object',
+    properties: {
+      [outputName]: {
+        ...jsonSchema,
+        description: config.description ?? `The final ${outputName}.`,
+      },
+    },
+    required: [outputName],
+  };
+  return {
+    kind: 'complete_task',
+    outputName,
+    validate,
+    outputs,
+    declaration: {
+      name: COMPLETE_TASK,
+      description:
+        'Call this tool once, when the task is done, with the final output. This is the only way to finish; do not call it together with other tools.',
+      parameters,
+    },
+  };
+}
+
+async function zodJsonSchema(schema: ZodLike): Promise<JsonSchema> {
   const { z } = await import('zod');
-  return stripMeta(z.toJSONSchema(schema.schema as unknown as ZodType) as JsonSchema);
+  return stripMeta(z.toJSONSchema(schema as unknown as ZodType) as JsonSchema);
 }
 
 function stripMeta(schema: JsonSchema): JsonSchema {
@@ -106,11 +123,16 @@ export function completionDeclarations(protocol: CompletionProtocol): ToolDeclar
   return declarations;
 }
 
+const NON_INTERACTIVE =
+  'You are running non-interactively: nobody will answer questions mid-task, so make reasonable assumptions and keep going.';
+const ANSWER_DIRECTLY = 'When you have the answer, reply with it directly, without calling a tool.';
+/** The rules of a plain answer, the same for every run: built once. */
+const ANSWER_RULES = `# Rules\n- ${NON_INTERACTIVE}\n- ${ANSWER_DIRECTLY}`;
+
 /** Rules the runtime appends to the author's system prompt. */
 export function completionRules(protocol: CompletionProtocol): string {
-  const rules = [
-    'You are running non-interactively: nobody will answer questions mid-task, so make reasonable assumptions and keep going.',
-  ];
+  if (protocol.kind === 'answer') return ANSWER_RULES;
+  const rules = [NON_INTERACTIVE];
   const outputs = outputsOf(protocol);
   if (outputs) {
     rules.push(
@@ -131,9 +153,6 @@ export function completionRules(protocol: CompletionProtocol): string {
       rules.push(
         'When every output is emitted, stop calling tools and reply with a short summary.',
       );
-      break;
-    case 'answer':
-      rules.push('When you have the answer, reply with it directly, without calling a tool.');
       break;
     default:
       protocol satisfies never;

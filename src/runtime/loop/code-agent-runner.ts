@@ -11,7 +11,7 @@ import type {
 import type { LaunchChild } from '../subagents/spawn-services.js';
 import { spawnChild } from '../subagents/spawn-child.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
-import { pickModel, prepareExecution } from './prepare-execution.js';
+import { pickModel, prepareExecution, runtimeFor } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
@@ -63,7 +63,7 @@ export async function driveCodeOutcome(
   launch: LaunchChild,
 ): Promise<CodeOutcome> {
   const startedAtMs = performance.now();
-  const prepared = await prepareExecution(options, agent.name, launch);
+  const prepared = prepareExecution(options, agent.name, launch, await runtimeFor(options));
   return closingServers(prepared, async () => {
     const { runId, execution, emit, services } = prepared;
     const picked = pickModel(options.modelName, services);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool } from '../../testing/test-tools.js';
-import { executeAgent } from './executor.js';
+import { run } from '../run-verbs.js';
 
 const PRICES = { 'test-model': { input: 1, output: 10 } };
 const million = {
@@ -36,7 +36,7 @@ describe('cost (scripted model responses with usage)', () => {
         ? { parts: [{ text: 'done' }], usage: million }
         : { parts: [{ functionCall: { name: 'helper', args: { prompt: 'go' } } }], usage: million };
     });
-    const result = await executeAgent(lead, {
+    const result = await run(lead, {
       model,
       prices: PRICES,
       inputs: { prompt: 'go' },
@@ -70,7 +70,7 @@ describe('cost (scripted model responses with usage)', () => {
         usage: million,
       };
     });
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       prices: PRICES,
       tools: [echoTool()],
@@ -101,7 +101,7 @@ describe('cost (scripted model responses with usage)', () => {
         usage: million,
       };
     });
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       prices: PRICES,
       tools: [echoTool()],
@@ -128,7 +128,7 @@ describe('cost (scripted model responses with usage)', () => {
       calls++;
       return { parts: [{ text: 'here is some prose' }], usage: million };
     });
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       prices: PRICES,
       inputs: { prompt: 'report' },
@@ -161,7 +161,7 @@ describe('cost (scripted model responses with usage)', () => {
         ? { parts: [{ text: 'helped' }], usage: million }
         : { parts: [{ functionCall: { name: 'helper', args: { prompt: 'go' } } }], usage: million };
     });
-    const result = await executeAgent(lead, {
+    const result = await run(lead, {
       model,
       prices: PRICES,
       inputs: { prompt: 'go' },
@@ -177,7 +177,7 @@ describe('cost (scripted model responses with usage)', () => {
   });
 
   it('a model with no known price has no cost, not a zero cost', async () => {
-    const result = await executeAgent(
+    const result = await run(
       {
         name: 'a',
         description: 'd',

@@ -57,6 +57,12 @@ export async function closingServers<T>(
   try {
     return await body();
   } finally {
-    if (prepared.root) await prepared.services.mcp.close();
+    const closing = closeServers(prepared);
+    if (closing) await closing;
   }
+}
+
+/** Stops the tree's servers when this execution is its root; undefined when there is nothing to wait for. */
+export function closeServers(prepared: PreparedExecution): Promise<void> | undefined {
+  return prepared.root ? prepared.services.mcp.close() : undefined;
 }

@@ -7,7 +7,8 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
 import { approveTools } from '../calls/confirmation.js';
-import { executeAgent, type ExecutionOptions } from './executor.js';
+import { type ExecutionOptions } from './executor.js';
+import { run as runDefinition } from '../run-verbs.js';
 import type { RunState } from '../../contracts/run-state.js';
 
 const chat: AgentDefinition = {
@@ -53,7 +54,7 @@ async function run(
   const model = new ScriptedModel(script);
   const events: CadreEvent[] = [];
   const echoed: Array<Record<string, unknown>> = [];
-  const result = await executeAgent(definition, {
+  const result = await runDefinition(definition, {
     model,
     tools: [echoTool(echoed), sendTool()],
     onEvent: (e) => events.push(e),
@@ -111,14 +112,14 @@ describe('executor (scripted model responses)', () => {
   describe('inputs and templates are checked before any model call', () => {
     it('a missing required input is a ValidationError and the model is never called', async () => {
       const model = new ScriptedModel([]);
-      await expect(executeAgent(reporter, { model, inputs: {} })).rejects.toThrow(ValidationError);
-      await expect(executeAgent(reporter, { model, inputs: {} })).rejects.toThrow(/topic/);
+      await expect(runDefinition(reporter, { model, inputs: {} })).rejects.toThrow(ValidationError);
+      await expect(runDefinition(reporter, { model, inputs: {} })).rejects.toThrow(/topic/);
       expect(model.requests).toHaveLength(0);
     });
 
     it('a wrongly typed input is rejected', async () => {
       const model = new ScriptedModel([]);
-      await expect(executeAgent(reporter, { model, inputs: { topic: 42 } })).rejects.toThrow(
+      await expect(runDefinition(reporter, { model, inputs: { topic: 42 } })).rejects.toThrow(
         /inputs\.topic/,
       );
     });
@@ -129,7 +130,7 @@ describe('executor (scripted model responses)', () => {
         promptConfig: { query: 'About ${topic} and ${audience}' },
       };
       const model = new ScriptedModel([]);
-      await expect(executeAgent(broken, { model, inputs: { topic: 'x' } })).rejects.toThrow(
+      await expect(runDefinition(broken, { model, inputs: { topic: 'x' } })).rejects.toThrow(
         /missing value for \$\{audience\}; available: topic/,
       );
       expect(model.requests).toHaveLength(0);
@@ -263,7 +264,7 @@ describe('executor (scripted model responses)', () => {
     it('answers a call to a tool that was not granted with an error and never runs it', async () => {
       const sent: Array<Record<string, unknown>> = [];
       const model = new ScriptedModel([call('send', { to: 'x@example.com' }), text('ok')]);
-      const result = await executeAgent(chat, {
+      const result = await runDefinition(chat, {
         model,
         tools: [echoTool(), sendTool(sent)],
         inputs: { prompt: 'go' },
@@ -292,7 +293,7 @@ describe('executor (scripted model responses)', () => {
     it('refuses an unknown granted tool at start', async () => {
       const def: AgentDefinition = { ...chat, toolConfig: { tools: ['nope'] } };
       await expect(
-        executeAgent(def, {
+        runDefinition(def, {
           model: new ScriptedModel([]),
           tools: [echoTool()],
           inputs: { prompt: 'x' },
@@ -328,7 +329,7 @@ describe('executor (scripted model responses)', () => {
         },
         text('done'),
       ]);
-      const result = await executeAgent(def, { model, tools: [slow], inputs: { prompt: 'go' } });
+      const result = await runDefinition(def, { model, tools: [slow], inputs: { prompt: 'go' } });
       expect(result.traces.map((t) => t.output)).toEqual(['1', '2']);
       expect(responsesIn(model.requests[1]?.messages.at(-1))).toEqual([
         { output: 1 },
@@ -362,7 +363,7 @@ describe('executor (scripted model responses)', () => {
     it('are refused by default (fail closed) and the model is told', async () => {
       const sent: Array<Record<string, unknown>> = [];
       const model = new ScriptedModel([call('send', { to: 'a' }), text('could not send')]);
-      const result = await executeAgent(sender, {
+      const result = await runDefinition(sender, {
         model,
         tools: [sendTool(sent)],
         inputs: { prompt: 'go' },
@@ -377,7 +378,7 @@ describe('executor (scripted model responses)', () => {
     it('run once when approved', async () => {
       const sent: Array<Record<string, unknown>> = [];
       const model = new ScriptedModel([call('send', { to: 'a' }), text('sent')]);
-      await executeAgent(sender, {
+      await runDefinition(sender, {
         model,
         tools: [sendTool(sent)],
         inputs: { prompt: 'go' },
@@ -394,7 +395,7 @@ describe('executor (scripted model responses)', () => {
         call('send', { to: 'b' }),
         text('sent'),
       ]);
-      await executeAgent(sender, {
+      await runDefinition(sender, {
         model,
         tools: [sendTool(sent)],
         inputs: { prompt: 'go' },
@@ -409,7 +410,7 @@ describe('executor (scripted model responses)', () => {
 
     it('a rejection carries the feedback to the model; onReject: fail ends the run', async () => {
       const model = new ScriptedModel([call('send', { to: 'a' }), text('ok')]);
-      const result = await executeAgent(
+      const result = await runDefinition(
         { ...sender, onReject: 'fail' },
         {
           model,
@@ -434,7 +435,7 @@ describe('executor (scripted model responses)', () => {
           ? call('complete_task', { report: { summary: 'partial', score: 0 } })
           : loopForever(request, i),
       );
-      const result = await executeAgent(
+      const result = await runDefinition(
         { ...reporter, runConfig: { max_turns: 2 } },
         { model, tools: [echoTool()], inputs: { topic: 'x' } },
       );
@@ -452,7 +453,7 @@ describe('executor (scripted model responses)', () => {
       const model = new ScriptedModel((_r, i) =>
         i < 2 ? call('echo', { text: 'x' }) : text('I give up'),
       );
-      const result = await executeAgent(
+      const result = await runDefinition(
         { ...reporter, runConfig: { max_turns: 2 } },
         { model, tools: [echoTool()], inputs: { topic: 'x' } },
       );
@@ -479,7 +480,7 @@ describe('executor (scripted model responses)', () => {
           ? call('complete_task', { report: { summary: 'late', score: 0 } })
           : { ...call('echo', { text: 'x' }), delayMs: 40 },
       );
-      const result = await executeAgent(
+      const result = await runDefinition(
         { ...reporter, runConfig: { max_turns: 100, max_time_minutes: 0.002 } },
         { model, tools: [echoTool()], inputs: { topic: 'x' } },
       );
@@ -491,7 +492,7 @@ describe('executor (scripted model responses)', () => {
       const slow = new ScriptedModel((request) =>
         request.tools.length <= 1 ? text('no') : { ...call('echo', { text: 'x' }), delayMs: 40 },
       );
-      const result = await executeAgent(
+      const result = await runDefinition(
         { ...reporter, runConfig: { max_time_minutes: 0.002 } },
         { model: slow, tools: [echoTool()], inputs: { topic: 'x' } },
       );
@@ -508,7 +509,7 @@ describe('executor (scripted model responses)', () => {
         if (i === 1) controller.abort();
         return { ...call('echo', { text: 'x' }), delayMs: 5 };
       });
-      const result = await executeAgent(chat, {
+      const result = await runDefinition(chat, {
         model,
         tools: [echoTool()],
         inputs: { prompt: 'go' },

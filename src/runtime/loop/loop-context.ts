@@ -12,7 +12,7 @@ import type { ToolContext } from '../../tools/types.js';
 import type { CompletionProtocol } from '../completion/completion.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { CallEnvironment, ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ConfirmationHandler } from '../calls/confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
@@ -57,6 +57,8 @@ export interface LoopContext {
   policy?: GatePolicy;
   /** When earlier turns are summarised (runConfig.compaction); absent: never. */
   compaction?: CompactionSettings;
+  /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
+  callEnvironment?: CallEnvironment;
   /** Continues a subagent that paused inside one of this execution's calls. */
   resumeSpawn?: (request: SpawnRequest, resume: ChildResume) => Promise<RunResult>;
 }

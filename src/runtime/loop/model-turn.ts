@@ -1,4 +1,5 @@
 import type { EventSink } from '../../events/types.js';
+import { SILENT } from './run-events.js';
 import {
   addUsage,
   type FunctionCallPart,
@@ -35,12 +36,14 @@ export async function runModelTurn(
       case 'text': {
         text += chunk.text;
         appendText(parts, 'text', chunk.text, chunk.signature);
-        emit({ type: 'text_delta', message: chunk.text, data: { text: chunk.text } });
+        if (emit !== SILENT)
+          emit({ type: 'text_delta', message: chunk.text, data: { text: chunk.text } });
         break;
       }
       case 'thought':
         appendText(parts, 'thought', chunk.text, chunk.signature);
-        emit({ type: 'thought_delta', message: chunk.text, data: { text: chunk.text } });
+        if (emit !== SILENT)
+          emit({ type: 'thought_delta', message: chunk.text, data: { text: chunk.text } });
         break;
       case 'function_call':
         parts.push(chunk.call);

@@ -5,7 +5,12 @@ import type { FunctionCallPart, ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import type { ConfirmationHandler } from '../calls/confirmation.js';
-import { executeAgent, resumeRun, startRun, type RunOutcome } from './executor.js';
+import { drive, type RunOutcome } from './executor.js';
+import {
+  resume as resumeDefinition,
+  run as runDefinition,
+  start as startDefinition,
+} from '../run-verbs.js';
 import type { RunState } from '../../contracts/run-state.js';
 
 const mailer: AgentDefinition = {
@@ -40,7 +45,7 @@ function script(): ScriptedModel {
 }
 
 async function paused(sent: Array<Record<string, unknown>>, events: CadreEvent[] = []) {
-  const outcome = await startRun(mailer, {
+  const outcome = await startDefinition(mailer, {
     model: script(),
     tools: [sendTool(sent), echoTool()],
     inputs: { prompt: 'mail them' },
@@ -87,7 +92,7 @@ describe('pause and resume at approvals (scripted model responses)', () => {
     const model = script();
     const events: CadreEvent[] = [];
     const result = finished(
-      await resumeRun(
+      await resumeDefinition(
         mailer,
         stored,
         {
@@ -128,11 +133,11 @@ describe('pause and resume at approvals (scripted model responses)', () => {
       first.pending.map((p) => [p.callId, { kind: 'approve' as const }]),
     );
     const resume = () =>
-      resumeRun(mailer, first.state, decisions, {
-        model: script(),
-        tools: [sendTool(sent), echoTool()],
-        claim,
-      });
+      drive(
+        mailer,
+        { kind: 'resume', state: first.state, decisions },
+        { model: script(), tools: [sendTool(sent), echoTool()], claim },
+      );
     const [a, b] = await Promise.all([resume(), resume()]);
     expect(sentTo(sent).sort()).toEqual(['ann', 'bob']);
     expect([finished(a).final_message, finished(b).final_message].join()).toContain(
@@ -143,7 +148,7 @@ describe('pause and resume at approvals (scripted model responses)', () => {
   it('refuses to resume without a decision for every waiting call, or a run that is not paused', async () => {
     const first = await paused([]);
     await expect(
-      resumeRun(
+      resumeDefinition(
         mailer,
         first.state,
         { [first.pending[0]!.callId]: { kind: 'approve' } },
@@ -151,18 +156,18 @@ describe('pause and resume at approvals (scripted model responses)', () => {
       ),
     ).rejects.toThrow(/No decision for call/);
     await expect(
-      resumeRun(mailer, { ...first.state, status: 'finished' }, {}, { model: script() }),
+      resumeDefinition(mailer, { ...first.state, status: 'finished' }, {}, { model: script() }),
     ).rejects.toThrow(/not waiting for approval/);
   });
 
-  it('executeAgent explains that a deferring handler needs startRun and resumeRun', async () => {
+  it('run explains that a deferring handler needs start and resume', async () => {
     await expect(
-      executeAgent(mailer, {
+      runDefinition(mailer, {
         model: script(),
         tools: [sendTool(), echoTool()],
         inputs: { prompt: 'x' },
         confirm: defer,
       }),
-    ).rejects.toThrow(/use startRun and resumeRun/);
+    ).rejects.toThrow(/use start and resume/);
   });
 });

@@ -9,7 +9,7 @@ import { ToolRegistry } from '../../tools/tool-registry.js';
 import { refuseSideEffects } from '../calls/confirmation.js';
 import { RunEvents } from './run-events.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import {
   createSpawnServices,
   type LaunchChild,
@@ -27,13 +27,14 @@ export interface PreparedExecution {
 
 /**
  * Ids, event stamping and the services a run tree shares. A root run
- * creates them from its options; a child receives its root's.
+ * creates them from its options and `runtime`; a child receives its root's.
  */
-export async function prepareExecution(
+export function prepareExecution(
   options: ExecutionOptions,
   agent: string,
   launch: LaunchChild,
-): Promise<PreparedExecution> {
+  runtime: Runtime | undefined,
+): PreparedExecution {
   const runId = options.runId ?? randomUUID();
   const execution = options.execution ?? rootExecution(runId, agent);
   const workspace = resolve(options.workspace ?? process.cwd());
@@ -50,7 +51,7 @@ export async function prepareExecution(
         ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
         ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
         confirm: options.confirm ?? refuseSideEffects,
-        runtime: options.runtime ?? (await createRuntime()),
+        runtime: runtime ?? runtimeMissing(),
         events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
         workspace,
         ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
@@ -77,6 +78,16 @@ export async function prepareExecution(
     services,
     root: options.services === undefined,
   };
+}
+
+/** The runtime a root run uses: the caller's, else a new one (Ajv loads for it). */
+export function runtimeFor(options: ExecutionOptions): Runtime | Promise<Runtime> | undefined {
+  if (options.services) return undefined;
+  return options.runtime ?? createRuntime();
+}
+
+function runtimeMissing(): never {
+  throw new TypeError('A root run needs a runtime: pass runtimeFor(options).');
 }
 
 /** The client for an agent's model: an explicit client wins, else the resolver. */

@@ -6,7 +6,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { Message } from '../../model/types.js';
 import { readFileTool } from '../../tools/builtin/read-file.js';
-import { executeAgent } from './executor.js';
+import { run } from '../run-verbs.js';
 
 describe('protected paths reach every tool call of a run (scripted model)', () => {
   it("refuses the server's database inside the workspace, in the root and in a subagent", async () => {
@@ -37,7 +37,7 @@ describe('protected paths reach every tool call of a run (scripted model)', () =
       const delegate = { functionCall: { name: 'reader', args: { prompt: 'read data/cadre.db' } } };
       return { parts: isLead ? [read, delegate] : [read] };
     });
-    const result = await executeAgent(lead, {
+    const result = await run(lead, {
       model,
       tools: [readFileTool],
       agents: {

@@ -5,8 +5,13 @@ import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
-import { executeAgent, startRun } from './executor.js';
+import { run, start } from '../run-verbs.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
+import { drive, NEW_RUN, resultOf, type ExecutionOptions } from './executor.js';
+
+/** A run with the options only the run service sets (state hooks, a short grace turn). */
+const runToEnd = async (definition: AgentDefinition, options: ExecutionOptions) =>
+  resultOf(await drive(definition, NEW_RUN, options));
 
 const def = (
   name: string,
@@ -45,7 +50,7 @@ describe('robustness (scripted model responses)', () => {
         })),
       };
     });
-    const result = await executeAgent(root, {
+    const result = await run(root, {
       model,
       agents: catalog(leaf, mid, root),
       limits: { globalConcurrency: 2, perParentConcurrency: 8 },
@@ -81,7 +86,7 @@ describe('robustness (scripted model responses)', () => {
       },
     ]);
     const states: unknown[] = [];
-    const result = await executeAgent(def('a', ['echo', 'slow', 'send']), {
+    const result = await runToEnd(def('a', ['echo', 'slow', 'send']), {
       model,
       tools: [echoTool(), slow, sendTool(sent)],
       inputs: { prompt: 'go' },
@@ -107,7 +112,7 @@ describe('robustness (scripted model responses)', () => {
         ? { parts: [{ text: 'late' }], delayMs: 500 }
         : { parts: [{ functionCall: { name: 'echo', args: { text: 'x' } } }] },
     );
-    const result = await executeAgent(def('a', ['echo'], { runConfig: { max_turns: 1 } }), {
+    const result = await runToEnd(def('a', ['echo'], { runConfig: { max_turns: 1 } }), {
       model,
       tools: [echoTool()],
       inputs: { prompt: 'go' },
@@ -129,7 +134,7 @@ describe('robustness (scripted model responses)', () => {
         ? { parts: [{ text: 'parent done' }] }
         : { parts: [{ functionCall: { name: 'child', args: { prompt: 'send' } } }] };
     });
-    const outcome = await startRun(parent, {
+    const outcome = await start(parent, {
       model,
       tools: [sendTool(sent)],
       agents: catalog(child, parent),

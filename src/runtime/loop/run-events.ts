@@ -1,3 +1,4 @@
+import { isoTime } from '../../util/iso-time.js';
 import type { CadreEvent, EventSink, ExecutionContext } from '../../events/types.js';
 
 /**
@@ -39,7 +40,7 @@ export class RunEvents {
       const event: CadreEvent = {
         type: input.type,
         message: input.message,
-        timestamp: new Date().toISOString(),
+        timestamp: isoTime(Date.now()),
         data: input.data ?? {},
         runId: this.runId,
         executionId: execution.executionId,

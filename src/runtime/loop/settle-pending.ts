@@ -11,7 +11,7 @@ import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
 import { afterCalls, callEnvironment, parkedTurn } from './take-turn.js';
 import { reportResult } from '../calls/tool-calls.js';
-import { observed } from '../calls/gated-call.js';
+import { observed } from '../calls/full-gate.js';
 
 /**
  * Completes a parked turn with the people's decisions: approved calls run

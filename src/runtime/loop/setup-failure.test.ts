@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { ModelClient } from '../../model/types.js';
-import { executeAgent } from './executor.js';
+import { run } from '../run-verbs.js';
 
 /** A provider whose SDK is not installed: its first call throws the install hint. */
 const missingSdk: ModelClient = {
@@ -13,7 +13,7 @@ const missingSdk: ModelClient = {
 
 describe('a setup problem found mid-run', () => {
   it('ends the run with code "setup" and the message as written, not as an unexpected failure', async () => {
-    const result = await executeAgent(
+    const result = await run(
       {
         name: 'a',
         description: 'a',

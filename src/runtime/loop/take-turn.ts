@@ -9,7 +9,7 @@ import {
 } from '../../model/types.js';
 import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
-import { withUniqueCallIds } from '../calls/call-ids.js';
+import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import { compactConversation, planCompaction } from '../compaction/compact-conversation.js';
 import type { Stop } from './stop.js';
@@ -71,9 +71,11 @@ export async function takeTurn(
     const usage = priced(turn.usage, priceFor(state.model, ctx.prices));
     state.usage = addUsage(state.usage, usage);
     state.contextTokens = usage.inputTokens;
-    emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
+    if (emit !== SILENT)
+      emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
-  if (turn.calls.length > 0) turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
+  if (turn.calls.length > 0 && !callIdsUnique(state.messages, turn.parts))
+    turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
   if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });
   if (turn.text) state.finalText = turn.text;
 
@@ -233,13 +235,18 @@ export function answerDanglingCalls(ctx: LoopContext, reason: string): void {
   if (responses.length > 0) ctx.state.messages.push({ role: 'user', parts: responses });
 }
 
-/** The environment tool calls of this execution run in. */
+/**
+ * The environment tool calls of this execution run in. Built once and reused
+ * while the offered tools and the signal stay the same (every normal turn).
+ */
 export function callEnvironment(
   ctx: LoopContext,
   offered: ReadonlySet<string>,
   signal: AbortSignal,
 ): CallEnvironment {
-  return {
+  const reused = ctx.callEnvironment;
+  if (reused && reused.offered === offered && reused.toolContext.signal === signal) return reused;
+  const env: CallEnvironment = {
     state: ctx.state,
     registry: ctx.registry,
     offered,
@@ -256,4 +263,6 @@ export function callEnvironment(
     ...(ctx.policy ? { policy: ctx.policy } : {}),
     ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
   };
+  ctx.callEnvironment = env;
+  return env;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/validation-error.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { loadDefinition } from '../../definition/load-definition.js';
-import { executeAgent } from '../loop/executor.js';
+import { run as runDefinition } from '../run-verbs.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ async function firstRequest(
   inputs: Record<string, unknown>,
 ) {
   const model = new ScriptedModel([{ parts: [{ text: 'done' }] }]);
-  const result = await executeAgent(await loaded(name, lines), { model, inputs });
+  const result = await runDefinition(await loaded(name, lines), { model, inputs });
   expect(result.terminate_reason).toBe('GOAL');
   const request = model.requests[0];
   if (!request) throw new Error('the model was not called');
@@ -84,7 +84,7 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
       '---',
       'About ${topic}.',
     ]);
-    const run = executeAgent(definition, { model, inputs: { prompt: 'p' } });
+    const run = runDefinition(definition, { model, inputs: { prompt: 'p' } });
     await expect(run).rejects.toThrow(ValidationError);
     await expect(run).rejects.toThrow(/missing value for \$\{topic\}; available: query, prompt/);
     expect(model.requests).toHaveLength(0);
@@ -114,7 +114,7 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
       'description: d',
       'instruction: Review {generated_code} for {prompt}.',
     ]);
-    await executeAgent(definition, {
+    await runDefinition(definition, {
       model,
       inputs: { prompt: 'the user' },
       state: { generated_code: 'x = 1', prompt: 'not this' },
@@ -129,7 +129,7 @@ describe('each dialect runs its prompt by its own placeholder rules', () => {
       'description: d',
       'instruction: Review {generated_code}.',
     ]);
-    const result = await executeAgent(definition, { model, inputs: { prompt: 'p' } }).catch(
+    const result = await runDefinition(definition, { model, inputs: { prompt: 'p' } }).catch(
       (error: unknown) => error,
     );
     expect(String(result instanceof Error ? result.message : JSON.stringify(result))).toContain(

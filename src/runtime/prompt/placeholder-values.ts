@@ -11,7 +11,10 @@ export function placeholderValues(
   inputs: Readonly<Record<string, unknown>>,
   state: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
-  const aliased = Object.entries(inputAliases(definition))
+  const aliases = inputAliases(definition);
+  // Most definitions have no aliases: the state, then the inputs.
+  if (Object.keys(aliases).length === 0) return { ...state, ...inputs };
+  const aliased = Object.entries(aliases)
     .filter(([, input]) => Object.hasOwn(inputs, input))
     .map(([alias, input]) => [alias, inputs[input]] as const);
   return { ...state, ...Object.fromEntries(aliased), ...inputs };

@@ -20,6 +20,8 @@ export function templateString(
   field = 'template',
   style: PlaceholderStyle = 'dollar',
 ): string {
+  // Most texts hold no placeholder at all: nothing to search for.
+  if (style === 'none' || !template.includes(style === 'dollar' ? '${' : '{')) return template;
   const missing = new Set<string>();
   let filled = '';
   let from = 0;

@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool } from '../../testing/test-tools.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 
 const domain = (name: string, examples: string[] = []): AgentDefinition => ({
   name,
@@ -71,7 +71,7 @@ describe('kind: router (scripted model responses)', () => {
       }
     });
     const started = performance.now();
-    const result = await executeAgent(router, {
+    const result = await run(router, {
       model,
       agents,
       tools: [echoTool()],
@@ -107,7 +107,7 @@ describe('kind: router (scripted model responses)', () => {
     const model = new ScriptedModel((request) =>
       role(request) === 'router' ? route([], 'Hello!') : { parts: [{ text: 'x' }] },
     );
-    const result = await executeAgent(router, {
+    const result = await run(router, {
       model,
       agents,
       tools: [echoTool()],
@@ -133,7 +133,7 @@ describe('kind: router (scripted model responses)', () => {
           ])
         : { parts: [{ text: `${role(request)} answer` }] },
     );
-    await executeAgent(router, {
+    await run(router, {
       model,
       agents,
       tools: [echoTool()],

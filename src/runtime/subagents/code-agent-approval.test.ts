@@ -5,7 +5,8 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import { resumeRun, startRun, type ExecutionOptions } from '../loop/executor.js';
+import { type ExecutionOptions } from '../loop/executor.js';
+import { resume, start } from '../run-verbs.js';
 
 const def = (
   name: string,
@@ -76,7 +77,7 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
       inputs: { prompt: 'mail ann and tell me the news' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const paused = await startRun(router, options);
+    const paused = await start(router, options);
     if (paused.status !== 'paused')
       throw new Error(`expected a pause: ${JSON.stringify(paused.result)}`);
     expect(paused.pending.map((p) => p.path)).toEqual([['assistant', 'mailer', 'send']]);
@@ -86,7 +87,7 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
     expect(stored.activeMs).toBeGreaterThan(0);
     const child = Object.values(stored.code?.spawns ?? {}).find((s) => 'child' in s);
     expect(child && 'child' in child ? child.child.state.activeMs : 0).toBeGreaterThan(0);
-    const done = await resumeRun(
+    const done = await resume(
       router,
       stored,
       { [paused.pending[0]?.callId ?? '']: { kind: 'approve' } },
@@ -118,11 +119,11 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const paused = await startRun(workflow, options);
+    const paused = await start(workflow, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
     expect(paused.pending.map((p) => p.path)).toEqual([['pipeline', 'mailer', 'send']]);
     expect(model.requests.filter((r) => role(r) === 'closer')).toHaveLength(0);
-    const done = await resumeRun(
+    const done = await resume(
       workflow,
       JSON.parse(JSON.stringify(paused.state)) as RunState,
       { [paused.pending[0]?.callId ?? '']: { kind: 'reject', feedback: 'not ann' } },

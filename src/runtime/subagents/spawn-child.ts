@@ -6,7 +6,6 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { FALLBACK_MODEL } from '../loop/run-options.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
-import { runInThread } from './run-in-thread.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
@@ -201,22 +200,22 @@ function runTarget(
   if (request.isolation === 'thread' && !resume) {
     const blocker = threadBlocker(definition, services);
     if (!blocker) {
-      return runInThread(
-        services,
-        {
-          definition,
-          inputs: request.inputs,
-          ...(request.history ? { history: request.history } : {}),
-          model: definition.modelConfig?.model ?? services.defaultModel ?? FALLBACK_MODEL,
-          env: { ...process.env },
-          cwd: process.cwd(),
-          workspace: services.workspace,
-          ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
-          timeBudgetMs: Number.isFinite(budgetMs) ? budgetMs : DEFAULT_MAX_TIME_MINUTES * 60_000,
-          runId: parent.runId,
-          execution,
-        },
-        signal,
+      const job = {
+        definition,
+        inputs: request.inputs,
+        ...(request.history ? { history: request.history } : {}),
+        model: definition.modelConfig?.model ?? services.defaultModel ?? FALLBACK_MODEL,
+        env: { ...process.env },
+        cwd: process.cwd(),
+        workspace: services.workspace,
+        ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
+        timeBudgetMs: Number.isFinite(budgetMs) ? budgetMs : DEFAULT_MAX_TIME_MINUTES * 60_000,
+        runId: parent.runId,
+        execution,
+      };
+      // Worker threads load only for the runs that ask for one.
+      return import('./run-in-thread.js').then(({ runInThread }) =>
+        runInThread(services, job, signal),
       );
     }
     parent.emit({
@@ -292,7 +291,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
 /**
  * What a child's calls see of the tree's services: its call ids carry its
  * scope wherever they are claimed or decided, and the request says whether
- * the tree can wait. Where it cannot (below code run by `runCodeAgent`), a
+ * the tree can wait. Where it cannot (below a code agent run to the end), a
  * deferred decision becomes a refusal the child's model can read and work around.
  */
 function childServices(

@@ -6,7 +6,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import { echoTool } from '../../testing/test-tools.js';
-import { executeAgent } from '../loop/executor.js';
+import { run as runAgent } from '../run-verbs.js';
 
 const def = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition => ({
   name,
@@ -48,7 +48,7 @@ async function run(
   ...others: AgentDefinition[]
 ): Promise<CadreEvent[]> {
   const events: CadreEvent[] = [];
-  const result = await executeAgent(root, {
+  const result = await runAgent(root, {
     model: new ScriptedModel(script),
     tools: [echoTool()],
     agents: catalog(root, ...others),

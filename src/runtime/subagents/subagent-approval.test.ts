@@ -8,7 +8,8 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { approvalPath, type ConfirmationRequest } from '../calls/confirmation.js';
 import type { ClaimResult } from '../calls/call-environment.js';
-import { executeAgent, resumeRun, startRun, type ExecutionOptions } from '../loop/executor.js';
+import { type ExecutionOptions } from '../loop/executor.js';
+import { resume, run, start } from '../run-verbs.js';
 
 const def = (name: string, tools: string[]): AgentDefinition => ({
   name,
@@ -81,7 +82,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     const { model, agents, assistant } = tree();
     const sent: Array<Record<string, unknown>> = [];
     const asked: ConfirmationRequest[] = [];
-    const result = await executeAgent(assistant, {
+    const result = await run(assistant, {
       model,
       tools: [sendTool(sent), echoTool()],
       agents,
@@ -97,7 +98,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
   it('in process: a rejection reaches the child that asked, with the feedback', async () => {
     const { model, agents, assistant } = tree();
     const sent: Array<Record<string, unknown>> = [];
-    await executeAgent(assistant, {
+    await run(assistant, {
       model,
       tools: [sendTool(sent), echoTool()],
       agents,
@@ -126,7 +127,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       claim: guard.claim,
       onEvent: (e) => events.push(e),
     };
-    const paused = await startRun(assistant, options);
+    const paused = await start(assistant, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
     expect(sent).toEqual([]);
     expect(paused.pending).toHaveLength(1);
@@ -143,7 +144,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     const mailerTurns = () => model.requests.filter((r) => role(r) === 'mailer').length;
     const before = mailerTurns();
     const decisions = { [waiting?.callId ?? '']: { kind: 'approve' as const } };
-    const done = await resumeRun(assistant, stored, decisions, { ...options, confirm: undefined });
+    const done = await resume(assistant, stored, decisions, { ...options, confirm: undefined });
     expect(done.status).toBe('finished');
     expect(sent).toEqual([{ to: 'ann' }]);
     // The child went on from its own conversation: one more turn, not a fresh start.
@@ -151,7 +152,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     const lastMailer = model.requests.filter((r) => role(r) === 'mailer').at(-1);
     expect(lastMailer?.messages.filter((m) => m.role === 'model')).toHaveLength(1);
     // A second resume of the same stored state (a takeover) does not send again.
-    await resumeRun(assistant, stored, decisions, options);
+    await resume(assistant, stored, decisions, options);
     expect(sent).toEqual([{ to: 'ann' }]);
     expect(guard.ids()).toEqual([waiting?.callId]);
   });
@@ -166,12 +167,12 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const paused = await startRun(assistant, options);
+    const paused = await start(assistant, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
     expect(paused.pending.map((p) => p.args)).toEqual([{ to: 'ann' }, { to: 'cy' }]);
     const [ann, cy] = paused.pending.map((p) => p.callId);
     expect(ann).not.toBe(cy);
-    const done = await resumeRun(
+    const done = await resume(
       assistant,
       paused.state,
       {
@@ -197,9 +198,9 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const paused = await startRun(assistant, options);
+    const paused = await start(assistant, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
-    await expect(resumeRun(assistant, paused.state, {}, options)).rejects.toThrow(/mailer@/);
+    await expect(resume(assistant, paused.state, {}, options)).rejects.toThrow(/mailer@/);
   });
 
   it('durable: a `task` child waits and resumes like a named agent', async () => {
@@ -220,10 +221,10 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const paused = await startRun(boss, options);
+    const paused = await start(boss, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
     expect(paused.pending.map((p) => p.path)).toEqual([['boss', 'mailer', 'send']]);
-    const done = await resumeRun(
+    const done = await resume(
       boss,
       paused.state,
       { [paused.pending[0]?.callId ?? '']: { kind: 'approve' } },
@@ -248,7 +249,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
         return answered(r) ? { parts: [{ text: 'mailed' }] } : call('send', { to: 'ann' });
       return { parts: [{ text: 'all done' }] };
     });
-    const result = await executeAgent(router, {
+    const result = await run(router, {
       model,
       tools: [sendTool(sent)],
       agents: catalog(mailer, router),
@@ -287,9 +288,9 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'defer' }),
     };
-    const first = await startRun(boss, options);
+    const first = await start(boss, options);
     if (first.status !== 'paused') throw new Error('expected a pause');
-    const second = await resumeRun(
+    const second = await resume(
       boss,
       first.state,
       { [first.pending[0]?.callId ?? '']: { kind: 'approve' } },
@@ -301,7 +302,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
     expect(second.pending[0]?.callId).not.toBe(first.pending[0]?.callId);
     const child = Object.values(second.state.pendingTurn?.children ?? {})[0];
     expect(child?.state.turns).toBe(2);
-    const done = await resumeRun(
+    const done = await resume(
       boss,
       JSON.parse(JSON.stringify(second.state)) as RunState,
       { [second.pending[0]?.callId ?? '']: { kind: 'approve' } },

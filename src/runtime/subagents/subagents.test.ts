@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 
 const def = (
   name: string,
@@ -56,7 +56,7 @@ describe('subagents (scripted model responses)', () => {
           return called(request) ? say('it says hi') : call('echo', { text: 'hi' });
         return called(request) ? say('The reader says hi.') : call('reader', { file: 'a.txt' });
       });
-      const result = await executeAgent(router, {
+      const result = await run(router, {
         model,
         tools: [echoTool(), sendTool()],
         agents: catalog(reader, router),
@@ -100,7 +100,7 @@ describe('subagents (scripted model responses)', () => {
       const model = new ScriptedModel((request) =>
         called(request) ? say('ok') : call('reader', { path: 'a.txt' }),
       );
-      await executeAgent(router, {
+      await run(router, {
         model,
         tools: [echoTool()],
         agents: catalog(reader, router),
@@ -121,7 +121,7 @@ describe('subagents (scripted model responses)', () => {
       const model = new ScriptedModel((request) =>
         called(request) ? say('done') : call('recur', { prompt: 'again' }),
       );
-      const result = await executeAgent(recur, {
+      const result = await run(recur, {
         model,
         agents: catalog(recur),
         inputs: { prompt: 'go' },
@@ -146,7 +146,7 @@ describe('subagents (scripted model responses)', () => {
       const model = new ScriptedModel((request) =>
         called(request) ? say('done') : call('recur', { prompt: 'again' }),
       );
-      await executeAgent(recur, {
+      await run(recur, {
         model,
         agents: catalog(recur),
         limits: { maxDepth: 1 },
@@ -171,7 +171,7 @@ describe('subagents (scripted model responses)', () => {
               query: 'send it',
             });
       });
-      await executeAgent(parent, {
+      await run(parent, {
         model,
         tools: [echoTool(), sendTool(sent)],
         inputs: { prompt: 'x' },
@@ -197,7 +197,7 @@ describe('subagents (scripted model responses)', () => {
                 query: 'q',
               }),
       );
-      await executeAgent(parent, {
+      await run(parent, {
         model,
         tools: [echoTool(), sendTool()],
         inputs: { prompt: 'x' },
@@ -220,7 +220,7 @@ describe('subagents (scripted model responses)', () => {
             ? say('ok')
             : call('task', { agent: 'worker', query: 'q' }),
       );
-      await executeAgent(router, {
+      await run(router, {
         model,
         tools: [echoTool()],
         agents: catalog(worker, router),
@@ -241,7 +241,7 @@ describe('subagents (scripted model responses)', () => {
             ? say('ok')
             : call('task', { agent: 'worker', query: 'q', config: { tools: ['send', 'echo'] } }),
       );
-      await executeAgent(router, {
+      await run(router, {
         model,
         tools: [echoTool(), sendTool()],
         agents: catalog(worker, router),
@@ -264,7 +264,7 @@ describe('subagents (scripted model responses)', () => {
             ? say('ok')
             : call('task', { agent: 'worker', query: 'q', config: { allow_nested: false } }),
       );
-      await executeAgent(router, {
+      await run(router, {
         model,
         tools: [echoTool()],
         agents: catalog(worker, router),
@@ -307,7 +307,7 @@ describe('subagents (scripted model responses)', () => {
         }
       };
       const events: CadreEvent[] = [];
-      const result = await executeAgent(router, {
+      const result = await run(router, {
         model,
         agents: catalog(worker, router),
         limits: { perParentConcurrency: 2 },
@@ -343,7 +343,7 @@ describe('subagents (scripted model responses)', () => {
             : { ...say('late'), delayMs: 3000 };
         return called(request) ? say('ok') : call('slow', { prompt: 'take your time' });
       });
-      await executeAgent(router, { model, agents: catalog(slow, router), inputs: { prompt: 'x' } });
+      await run(router, { model, agents: catalog(slow, router), inputs: { prompt: 'x' } });
       // The parent may itself be in its grace turn by then: look for the child's report anywhere in its history.
       const history = model.requests.filter((r) => roleOf(r) === 'router').at(-1)?.messages ?? [];
       const report = history.flatMap((m) => m.parts).find((p) => p.kind === 'function_response');
@@ -370,7 +370,7 @@ describe('subagents (scripted model responses)', () => {
         return called(request) ? say('ok') : call('slow', { prompt: 'q' });
       });
       const started = performance.now();
-      const result = await executeAgent(router, {
+      const result = await run(router, {
         model,
         agents: catalog(slow, router),
         inputs: { prompt: 'x' },

@@ -6,7 +6,7 @@ import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { validateDefinitionObject } from '../../definition/validate-definition.js';
 import { readFileTool } from '../../tools/builtin/index.js';
-import { executeAgent } from '../loop/executor.js';
+import { run } from '../run-verbs.js';
 import { TASK_TOOL } from './task-tool.js';
 
 const agent = (name: string): AgentDefinition => ({
@@ -56,7 +56,7 @@ async function delegate(target: unknown) {
       ? { parts: [{ text: JSON.stringify(response) }] }
       : { parts: [{ functionCall: { name: 'task', args: { agent: target, query: 'go' } } }] };
   });
-  const result = await executeAgent(lead.definition, {
+  const result = await run(lead.definition, {
     model,
     tools: [readFileTool],
     agents,

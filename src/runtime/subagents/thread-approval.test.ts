@@ -9,7 +9,8 @@ import type { CadreEvent } from '../../events/types.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { loadScriptedModel } from '../../model/scripted-file.js';
 import { builtinTools } from '../../tools/builtin/index.js';
-import { resumeRun, startRun, type ExecutionOptions } from '../loop/executor.js';
+import { type ExecutionOptions } from '../loop/executor.js';
+import { resume, start } from '../run-verbs.js';
 
 const catalog = (...defs: AgentDefinition[]): AgentLookup => {
   const map = new Map<string, AgentEntry>(
@@ -78,13 +79,13 @@ describe('a worker-thread domain waits for approval (scripted model files)', () 
       confirm: () => Promise.resolve({ kind: 'defer' }),
       onEvent: (e) => events.push(e),
     };
-    const paused = await startRun(router, options);
+    const paused = await start(router, options);
     if (paused.status !== 'paused')
       throw new Error(`expected a pause: ${JSON.stringify(paused.result)}`);
     expect(events.some((e) => e.type === 'thread_started')).toBe(true);
     expect(paused.pending.map((p) => p.path)).toEqual([['desk', 'writer', 'write_file']]);
     await expect(readFile(join(dir, 'n.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
-    const done = await resumeRun(
+    const done = await resume(
       router,
       JSON.parse(JSON.stringify(paused.state)) as RunState,
       { [paused.pending[0]?.callId ?? '']: { kind: 'approve' } },

@@ -4,7 +4,7 @@ import { resolveModelClient } from '../../model/resolve-model.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
-import { startRun } from '../loop/executor.js';
+import { drive, NEW_RUN } from '../loop/executor.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
 
 /*
@@ -24,7 +24,7 @@ if (port) {
       resolveModelClient(model, job.env, { cwd: job.cwd }),
     );
     try {
-      const outcome = await startRun(job.definition, {
+      const outcome = await drive(job.definition, NEW_RUN, {
         inputs: job.inputs,
         ...(job.history ? { history: job.history } : {}),
         defaultModel: job.model,

@@ -7,7 +7,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelClient, ModelRequest } from '../../model/types.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import { executeAgent } from '../loop/executor.js';
+import { run as runDefinition } from '../run-verbs.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -43,7 +43,7 @@ const answered = (r: ModelRequest) => lastParts(r).some((p) => p.kind === 'funct
 async function run(file: string, model: ModelClient, signal?: AbortSignal) {
   const { definition, warnings } = await loadDefinition(file, { cwd: dir });
   const events: CadreEvent[] = [];
-  const result = await executeAgent(definition, {
+  const result = await runDefinition(definition, {
     model,
     workspace: dir,
     inputs: { prompt: 'a poem about rain' },

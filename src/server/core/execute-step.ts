@@ -1,5 +1,5 @@
 import type { AgentDefinition } from '../../definition/types.js';
-import { recoverRun, resumeRun, startRun, type RunOutcome } from '../../runtime/loop/executor.js';
+import { drive, NEW_RUN, type RunOutcome } from '../../runtime/loop/executor.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import { startRecording } from '../../trajectory/recorder.js';
 import { HISTORY_MESSAGES } from './server-context.js';
@@ -24,13 +24,19 @@ export async function executeStep(
       };
       // The recording keeps the inputs, so the trajectory replays (and forks) as it ran.
       const recording = step.record ? await startRecording(definition, started) : undefined;
-      const outcome = await startRun(definition, recording?.options ?? started);
+      const outcome = await drive(definition, NEW_RUN, recording?.options ?? started);
       return recording ? { outcome, recording } : { outcome };
     }
     case 'resume':
-      return { outcome: await resumeRun(definition, step.state, step.job.decisions, options) };
+      return {
+        outcome: await drive(
+          definition,
+          { kind: 'resume', state: step.state, decisions: step.job.decisions },
+          options,
+        ),
+      };
     case 'recover':
-      return { outcome: await recoverRun(definition, step.state, options) };
+      return { outcome: await drive(definition, { kind: 'recover', state: step.state }, options) };
     default:
       return step satisfies never;
   }

@@ -70,7 +70,7 @@ export function pauseForApproval(
   return async (request, signal) => {
     const normalized = normalizeCall(request.tool, request.args);
     const args = normalized.ok ? normalized.args : request.args;
-    // Above this subagent is code that cannot be kept paused (runCodeAgent): it is told instead.
+    // Above this subagent is code that cannot be kept paused (a code agent run to the end): it is told instead.
     if (request.execution.depth > 0 && request.canDefer === false) {
       await beforeAction();
       await audit(

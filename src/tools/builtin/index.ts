@@ -1,46 +1,19 @@
 import type { Tool } from '../types.js';
-import { editFileTool } from './edit-file.js';
-import { globTool } from './glob.js';
-import { grepTool } from './grep.js';
-import { lsTool } from './ls.js';
-import { readFileTool } from './read-file.js';
-import { writeFileTool } from './write-file.js';
-import { shellTool } from '../shell/shell-tool.js';
-import { webFetchTool } from '../web/web-fetch-tool.js';
 import { createWebSearchTool } from '../web/web-search-tool.js';
-import { todoWriteTool } from '../todo/todo-tool.js';
+import { builtinTools } from './builtin-tools.js';
 
-export { editFileTool, globTool, grepTool, lsTool, readFileTool, writeFileTool };
+export { editFileTool } from './edit-file.js';
+export { globTool } from './glob.js';
+export { grepTool } from './grep.js';
+export { lsTool } from './ls.js';
+export { readFileTool } from './read-file.js';
+export { writeFileTool } from './write-file.js';
 export { resolveInWorkspace } from './workspace-path.js';
-
-/** The workspace-confined file tools. */
-export const fileTools: readonly Tool[] = Object.freeze([
-  lsTool,
-  readFileTool,
-  globTool,
-  grepTool,
-  writeFileTool,
-  editFileTool,
-]);
-
-/**
- * The tools every agent can be granted: the file tools, the shell (run in
- * the workspace), web_fetch and todo_write (whose list lives in the run's
- * events); stateless, so safe to share.
- */
-export const builtinTools: readonly Tool[] = Object.freeze([
-  ...fileTools,
-  shellTool,
-  webFetchTool,
-  todoWriteTool,
-]);
+// The package entry takes these from builtin-tools.ts, without web_search's code.
+export { builtinToolNames, builtinTools, fileTools } from './builtin-tools.js';
 
 /** The built-ins plus the tools `env` configures (web_search with a search provider's key). */
 export function availableTools(env: NodeJS.ProcessEnv): Tool[] {
   const search = createWebSearchTool(env);
   return search ? [...builtinTools, search] : [...builtinTools];
-}
-
-export function builtinToolNames(): string[] {
-  return builtinTools.map((tool) => tool.name);
 }

@@ -3,7 +3,7 @@ import { createProgressPrinter } from '../../cli/progress.js';
 import { createStyle } from '../../cli/style.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import { executeAgent } from '../../runtime/loop/executor.js';
+import { run } from '../../runtime/run-verbs.js';
 import { validateDefinitionObject } from '../../definition/validate-definition.js';
 import { builtinTools } from '../builtin/index.js';
 
@@ -36,7 +36,7 @@ describe('todo_write in a run (scripted model responses)', () => {
     const events: CadreEvent[] = [];
     const printed: string[] = [];
     const progress = createProgressPrinter((text) => printed.push(text), createStyle(false));
-    const result = await executeAgent(definition, {
+    const result = await run(definition, {
       model,
       tools: builtinTools,
       inputs: { prompt: 'Fix it' },

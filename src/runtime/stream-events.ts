@@ -1,18 +1,4 @@
-import type { CadreEvent } from '../../events/types.js';
-import type { AgentDefinition } from '../../definition/types.js';
-import { executeAgent, type RunOptions } from './executor.js';
-
-/**
- * The run as an async iterable of events, ending with `final_result`.
- * Breaking out of the loop cancels the run. Errors raised before the run
- * starts (invalid inputs, unknown model) are thrown from the iterator.
- */
-export function streamAgent(
-  definition: AgentDefinition,
-  options: Omit<RunOptions, 'onEvent'> = {},
-): AsyncGenerator<CadreEvent, void, undefined> {
-  return streamEvents((listening) => executeAgent(definition, listening), options);
-}
+import type { CadreEvent } from '../events/types.js';
 
 /** Streams the events of any run started by `begin` with the options it is given. */
 export async function* streamEvents<O extends { signal?: AbortSignal }>(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CadreEvent } from '../../events/types.js';
-import { ScriptedModel } from '../../model/scripted-model.js';
-import type { AgentDefinition } from '../../definition/types.js';
-import { echoTool } from '../../testing/test-tools.js';
-import { streamAgent } from './stream-agent.js';
+import type { CadreEvent } from '../events/types.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import type { AgentDefinition } from '../definition/types.js';
+import { echoTool } from '../testing/test-tools.js';
+import { stream } from './run-verbs.js';
 
 const chat: AgentDefinition = {
   name: 'chat',
@@ -12,7 +12,7 @@ const chat: AgentDefinition = {
   toolConfig: { tools: ['echo'] },
 };
 
-describe('streamAgent (scripted model responses)', () => {
+describe('stream (scripted model responses)', () => {
   it('yields the events in order and ends with final_result carrying the result', async () => {
     const model = new ScriptedModel([
       {
@@ -24,7 +24,7 @@ describe('streamAgent (scripted model responses)', () => {
       { parts: [{ text: 'Hel' }, { text: 'lo' }] },
     ]);
     const events: CadreEvent[] = [];
-    for await (const event of streamAgent(chat, {
+    for await (const event of stream(chat, {
       model,
       tools: [echoTool()],
       inputs: { prompt: 'hi' },
@@ -54,7 +54,7 @@ describe('streamAgent (scripted model responses)', () => {
       calls++;
       return { parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }], delayMs: 5 };
     });
-    for await (const event of streamAgent(chat, {
+    for await (const event of stream(chat, {
       model,
       tools: [echoTool()],
       inputs: { prompt: 'hi' },
@@ -69,7 +69,7 @@ describe('streamAgent (scripted model responses)', () => {
 
   it('throws validation errors raised before the run starts', async () => {
     const iterate = async () => {
-      for await (const _event of streamAgent(chat, { model: new ScriptedModel([]), inputs: {} })) {
+      for await (const _event of stream(chat, { model: new ScriptedModel([]), inputs: {} })) {
         // no events expected
       }
     };

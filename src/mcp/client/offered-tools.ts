@@ -1,0 +1,47 @@
+import type { SchemaValidator } from '../../runtime/completion/schema-validator.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { Tool } from '../../tools/types.js';
+import { definitionMcpTools, splitGrants } from './definition-mcp-tools.js';
+import type { McpHub, McpTools } from './mcp-hub.js';
+
+/** What a definition's grants offer: names to take from the pool or the agents, and ready tools. */
+export interface OfferedTools {
+  /** Pool tools, `task` and agents, by name. */
+  local: string[];
+  /** The definition's own tools (`builtins`) and its MCP tools, with the warnings to say. */
+  mcp: McpTools;
+}
+
+export interface OfferedToolsOptions {
+  pool: ToolRegistry;
+  hub: McpHub;
+  validator: SchemaValidator;
+  /** Tools the definition brings with it for some of its local grants (exit_loop, its sub-agents). */
+  builtins: (granted: readonly string[]) => Tool[];
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Splits a definition's grants and starts (or reuses) the MCP servers they
+ * need. Without MCP grants (most runs) nothing is awaited.
+ */
+export function offeredTools(
+  definition: AgentDefinition,
+  options: OfferedToolsOptions,
+): OfferedTools | Promise<OfferedTools> {
+  const grants = splitGrants(definition, options.pool, options.hub.projectServers());
+  const builtins = options.builtins(grants.local);
+  const local =
+    builtins.length === 0
+      ? grants.local
+      : grants.local.filter((name) => !builtins.some((tool) => tool.name === name));
+  if (grants.mcp.length === 0) return { local, mcp: { tools: builtins, warnings: [] } };
+  return definitionMcpTools(
+    definition,
+    grants.mcp,
+    options.hub,
+    options.validator,
+    options.signal ?? new AbortController().signal,
+  ).then((mcp) => ({ local, mcp: { ...mcp, tools: [...builtins, ...mcp.tools] } }));
+}

@@ -1,0 +1,183 @@
+import type { GenerationConfig, ModelClient } from '../../model/types.js';
+import {
+  DEFAULT_MAX_TIME_MINUTES,
+  DEFAULT_MAX_TURNS,
+  type AgentDefinition,
+} from '../../definition/types.js';
+import { completionDeclarations, type CompletionProtocol } from '../completion/completion.js';
+import { ToolExecutionError } from '../../errors/cadre-error.js';
+import type { RunState } from '../../contracts/run-state.js';
+import type { OfferedTools } from '../../mcp/client/offered-tools.js';
+import { grantedTools } from '../subagents/granted-tools.js';
+import { spawnChild } from '../subagents/spawn-child.js';
+import { compactionSettings } from '../compaction/compaction-settings.js';
+import { costSpent } from './cost-ceiling.js';
+import { toolModelCall } from './tool-model-call.js';
+import { frameDeadline, spawnParentOf } from './execution-frame.js';
+import type { LoopContext } from './loop-context.js';
+import type { PreparedExecution } from './prepare-execution.js';
+import type { ExecutionOptions } from './run-options.js';
+
+/** What one execution's loop is built from. */
+export interface LoopParts {
+  definition: AgentDefinition;
+  state: RunState;
+  protocol: CompletionProtocol;
+  client: ModelClient;
+  prepared: PreparedExecution;
+  options: ExecutionOptions;
+  offered: OfferedTools;
+}
+
+/** Everything the turns of one execution share: its tools, budget, signals and hooks. */
+export function buildLoopContext({
+  definition,
+  state,
+  protocol,
+  client,
+  prepared,
+  options,
+  offered,
+}: LoopParts): LoopContext {
+  const { runId, execution, emit, services } = prepared;
+  const allowNested = options.allowNested ?? true;
+  const { registry, withheld } = grantedTools(
+    offered.local,
+    services,
+    allowNested,
+    offered.mcp.tools,
+  );
+  for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
+  if (withheld.length > 0) {
+    emit({
+      type: 'warning',
+      message: `Nested subagents are not allowed here; withheld: ${withheld.join(', ')}`,
+      data: { withheld },
+    });
+  }
+  const declarations = registry.declarations(services.runtime.declarations);
+  for (const declaration of completionDeclarations(protocol)) declarations.push(declaration);
+  const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
+  // A resumed run has only what it had not used before it paused.
+  const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs);
+  // Per run, never shared: listeners added to it must not pile up across runs.
+  const callerSignal = options.signal ?? new AbortController().signal;
+  const maxCostUsd = definition.runConfig?.max_cost_usd;
+  const spawning = allowNested
+    ? nestedSpawns({
+        prepared,
+        deadline,
+        definition,
+        grantedNames: registry.names(),
+        state,
+        callerSignal,
+        maxCostUsd,
+      })
+    : undefined;
+  return {
+    definition,
+    state,
+    protocol,
+    registry,
+    declarations,
+    offered: new Set(declarations.map((d) => d.name)),
+    client,
+    generation: generationConfig(definition),
+    validator: services.runtime.validator,
+    confirm: services.confirm,
+    emit,
+    deadline,
+    callerSignal,
+    cancellable: options.signal !== undefined,
+    toolContext: {
+      runId,
+      execution,
+      workspace: services.workspace,
+      ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
+      emit,
+      // What an MCP server asks mid-call: this agent's model (priced as the run's), its person.
+      generate: toolModelCall(client, state, emit, services.prices, maxCostUsd),
+      confirm: services.confirm,
+      ...(spawning ? { spawn: spawning.spawn } : {}),
+    },
+    ...(spawning ? { resumeSpawn: spawning.resumeSpawn } : {}),
+    maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    prices: services.prices,
+    ...(services.claim ? { claim: services.claim } : {}),
+    ...(services.settle ? { settle: services.settle } : {}),
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    ...(services.interceptors ? { interceptors: services.interceptors } : {}),
+    ...(services.policy ? { policy: services.policy } : {}),
+    // A child has no options of its own for this: it reads its root's table through the services.
+    compaction: compactionSettings(definition.runConfig?.compaction, state.model, {
+      contextWindows: services.contextWindows ?? options.contextWindows,
+      historyWindow: options.historyWindow,
+    }),
+  };
+}
+
+/**
+ * How this execution starts (and resumes) subagents. A child stops on
+ * cancellation, not on the parent's deadline: its own budget is the parent's
+ * remaining time, so it can still use its grace turn to report.
+ */
+function nestedSpawns({
+  prepared,
+  deadline,
+  definition,
+  grantedNames,
+  state,
+  callerSignal,
+  maxCostUsd,
+}: {
+  prepared: PreparedExecution;
+  deadline: LoopContext['deadline'];
+  definition: AgentDefinition;
+  grantedNames: string[];
+  state: RunState;
+  callerSignal: AbortSignal;
+  maxCostUsd: number | undefined;
+}): Pick<Required<LoopContext>, 'resumeSpawn'> & {
+  spawn: NonNullable<LoopContext['toolContext']['spawn']>;
+} {
+  const { services } = prepared;
+  const tools = {
+    grantedNames,
+    ...(definition.toolConfig.patterns ? { toolPatterns: definition.toolConfig.patterns } : {}),
+    ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
+  };
+  // Read by the cost limit and the result; kept in the state so a resume keeps the total.
+  const parent = spawnParentOf(prepared, deadline, tools, (result) => {
+    if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
+    (state.subagentCosts ??= []).push({
+      agent: result.agent,
+      execution_id: result.execution_id,
+      cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
+    });
+  });
+  return {
+    spawn: (request) => {
+      // A subagent's model calls are the run's spending too.
+      if (costSpent({ maxCostUsd, state }))
+        throw new ToolExecutionError(
+          `Not started: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
+        );
+      return spawnChild(services, parent, request, callerSignal, { suspendable: true });
+    },
+    resumeSpawn: (request, resume) =>
+      spawnChild(services, parent, request, callerSignal, { suspendable: true, resume }),
+  };
+}
+
+function generationConfig(definition: AgentDefinition): GenerationConfig {
+  const m = definition.modelConfig;
+  const config: GenerationConfig = {};
+  if (m?.temp !== undefined) config.temperature = m.temp;
+  if (m?.top_p !== undefined) config.topP = m.top_p;
+  if (m?.thinkingBudget !== undefined) config.thinkingBudget = m.thinkingBudget;
+  if (m?.maxOutputTokens !== undefined) config.maxOutputTokens = m.maxOutputTokens;
+  if (m?.topK !== undefined) config.topK = m.topK;
+  if (m?.stopSequences !== undefined) config.stopSequences = m.stopSequences;
+  return config;
+}

@@ -1,0 +1,132 @@
+import { emptyUsage, type ModelClient } from '../../model/types.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import type { RunState } from '../../contracts/run-state.js';
+import { offeredTools } from '../../mcp/client/offered-tools.js';
+import { isoTime } from '../../util/iso-time.js';
+import { completionProtocol } from '../completion/completion.js';
+import { validateInputs } from '../prompt/inputs.js';
+import { preparePrompt } from '../prompt/prompts.js';
+import { definitionTools } from '../subagents/definition-tools.js';
+import { buildLoopContext } from './build-loop-context.js';
+import { eitherSignal } from './either-signal.js';
+import type { LoopContext } from './loop-context.js';
+import { pickModel, type PreparedExecution } from './prepare-execution.js';
+import type { ExecutionOptions } from './run-options.js';
+import type { RunStart } from './run-start.js';
+import type { Stop } from './stop.js';
+import { answerCalls } from './take-turn.js';
+
+/** The run's state and loop, announced: `run_started`, or `run_resumed` for a stored run. */
+export async function openLoop(
+  definition: AgentDefinition,
+  start: RunStart,
+  prepared: PreparedExecution,
+  options: ExecutionOptions,
+): Promise<LoopContext> {
+  const { services, emit } = prepared;
+  const validator = services.runtime.validator;
+  const fresh = start.kind === 'new';
+  const inputs = fresh ? validateInputs(definition, options.inputs ?? {}, validator) : undefined;
+  const pending = completionProtocol(definition, validator);
+  const protocol = pending instanceof Promise ? await pending : pending;
+  let state: RunState;
+  let client: ModelClient;
+  if (fresh) {
+    const prompt = preparePrompt(
+      definition,
+      inputs ?? {},
+      protocol,
+      options.history,
+      options.memory,
+      options.state,
+    );
+    const picked = pickModel(definition.modelConfig?.model, services);
+    client = picked.client;
+    state = {
+      version: 1,
+      runId: prepared.runId,
+      agent: definition.name,
+      model: picked.model,
+      systemInstruction: prompt.systemInstruction,
+      messages: options.conversation ? structuredClone(options.conversation) : prompt.messages,
+      turns: 0,
+      activeMs: 0,
+      startedAt: isoTime(Date.now()),
+      emittedVars: {},
+      traces: [],
+      usage: emptyUsage(),
+      alwaysApproved: [],
+      nudged: false,
+      status: 'running',
+    };
+  } else {
+    state = structuredClone(start.state) as RunState;
+    state.status = 'running';
+    client = pickModel(state.model, services).client;
+  }
+  const offering = offeredTools(definition, {
+    pool: services.pool,
+    hub: services.mcp,
+    validator,
+    builtins: (granted) => definitionTools(definition, granted),
+    signal: options.signal,
+  });
+  const offered = offering instanceof Promise ? await offering : offering;
+  const ctx = buildLoopContext({ definition, state, protocol, client, prepared, options, offered });
+  switch (start.kind) {
+    case 'new':
+      emit({
+        type: 'run_started',
+        message: `Running ${definition.displayName ?? definition.name} on ${state.model}`,
+        data: { agent: definition.name, model: state.model, inputs, tools: ctx.registry.names() },
+      });
+      break;
+    case 'resume':
+      emit({
+        type: 'run_resumed',
+        message: `Resuming ${definition.name}`,
+        data: { decisions: Object.keys(start.decisions).length },
+      });
+      break;
+    case 'recover':
+      emit({
+        type: 'run_resumed',
+        message: `Taking over ${definition.name}`,
+        data: { recovered: true },
+      });
+      break;
+    default:
+      start satisfies never;
+  }
+  return ctx;
+}
+
+/** What a start does before the loop's turns: settle the decided calls, or answer a checkpointed turn. */
+export async function opening(
+  ctx: LoopContext,
+  start: RunStart,
+  options: ExecutionOptions,
+): Promise<Stop | undefined> {
+  switch (start.kind) {
+    case 'new':
+      return undefined;
+    case 'resume': {
+      const { settlePendingTurn } = await import('./settle-pending.js');
+      const stop = await settlePendingTurn(ctx, start.decisions);
+      // Persist right away: the side effects just ran and must not be asked for again.
+      options.onStateChange?.(ctx.state);
+      return stop;
+    }
+    case 'recover': {
+      const pending = ctx.state.pendingTurn;
+      if (!pending) return undefined;
+      delete ctx.state.pendingTurn;
+      const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+      const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
+      options.onStateChange?.(ctx.state);
+      return stop;
+    }
+    default:
+      return start satisfies never;
+  }
+}
