@@ -1,6 +1,6 @@
 import type { ModelChunk, ModelClient, ModelRequest } from '../src/model/types.js';
 
-/** A model that answers only after `open()`: runs waiting on it are "parked". */
+/** A model that answers only after `open()`: runs waiting on it are "paused". */
 export class GatedModel implements ModelClient {
   readonly provider = 'gated';
   private readonly gate: Promise<void>;

@@ -18,7 +18,7 @@ const CONCURRENT = 1000;
 const CONCURRENT_TURNS = 5;
 const TURN_DELAY_MS = 5;
 /** The goals each figure is read against (cadre / bare loop, KB, ms). */
-const GOALS = { perTurn: 5, concurrent: 2, parkedKb: 10, coldImportMs: 60 };
+const GOALS = { perTurn: 5, concurrent: 2, waitingKb: 10, coldImportMs: 60 };
 
 function toolContext(): ToolContext {
   return {
@@ -112,7 +112,7 @@ async function concurrent(setup: Setup) {
   };
 }
 
-async function parked(setup: Setup) {
+async function waitingRuns(setup: Setup) {
   const ctx = toolContext();
   // Parked heap minus the heap once the same runs have finished: the
   // difference is what the waiting runs hold, whatever earlier phases left.
@@ -120,11 +120,11 @@ async function parked(setup: Setup) {
     const model = new GatedModel();
     const runs = Array.from({ length: CONCURRENT }, () => start(model));
     await new Promise((r) => setTimeout(r, 50));
-    const parked = heapUsed();
+    const held = heapUsed();
     model.open();
     await Promise.all(runs);
     runs.length = 0;
-    return (parked - heapUsed()) / 1024 / CONCURRENT;
+    return (held - heapUsed()) / 1024 / CONCURRENT;
   };
   await measure((model) => bareLoop(model, addTool, ctx)); // warm-up
   const bare = await measure((model) => bareLoop(model, addTool, ctx));
@@ -193,11 +193,13 @@ async function main(): Promise<void> {
     `  cadre executor   ${conc.cadre.ms.toFixed(0)} ms wall   peak ${conc.cadre.peakKbPerRun.toFixed(1)} KB/run   ${conc.ratio.toFixed(1)}× bare   ${againstGoal(conc.ratio, GOALS.concurrent, '×')}`,
   );
 
-  const park = await parked(setup);
-  console.log(`\nRetained heap per parked run (after GC, ${CONCURRENT} runs waiting on the model)`);
-  console.log(`  bare loop        ${park.bare.toFixed(1)} KB`);
+  const waiting = await waitingRuns(setup);
   console.log(
-    `  cadre executor   ${park.cadre.toFixed(1)} KB   ${ratio(park.cadre, park.bare)} bare   ${againstGoal(park.cadre, GOALS.parkedKb, ' KB')}`,
+    `\nRetained heap per waiting run (after GC, ${CONCURRENT} runs waiting on the model)`,
+  );
+  console.log(`  bare loop        ${waiting.bare.toFixed(1)} KB`);
+  console.log(
+    `  cadre executor   ${waiting.cadre.toFixed(1)} KB   ${ratio(waiting.cadre, waiting.bare)} bare   ${againstGoal(waiting.cadre, GOALS.waitingKb, ' KB')}`,
   );
 
   const cold = coldImport();

@@ -44,7 +44,7 @@ export interface RunState {
   /** The missing-outputs nudge is sent once. */
   nudged: boolean;
   recoveredFrom?: RecoverableReason;
-  /** A turn parked for approvals: every call, with the responses known so far (null = awaiting a decision). */
+  /** A turn paused for approvals: every call, with the responses known so far (null = awaiting a decision). */
   pendingTurn?: {
     calls: FunctionCallPart[];
     responses: Array<FunctionResponsePart | null>;
@@ -74,7 +74,7 @@ export interface AwaitedCall {
   path?: string[];
 }
 
-/** A subagent paused for approval, kept inside its parent's parked turn. */
+/** A subagent paused for approval, kept inside its parent's paused turn. */
 export interface SuspendedChild {
   /** Kept so the resumed child is the same execution: its scoped call ids stay the same. */
   executionId: string;

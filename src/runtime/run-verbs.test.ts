@@ -39,11 +39,11 @@ describe('the run verbs (scripted model)', () => {
     expect(fromCode).toMatchObject({ terminate_reason: 'GOAL', content: 'HI', agent: 'shouter' });
   });
 
-  it('start pauses on a deferred side effect, and resume runs it once approved', async () => {
+  it('start pauses on a side effect that waits for a person, and resume runs it once approved', async () => {
     const sent: Array<Record<string, unknown>> = [];
     const model = sendThenConfirm();
     const options = { model, tools: [sendTool(sent)], inputs: { prompt: 'mail ana' } };
-    const first = await start(mailer, { ...options, confirm: async () => ({ kind: 'defer' }) });
+    const first = await start(mailer, { ...options, confirm: async () => ({ kind: 'pause' }) });
     if (first.status !== 'paused') throw new Error('expected a pause');
     expect(sent).toEqual([]);
     const callId = first.pending[0]?.callId ?? '';

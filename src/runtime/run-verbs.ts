@@ -25,7 +25,7 @@ export async function run(agent: Runnable, options: RunOptions = {}): Promise<Ru
 
 /**
  * Starts a run that may wait for a person: it finishes, or pauses when the
- * confirmation handler defers, with plain-data state to store for `resume`.
+ * confirmation handler answers `pause`, with plain-data state to store for `resume`.
  */
 export function start(agent: AgentDefinition, options: RunOptions = {}): Promise<RunOutcome> {
   return drive(agent, NEW_RUN, options);

@@ -60,7 +60,7 @@ interface RunResult {
 }
 
 describe('a hostile model against a real server (scripted model, real SQLite and SMTP)', () => {
-  it('two calls sharing one call id are renamed: both park for approval, no 500, both mails go out once', async () => {
+  it('two calls sharing one call id are renamed: both pause for approval, no 500, both mails go out once', async () => {
     const { client, url } = server;
     const response = await client.post(url, '/api/agent/run', { prompt: 'Mail them twice' });
     expect(response.status).toBe(200);

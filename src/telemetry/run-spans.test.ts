@@ -260,22 +260,22 @@ describe('traces of a run (scripted model responses)', () => {
           ? { parts: [{ text: 'sent' }] }
           : { parts: [{ functionCall: { name: 'send', args: { to: 'ann' } } }] },
       );
-    const defer: ConfirmationHandler = () => Promise.resolve({ kind: 'defer' });
+    const askLater: ConfirmationHandler = () => Promise.resolve({ kind: 'pause' });
     const outcome = await startDefinition(mailer, {
       model: model(),
       tools: [sendTool()],
       inputs: { prompt: 'mail ann' },
-      confirm: defer,
+      confirm: askLater,
       onEvent: telemetry.observe(undefined, { conversationId: 'thread-7' }),
     });
     if (outcome.status !== 'paused') throw new Error('expected a pause');
     const first = await spans();
-    const parked = first.one('invoke_agent mailer');
-    expect(parked.attributes).toMatchObject({
+    const paused = first.one('invoke_agent mailer');
+    expect(paused.attributes).toMatchObject({
       'cadre.paused': true,
       'gen_ai.conversation.id': 'thread-7',
     });
-    expect(parked.attributes['cadre.terminate_reason']).toBeUndefined();
+    expect(paused.attributes['cadre.terminate_reason']).toBeUndefined();
     const waiting = first.one('execute_tool send');
     expect(waiting.attributes['cadre.paused']).toBe(true);
     expect(waiting.events.map((e) => [e.name, e.attributes])).toEqual([
@@ -296,7 +296,7 @@ describe('traces of a run (scripted model responses)', () => {
     );
     expect(resumed.status).toBe('finished');
     const all = await spans();
-    const second = all.named('invoke_agent mailer').find((s) => s !== parked);
+    const second = all.named('invoke_agent mailer').find((s) => s !== paused);
     expect(second?.attributes).toMatchObject({
       'cadre.resumed': true,
       'cadre.terminate_reason': 'GOAL',

@@ -2,7 +2,7 @@ import type { Store } from '../store/types.js';
 
 /**
  * `store` as a run service sees it, telling the test after each write a
- * run's recorder makes (the run stored, events written, the run parked,
+ * run's recorder makes (the run stored, events written, the run paused,
  * finished or updated): the test looks again then, instead of polling the
  * database on a timer. Reads are not heard: a probe's own read wakes nothing.
  */

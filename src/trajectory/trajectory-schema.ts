@@ -109,11 +109,13 @@ const toolStep = z.object({
     .optional(),
 });
 
-const decision = z.discriminatedUnion('kind', [
+const decision = z.union([
   z.object({ kind: z.literal('approve') }),
   z.object({ kind: z.literal('approve_always') }),
   z.object({ kind: z.literal('reject'), feedback: z.string().optional() }),
-  z.object({ kind: z.literal('defer') }),
+  z.object({ kind: z.literal('pause') }),
+  // Trajectories recorded before the decision to wait was called `pause`.
+  z.object({ kind: z.literal('defer') }).transform(() => ({ kind: 'pause' as const })),
 ]);
 
 const terminateReason = z.enum(['GOAL', 'ERROR', 'TIMEOUT', 'MAX_TURNS', 'MAX_COST', 'ABORTED']);

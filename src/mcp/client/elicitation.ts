@@ -7,7 +7,7 @@ type ElicitParams = ElicitRequest['params'];
 /**
  * A server's `elicitation/create` asked of the run's person the way an
  * approval is: approve accepts (with the form's defaults), reject declines,
- * and a question nobody can answer now (deferred) cancels. A form with a
+ * and a question nobody can answer now (pause) cancels. A form with a
  * required field that has no default needs values a yes / no cannot give:
  * it is declined without asking. So is a link (url mode).
  */
@@ -32,7 +32,7 @@ export function elicitationHost(
         preview: `MCP server ${server} asks: ${params.message}`,
         reason: `The MCP server "${server}" asks for a decision while it answers a call.`,
         execution: ctx.execution,
-        canDefer: false,
+        canPause: false,
       },
       signal,
     );
@@ -42,7 +42,7 @@ export function elicitationHost(
         return { action: 'accept', content };
       case 'reject':
         return { action: 'decline' };
-      case 'defer':
+      case 'pause':
         return { action: 'cancel' };
       default:
         return decision satisfies never;

@@ -129,7 +129,7 @@ describe('what an MCP server may ask of Cadre (real stdio server, SDK, scripted 
     expect(asked[0]).toMatchObject({
       tool: 'host__elicitation',
       preview: 'MCP server host asks: Delete the cache?',
-      canDefer: false,
+      canPause: false,
     });
     const rejected = await run([{ name: 'host__ask_first' }], () =>
       Promise.resolve({ kind: 'reject' }),

@@ -46,7 +46,7 @@ const PROGRESS_EVENTS = new Set(['turn_started', 'tool_call', 'tool_result', 'ap
  * stored, audited and owned by the user like any run of `POST /api/agent/run`.
  * The service runs an agent on a prompt, so every tool takes `{ prompt }`;
  * built-in code agents are not served (the service runs definitions only).
- * A run that parks for approval asks the client (elicitation) and resolves
+ * A run that pauses for approval asks the client (elicitation) and resolves
  * the approval through the service, or else answers with where to decide it.
  */
 export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSource {
@@ -201,7 +201,7 @@ function settled(
   }
 }
 
-/** A parked run the client could not decide: where a person can. */
+/** A paused run the client could not decide: where a person can. */
 function waiting(
   response: RunResponse,
   why: string,

@@ -49,7 +49,7 @@ export async function applyDecision(
   decision: ConfirmationDecision,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
-  if (decision.kind !== 'defer') {
+  if (decision.kind !== 'pause') {
     env.emit({
       type: 'approval_resolved',
       message: `${tool.name}: ${decision.kind}`,
@@ -72,8 +72,8 @@ export async function applyDecision(
           : undefined,
       );
     }
-    case 'defer':
-      return { kind: 'deferred', call };
+    case 'pause':
+      return { kind: 'waiting', call };
     default:
       return decision satisfies never;
   }
@@ -102,8 +102,8 @@ export async function execute(
     const output = await tool.execute(call.args, callContext(env.toolContext, call, tool));
     response = okResponse(call, output);
   } catch (error) {
-    // A subagent waits for a person: this call parks with it, unanswered.
-    if (error instanceof SubagentPaused) return { kind: 'deferred', call, child: error.child };
+    // A subagent waits for a person: this call pauses with it, unanswered.
+    if (error instanceof SubagentPaused) return { kind: 'waiting', call, child: error.child };
     if (isAbortError(error) || env.toolContext.signal.aborted) {
       // The action must not stay `executing`: record that it was cut short.
       if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });

@@ -28,7 +28,7 @@ export interface CallEnvironment {
   /** Records how a claimed side effect ended (the action leaves `executing`). */
   settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
   /** An earlier call of this turn is waiting for a person: side effects may only join that wait. */
-  afterDeferral?: boolean;
+  afterPause?: boolean;
   /** Checks around every tool call (policy hooks, logging). */
   interceptors?: readonly ToolInterceptor[];
   /** Rules, trust, kill switch and grants the gate applies (default: side effects ask a person). */
@@ -54,7 +54,7 @@ export type CallOutcome =
       failRun?: { code: string; message: string };
     }
   /** A person decides later: the run pauses with this call unanswered (or its subagent waiting). */
-  | { kind: 'deferred'; call: FunctionCallPart; child?: SuspendedChild };
+  | { kind: 'waiting'; call: FunctionCallPart; child?: SuspendedChild };
 
 export const answered = (
   response: FunctionResponsePart,

@@ -4,7 +4,7 @@ import type { FunctionCallPart, Message, Part } from '../../model/types.js';
  * Call ids must be unique within a run: actions, approvals and answers are
  * keyed by them. A model (or a provider) that repeats an id, reuses one from
  * an earlier turn, or sends none gets fresh ones here, before anything is
- * run or parked; the model sees the renamed ids in its own turn, so every
+ * run or paused; the model sees the renamed ids in its own turn, so every
  * answer still matches its call.
  */
 export function withUniqueCallIds(

@@ -13,9 +13,9 @@ export interface ConfirmationRequest {
   execution: ExecutionContext;
   /**
    * false: something above this call cannot keep a paused subagent (a code
-   * agent run to the end with `run`), so `defer` will be read as a refusal.
+   * agent run to the end with `run`), so `pause` will be read as a refusal.
    */
-  canDefer?: boolean;
+  canPause?: boolean;
 }
 
 /** Who asks, from the root: `assistant › mailer › gmail_send`. */
@@ -28,7 +28,7 @@ export type ConfirmationDecision =
   | { kind: 'approve_always' }
   | { kind: 'reject'; feedback?: string }
   /** Decide later: the run pauses (`start` / `resume`), e.g. behind an HTTP approval card. */
-  | { kind: 'defer' };
+  | { kind: 'pause' };
 
 export type ConfirmationHandler = (
   request: ConfirmationRequest,

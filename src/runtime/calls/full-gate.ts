@@ -60,7 +60,7 @@ async function decided(
       : undefined;
   // Effects keep the model's order: after a call that waits for a person, a later effect
   // may only join that wait (or be refused), never run ahead of it.
-  if (env.afterDeferral && tool.sideEffect && asked?.kind !== 'defer' && asked?.kind !== 'reject') {
+  if (env.afterPause && tool.sideEffect && asked?.kind !== 'pause' && asked?.kind !== 'reject') {
     return answered(
       errorResponse(
         call,
@@ -135,7 +135,7 @@ function observe(
 }
 
 function outcomeOf(outcome: CallOutcome, durationMs: number): ToolCallOutcome {
-  if (outcome.kind === 'deferred') return { status: 'rejected', feedback: 'waiting for a person' };
+  if (outcome.kind === 'waiting') return { status: 'rejected', feedback: 'waiting for a person' };
   const response = outcome.response.response;
   return 'output' in response
     ? { status: 'completed', result: response.output, durationMs }

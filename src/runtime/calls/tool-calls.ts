@@ -15,7 +15,7 @@ const INVALID_JSON = '__invalid_json__';
 
 /**
  * Runs the calls of one turn and answers each exactly once, in call order
- * (a deferred call is answered when the run resumes). Consecutive read-only
+ * (a waiting call is answered when the run resumes). Consecutive read-only
  * calls run in parallel; a side-effecting call runs alone, after those
  * before it, so effects keep the model's order.
  */
@@ -27,7 +27,7 @@ export async function runToolCalls(
   const signal = env.toolContext.signal;
   // Read-only calls waiting to run together; most turns have one call, run without Promise.all.
   let batch: FunctionCallPart[] = [];
-  let parked = false;
+  let paused = false;
   for (const call of calls) {
     const tool = env.offered.has(call.name) ? env.registry.get(call.name) : undefined;
     if (!tool?.sideEffect) {
@@ -46,11 +46,11 @@ export async function runToolCalls(
     // side effects either wait too (same batch) or are not run at all.
     const outcome = await settled(
       call,
-      runOne(call, parked ? { ...env, afterDeferral: true } : env),
+      runOne(call, paused ? { ...env, afterPause: true } : env),
       signal,
     );
     outcomes.push(outcome);
-    if (outcome.kind === 'deferred') parked = true;
+    if (outcome.kind === 'waiting') paused = true;
     if (outcome.kind === 'answered' && outcome.failRun) break;
   }
   if (batch.length > 0) await runBatch(batch, env, outcomes);

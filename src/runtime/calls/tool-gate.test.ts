@@ -115,7 +115,7 @@ describe('one gate for every tool call (scripted model responses)', () => {
       tools: tools({ sent }),
       inputs: { prompt: 'go' },
       interceptors,
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     });
     expect(first.status).toBe('paused');
     if (first.status !== 'paused') return;

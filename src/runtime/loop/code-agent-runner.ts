@@ -21,7 +21,7 @@ import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
-  /** A child's decision deferred below this agent pauses the run (see code-replay). */
+  /** A child's pause below this agent pauses the run (see code-replay). */
   pausable?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
   resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> };
@@ -51,7 +51,7 @@ export async function driveCodeAgent(
   launch: LaunchChild,
 ): Promise<RunResult> {
   const outcome = await driveCodeOutcome(agent, input, options, launch);
-  // Only a pausable run pauses; as a child, its parent's call parks with it.
+  // Only a pausable run pauses; as a child, its parent's call pauses with it.
   if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
   return outcome.result;
 }

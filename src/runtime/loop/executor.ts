@@ -48,7 +48,7 @@ export type Runnable = AgentDefinition | Agent;
  * a RunResult with exactly one final_result event, or a pause whose state is
  * plain data to store and later resume (in this process or another).
  *
- * - `new`: starts the run; it pauses when the confirmation handler defers.
+ * - `new`: starts the run; it pauses when the confirmation handler answers `pause`.
  * - `resume`: approved calls run exactly once (guarded by `claim`), then the
  *   loop goes on with the real results until it finishes or pauses again.
  * - `recover`: a turn checkpointed before its side effects is answered again
@@ -93,11 +93,11 @@ export async function drive(
   }
 }
 
-/** The finished run's result; a run that may not pause treats a deferred decision as a setup error. */
+/** The finished run's result; a run that may not pause treats a pause as a setup error. */
 export function resultOf(outcome: RunOutcome): RunResult {
   if (outcome.status === 'paused') {
     throw new ConfigError(
-      'A confirmation handler deferred its decision: use start and resume to pause and resume a run.',
+      'A confirmation handler paused the run: use start and resume to pause and resume a run.',
     );
   }
   return outcome.result;
@@ -139,7 +139,7 @@ async function driveAsCode(
 
 /**
  * Launches the run tree's children: here, so subagent code never imports the
- * executor. A paused child throws ExecutionPaused: the parent's call parks
+ * executor. A paused child throws ExecutionPaused: the parent's call pauses
  * with its state, and the run resumes it where it stopped.
  */
 const launchChild: LaunchChild = async (child) => {

@@ -19,7 +19,7 @@ const mailer: AgentDefinition = {
   promptConfig: { systemPrompt: 'Send what you are asked to.' },
   toolConfig: { tools: ['send', 'echo'] },
 };
-const defer: ConfirmationHandler = () => Promise.resolve({ kind: 'defer' });
+const askLater: ConfirmationHandler = () => Promise.resolve({ kind: 'pause' });
 const lastUserParts = (r: ModelRequest | undefined) => r?.messages.at(-1)?.parts ?? [];
 const answered = (r: ModelRequest): boolean =>
   lastUserParts(r).some((p) => p.kind === 'function_response');
@@ -49,7 +49,7 @@ async function paused(sent: Array<Record<string, unknown>>, events: CadreEvent[]
     model: script(),
     tools: [sendTool(sent), echoTool()],
     inputs: { prompt: 'mail them' },
-    confirm: defer,
+    confirm: askLater,
     onEvent: (e) => events.push(e),
   });
   if (outcome.status !== 'paused') throw new Error('expected a pause');
@@ -160,13 +160,13 @@ describe('pause and resume at approvals (scripted model responses)', () => {
     ).rejects.toThrow(/not waiting for approval/);
   });
 
-  it('run explains that a deferring handler needs start and resume', async () => {
+  it('run explains that a pausing handler needs start and resume', async () => {
     await expect(
       runDefinition(mailer, {
         model: script(),
         tools: [sendTool(), echoTool()],
         inputs: { prompt: 'x' },
-        confirm: defer,
+        confirm: askLater,
       }),
     ).rejects.toThrow(/use start and resume/);
   });

@@ -139,7 +139,7 @@ describe('robustness (scripted model responses)', () => {
       tools: [sendTool(sent)],
       agents: catalog(child, parent),
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     });
     expect(sent).toEqual([]);
     expect(outcome.status).toBe('paused');

@@ -32,10 +32,10 @@ export function checkStart(start: RunStart): void {
       const { state: stored, decisions } = start;
       if (stored.status !== 'paused' || (!stored.pendingTurn && !stored.code))
         throw new ConfigError(`Run ${stored.runId} is not waiting for approval.`);
-      const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'defer');
+      const deferred = Object.entries(decisions).filter(([, d]) => d.kind === 'pause');
       if (deferred.length > 0)
         throw new ConfigError(
-          `A resumed call needs a decision, not "defer" (${deferred.map(([id]) => id).join(', ')}).`,
+          `A resumed call needs a decision, not "pause" (${deferred.map(([id]) => id).join(', ')}).`,
         );
       const missing = awaitedCalls(stored).filter((c) => !decisions[c.callId]);
       if (missing.length > 0)

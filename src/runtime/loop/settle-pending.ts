@@ -9,12 +9,12 @@ import { errorResponse } from '../calls/call-responses.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
-import { afterCalls, callEnvironment, parkedTurn } from './take-turn.js';
+import { afterCalls, callEnvironment, pausedTurn } from './take-turn.js';
 import { reportResult } from '../calls/tool-calls.js';
 import { observed } from '../calls/full-gate.js';
 
 /**
- * Completes a parked turn with the people's decisions: approved calls run
+ * Completes a paused turn with the people's decisions: approved calls run
  * (each claimed first, so a second resume cannot run it again), rejected
  * ones answer with the feedback; then the turn's answers go to the model.
  */
@@ -53,10 +53,10 @@ export async function settlePendingTurn(
         );
         continue;
       }
-      if (decision.kind === 'defer')
-        throw new ConfigError(`A resumed call needs a decision; got "defer" for ${call.id}.`);
+      if (decision.kind === 'pause')
+        throw new ConfigError(`A resumed call needs a decision; got "pause" for ${call.id}.`);
       const started = performance.now();
-      // The gate ran when the call parked; its observers hear how the decided call ends.
+      // The gate ran when the call paused; its observers hear how the decided call ends.
       const outcome = await observed(call, tool, env, () =>
         applyDecision(call, tool, decision, env),
       );
@@ -77,9 +77,9 @@ export async function settlePendingTurn(
     delete ctx.state.pendingTurn;
     return ctx.callerSignal.aborted ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
   }
-  if (outcomes.some((o) => o.kind === 'deferred')) {
-    // A resumed subagent asks again: the turn stays parked with the answers known so far.
-    ctx.state.pendingTurn = parkedTurn(pending.calls, outcomes);
+  if (outcomes.some((o) => o.kind === 'waiting')) {
+    // A resumed subagent asks again: the turn stays paused with the answers known so far.
+    ctx.state.pendingTurn = pausedTurn(pending.calls, outcomes);
     return { reason: 'PAUSED' };
   }
   delete ctx.state.pendingTurn;

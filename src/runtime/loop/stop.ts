@@ -4,7 +4,7 @@ import type { RecoverableReason } from '../../contracts/run-result.js';
 export type Stop =
   | { reason: 'GOAL' }
   | { reason: 'ABORTED' }
-  /** A person decides on a call later; the state holds the parked turn. */
+  /** A person decides on a call later; the state holds the paused turn. */
   | { reason: 'PAUSED' }
   | { reason: 'ERROR'; error: { code: string; message: string } }
   | { reason: RecoverableReason };

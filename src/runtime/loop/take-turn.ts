@@ -97,7 +97,7 @@ export async function takeTurn(
   return answerCalls(ctx, turn.calls, offered, signal, isGrace);
 }
 
-/** Runs a turn's calls and records their answers; a deferred call parks the turn. */
+/** Runs a turn's calls and records their answers; a waiting call pauses the turn. */
 export async function answerCalls(
   ctx: LoopContext,
   calls: readonly FunctionCallPart[],
@@ -120,21 +120,21 @@ export async function answerCalls(
     });
     return interruption(ctx, new CancelledError(), signal);
   }
-  if (outcomes.some((o) => o.kind === 'deferred')) {
-    // Park the turn: answered calls keep their responses, deferred ones wait for a person.
-    state.pendingTurn = parkedTurn(calls, outcomes);
+  if (outcomes.some((o) => o.kind === 'waiting')) {
+    // Pause the turn: answered calls keep their responses, waiting ones wait for a person.
+    state.pendingTurn = pausedTurn(calls, outcomes);
     return { reason: 'PAUSED' };
   }
   return afterCalls(ctx, outcomes, isGrace);
 }
 
 /** A turn waiting for people: the answers known, and the subagents paused inside its calls. */
-export function parkedTurn(
+export function pausedTurn(
   calls: readonly FunctionCallPart[],
   outcomes: readonly CallOutcome[],
 ): NonNullable<LoopContext['state']['pendingTurn']> {
   const children = Object.fromEntries(
-    outcomes.flatMap((o) => (o.kind === 'deferred' && o.child ? [[o.call.id, o.child]] : [])),
+    outcomes.flatMap((o) => (o.kind === 'waiting' && o.child ? [[o.call.id, o.child]] : [])),
   );
   return {
     calls: [...calls],

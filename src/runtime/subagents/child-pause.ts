@@ -12,7 +12,7 @@ export class ExecutionPaused extends Error {
   }
 }
 
-/** A subagent waiting for a person: its parent's call parks with it instead of being answered. */
+/** A subagent waiting for a person: its parent's call pauses with it instead of being answered. */
 export class SubagentPaused extends Error {
   constructor(readonly child: SuspendedChild) {
     super(`${child.agent} is waiting for approval.`);

@@ -75,7 +75,7 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
       tools: [sendTool(sent), echoTool()],
       agents: catalog(def('mailer', ['send']), def('news', []), router),
       inputs: { prompt: 'mail ann and tell me the news' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const paused = await start(router, options);
     if (paused.status !== 'paused')
@@ -117,7 +117,7 @@ describe('routers and workflows wait for a child’s approval (scripted model)',
       model,
       tools: [sendTool(sent)],
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const paused = await start(workflow, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');

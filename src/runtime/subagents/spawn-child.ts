@@ -23,8 +23,8 @@ import {
 /** How a spawn may end besides a result: waiting for a person, and going on from such a wait. */
 export interface SpawnMode {
   /**
-   * The caller can keep a paused child in its own parked turn (a declarative
-   * agent's loop): a decision deferred inside the child pauses the whole run.
+   * The caller can keep a paused child in its own paused turn (a declarative
+   * agent's loop): a pause decided inside the child pauses the whole run.
    * Otherwise (code agents, routers, workflows) the child is told to report instead.
    */
   suspendable?: boolean;
@@ -292,7 +292,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
  * What a child's calls see of the tree's services: its call ids carry its
  * scope wherever they are claimed or decided, and the request says whether
  * the tree can wait. Where it cannot (below a code agent run to the end), a
- * deferred decision becomes a refusal the child's model can read and work around.
+ * decision to pause becomes a refusal the child's model can read and work around.
  */
 function childServices(
   services: SpawnServices,
@@ -311,11 +311,11 @@ function childServices(
         {
           ...request,
           callId: scopedCallId(scope, request.callId),
-          canDefer: suspendable && request.canDefer !== false,
+          canPause: suspendable && request.canPause !== false,
         },
         signal,
       );
-      return decision.kind === 'defer' && !suspendable
+      return decision.kind === 'pause' && !suspendable
         ? {
             kind: 'reject',
             feedback:

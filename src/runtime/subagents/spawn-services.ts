@@ -85,7 +85,7 @@ export type ChildRun =
       input: AgentInput;
       options: ChildOptions & {
         modelName?: string;
-        /** A decision deferred below it pauses it (a router or workflow child of a pausable run). */
+        /** A pause decided below it pauses it (a router or workflow child of a pausable run). */
         pausable?: boolean;
         resume?: ChildResumeState;
       };

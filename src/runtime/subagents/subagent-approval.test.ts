@@ -123,7 +123,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       tools: [sendTool(sent), echoTool()],
       agents,
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
       claim: guard.claim,
       onEvent: (e) => events.push(e),
     };
@@ -165,7 +165,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       tools: [sendTool(sent), echoTool()],
       agents,
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const paused = await start(assistant, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
@@ -196,7 +196,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       tools: [sendTool([]), echoTool()],
       agents,
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const paused = await start(assistant, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
@@ -219,7 +219,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       tools: [sendTool(sent)],
       agents: catalog(mailer, boss),
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const paused = await start(boss, options);
     if (paused.status !== 'paused') throw new Error('expected a pause');
@@ -286,7 +286,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       tools: [sendTool(sent)],
       agents: catalog(mailer, boss),
       inputs: { prompt: 'go' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
     };
     const first = await start(boss, options);
     if (first.status !== 'paused') throw new Error('expected a pause');

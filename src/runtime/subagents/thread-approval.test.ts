@@ -76,7 +76,7 @@ describe('a worker-thread domain waits for approval (scripted model files)', () 
       })),
       router: { executionMode: 'threads' },
       inputs: { prompt: 'write a note' },
-      confirm: () => Promise.resolve({ kind: 'defer' }),
+      confirm: () => Promise.resolve({ kind: 'pause' }),
       onEvent: (e) => events.push(e),
     };
     const paused = await start(router, options);
@@ -89,7 +89,7 @@ describe('a worker-thread domain waits for approval (scripted model files)', () 
       router,
       JSON.parse(JSON.stringify(paused.state)) as RunState,
       { [paused.pending[0]?.callId ?? '']: { kind: 'approve' } },
-      { ...options, confirm: () => Promise.resolve({ kind: 'defer' }) },
+      { ...options, confirm: () => Promise.resolve({ kind: 'pause' }) },
     );
     if (done.status !== 'finished') throw new Error('expected the end');
     expect(done.result.content).toBe('The writer is done.');

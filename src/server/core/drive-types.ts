@@ -11,9 +11,9 @@ export interface DriveHooks {
   owner: string;
 }
 
-/** Where a drive starts: a run claimed from the store, or one this process just started. */
+/** Where a drive starts: a run leased from the store, or one this process just started. */
 export type DriveStart =
-  | { kind: 'claimed'; claim: LeasedRun }
+  | { kind: 'leased'; leased: LeasedRun }
   | {
       kind: 'new';
       run: Run;
@@ -25,7 +25,7 @@ export type DriveStart =
 
 /** The run a drive starts from. */
 export const runOf = (start: DriveStart): Run =>
-  start.kind === 'claimed' ? start.claim.run : start.run;
+  start.kind === 'leased' ? start.leased.run : start.run;
 
 /** How a drive ended for whoever follows it in this process. */
 export type DriveResult =

@@ -53,7 +53,7 @@ export function serverGatePolicy(
 }
 
 /**
- * The server's confirmation handler: it only asks a person, by parking the
+ * The server's confirmation handler: it only asks a person, by pausing the
  * call as an action awaiting confirmation (the gate already decided that a
  * person must be asked). A subagent's call pauses the same way, under its
  * scoped call id, and the whole run waits; only a subagent below code that
@@ -71,7 +71,7 @@ export function pauseForApproval(
     const normalized = normalizeCall(request.tool, request.args);
     const args = normalized.ok ? normalized.args : request.args;
     // Above this subagent is code that cannot be kept paused (a code agent run to the end): it is told instead.
-    if (request.execution.depth > 0 && request.canDefer === false) {
+    if (request.execution.depth > 0 && request.canPause === false) {
       await beforeAction();
       await audit(
         ctx.store,
@@ -118,6 +118,6 @@ export function pauseForApproval(
       },
       signal,
     );
-    return { kind: 'defer' };
+    return { kind: 'pause' };
   };
 }

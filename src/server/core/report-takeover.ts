@@ -5,7 +5,7 @@ import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
 
 /**
- * A run claimed after its owner's lease ran out (the process died or hung):
+ * A run leased after its owner's lease ran out (the process died or hung):
  * its log says another process took it over, and the audit trail records
  * each effect the dead owner cut off, outcome unknown (the store marked them
  * `interrupted`; they are never run again). The step then goes on from the
@@ -14,11 +14,11 @@ import type { ServerContext } from './server-context.js';
 export async function reportTakeover(
   ctx: ServerContext,
   writer: RunWriter,
-  claim: LeasedRun,
+  leased: LeasedRun,
 ): Promise<void> {
-  const { run } = claim;
-  writer.event(takeoverEvent(claim));
-  for (const action of claim.interrupted) {
+  const { run } = leased;
+  writer.event(takeoverEvent(leased));
+  for (const action of leased.interrupted) {
     await auditCutOff(ctx.store, run, action, {
       errorCode: 'interrupted',
       approvalReason: 'approved by a person',

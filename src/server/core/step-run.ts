@@ -27,8 +27,8 @@ export async function stepRun(
   const run = runOf(start);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
   const setup = stepOptions(ctx, run, writer, hooks, start.kind === 'new' ? start.historySeqs : []);
-  if (start.kind === 'claimed' && start.claim.takenOver)
-    await reportTakeover(ctx, writer, start.claim);
+  if (start.kind === 'leased' && start.leased.takenOver)
+    await reportTakeover(ctx, writer, start.leased);
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
   if (step.kind === 'start' && step.historySeqs) setup.coverHistory(step.historySeqs);
   const { outcome, recording } = await executeStep(definition, step, setup.options);

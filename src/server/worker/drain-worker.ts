@@ -2,7 +2,7 @@ import type { ServerContext } from '../core/server-context.js';
 import { abandon, type WorkerState } from './worker-state.js';
 
 /**
- * Stops claiming (`loop` is the claim loop, ending) and waits up to
+ * Stops leasing (`loop` is the lease loop, ending) and waits up to
  * `graceMs` for runs in flight to finish their step; what is left is
  * stored, its leases expired (another process takes it over at once), and
  * abandoned here.
@@ -26,10 +26,10 @@ export async function drainWorker(
   // (it numbers its own from where the log ends).
   await Promise.all(
     left.map(([, e]) =>
-      (e.recorder.stored() ? e.recorder.flush() : e.recorder.store()).catch(() => undefined),
+      (e.writer.stored() ? e.writer.flush() : e.writer.store()).catch(() => undefined),
     ),
   );
-  // Leases first, then stop recording: a run that ends in between is still written.
+  // Leases first, then stop writing: a run that ends in between is still written.
   await ctx.store.queue
     .expireLeases([
       ...left.map(([runId, e]) => ({ runId, owner: e.owner })),

@@ -1,8 +1,8 @@
 import type { ServerContext } from '../core/server-context.js';
-import { runClaimLoop } from './claim-loop.js';
+import { runLeaseLoop } from './lease-loop.js';
 import { drainWorker } from './drain-worker.js';
-import { keepLeases } from './lease/keep-leases.js';
-import { claimOwner, workerOwner } from './lease/owner-token.js';
+import { keepLeases } from './lease/renew-leases.js';
+import { leaseOwner, workerOwner } from './lease/owner-token.js';
 import type { RunChanges } from './run-changes.js';
 import { startDrive } from './start-drive.js';
 import { createWakeups } from './wakeups.js';
@@ -10,7 +10,7 @@ import { cancelDriving, hasRoom, type Driving, type WorkerState } from './worker
 import type { LocalRun, RunWorker, RunWorkerOptions, WorkerStart } from './worker-types.js';
 
 /**
- * Claims queued runs (and runs whose owner's lease expired) and drives them.
+ * Leases queued runs (and runs whose owner's lease expired) and drives them.
  * A heartbeat renews the leases of the runs in flight at a third of the
  * lease; a run whose lease was lost (taken over after a stall) is abandoned
  * here, and a run flagged for cancellation is stopped.
@@ -37,8 +37,8 @@ export function startRunWorker(
     ...(options.clock ? { clock: options.clock } : {}),
     onError: options.onError,
   });
-  const loop = runClaimLoop(ctx, changes, options, state, ({ claim, owner }) => {
-    drive({ kind: 'claimed', claim }, owner);
+  const loop = runLeaseLoop(ctx, changes, options, state, ({ leased, owner }) => {
+    drive({ kind: 'leased', leased }, owner);
   });
 
   return {
@@ -51,7 +51,7 @@ export function startRunWorker(
     hasRoom: () => hasRoom(state, options.concurrency),
     adopt(start) {
       if (!hasRoom(state, options.concurrency)) return undefined;
-      const entry = drive({ kind: 'new', ...start }, claimOwner(state.owner));
+      const entry = drive({ kind: 'new', ...start }, leaseOwner(state.owner));
       return localRun(start.run.id, entry);
     },
     async drain(graceMs) {
@@ -66,5 +66,5 @@ const localRun = (runId: string, entry: Driving): LocalRun => ({
   runId,
   result: entry.done,
   ready: entry.ready,
-  storedSeq: () => entry.recorder.storedSeq(),
+  storedSeq: () => entry.writer.storedSeq(),
 });

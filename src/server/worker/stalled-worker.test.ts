@@ -111,17 +111,17 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
       await clockB.waiting(2);
       clockB.advance(pollMs);
 
-      // B claims the run and is in the middle of its own step when A wakes up.
+      // B leases the run and is in the middle of its own step when A wakes up.
       await takeover.reached;
-      const claimed = await store.runs.get(runId, user.id);
-      expect(claimed?.owner).toBeDefined();
-      expect(claimed?.owner).not.toBe(owned.owner);
+      const leased = await store.runs.get(runId, user.id);
+      expect(leased?.owner).toBeDefined();
+      expect(leased?.owner).not.toBe(owned.owner);
       stalled.go();
       await stalled.done;
       expect(stalled.answered).toBe(true);
       // Whatever A tried to write is refused: B still holds the run, and its log is B's.
       const during = await store.runs.get(runId, user.id);
-      expect(during?.owner).toBe(claimed?.owner);
+      expect(during?.owner).toBe(leased?.owner);
       expect(during?.status).not.toBe('completed');
       expect(JSON.stringify(await store.events.read(runId))).not.toContain('stale answer');
 

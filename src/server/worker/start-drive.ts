@@ -8,7 +8,7 @@ import type { RunWorkerOptions, WorkerStart } from './worker-types.js';
 import { abandon, type Driving, type WorkerState } from './worker-state.js';
 
 /**
- * Drives one run here under the claim `claimOwner`: its recorder, when a
+ * Drives one run here under the lease held as `owner`: its writer, when a
  * run started here is stored, and what its follower hears once the step
  * ends. A step the store's outage stopped is handed back (see handBack).
  */
@@ -18,34 +18,34 @@ export function startDrive(
   options: RunWorkerOptions,
   state: WorkerState,
   start: WorkerStart,
-  claimOwner: string,
+  owner: string,
 ): Driving {
   const runId = runOf(start).id;
   // This process took over its own run after a stall: the older drive stops, unrecorded.
   const stale = state.driving.get(runId);
   if (stale) abandon(stale, 'This run was taken over after a stall.');
-  const entry = newDriving(ctx, changes, options, start, claimOwner);
+  const entry = newDriving(ctx, changes, options, start, owner);
   const storeLater = scheduleStore(entry, start, options.storeAfterMs);
-  entry.done = driveRun(ctx, start, entry.recorder, {
+  entry.done = driveRun(ctx, start, entry.writer, {
     signal: entry.controller.signal,
     abandoned: () => entry.abandoned,
-    owner: claimOwner,
+    owner,
   })
     .catch((error: unknown): DriveResult => {
       options.onError?.(error, runId);
-      if (entry.recorder.stored() && storeUnavailableIn(error)) {
+      if (entry.writer.stored() && storeUnavailableIn(error)) {
         abandon(entry, 'The store was unavailable.');
-        state.handBack.push({ runId, owner: claimOwner });
+        state.handBack.push({ runId, owner });
         state.wakeups.nudge();
       }
-      return entry.recorder.stored()
+      return entry.writer.stored()
         ? { kind: 'elsewhere' }
         : { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) };
     })
     // A run never stored is nowhere else to follow: its starter hears why (the store's error
     // as the cause, so an outage is answered as one).
     .then((result): DriveResult =>
-      result.kind === 'elsewhere' && !entry.recorder.stored()
+      result.kind === 'elsewhere' && !entry.writer.stored()
         ? {
             kind: 'failed',
             error: new Error('The run stopped before it could be stored.', {
@@ -63,24 +63,24 @@ export function startDrive(
   return entry;
 }
 
-/** The entry of a run about to be driven, with its recorder (which writes only while it owns the run). */
+/** The entry of a run about to be driven, with its writer (which writes only while it owns the run). */
 function newDriving(
   ctx: ServerContext,
   changes: RunChanges,
   options: RunWorkerOptions,
   start: WorkerStart,
-  claimOwner: string,
+  owner: string,
 ): Driving {
   const run = runOf(start);
   const runId = run.id;
   const entry: Driving = {
-    owner: claimOwner,
+    owner,
     controller: new AbortController(),
     abandoned: false,
-    recorder: runWriter({
+    writer: runWriter({
       store: ctx.store,
       runId,
-      owner: claimOwner,
+      owner,
       leaseMs: options.leaseMs,
       eventSeq: run.eventSeq,
       ...(start.kind === 'new'
@@ -108,12 +108,12 @@ function scheduleStore(
 ): NodeJS.Timeout | undefined {
   if (start.kind !== 'new') return undefined;
   const storeOrStop = (): Promise<void> =>
-    entry.recorder.store().catch((error: unknown) => {
+    entry.writer.store().catch((error: unknown) => {
       entry.storeError ??= error;
       abandon(entry, 'The run could not be stored.');
       throw error;
     });
-  // First in the recorder's queue, so nothing the run does is written before it.
+  // First in the writer's queue, so nothing the run does is written before it.
   if (start.storeFirst) {
     entry.ready = storeOrStop();
     return undefined;

@@ -1,12 +1,12 @@
 import { QUEUE, type RunChanges } from './run-changes.js';
 
-/** What wakes a worker's claim loop. */
+/** What wakes a worker's lease loop. */
 export interface Wakeups {
   /** Wakes it now: a run queued here, room freed, or stopping. */
   nudge(): void;
   /** Waits, the worker being full, until a run ends (or a nudge). */
   waitForRoom(): Promise<void>;
-  /** A run ended here: wakes the loop only if it waits for room (else each end would cost a claim). */
+  /** A run ended here: wakes the loop only if it waits for room (else each end would cost a lease attempt). */
   roomFreed(): void;
   /** Waits for a queued run: a notification, a poll, or a nudge. */
   nextQueued(): Promise<void>;
@@ -20,7 +20,7 @@ export function createWakeups(changes: RunChanges, pollMs: number, signal: Abort
     nudges.clear();
   };
   let waitingForRoom = false;
-  // One wait on the queue at a time, kept across claims: a fresh one per claim would pile up.
+  // One wait on the queue at a time, kept across leases: a fresh one per lease would pile up.
   let listening: Promise<void> | undefined;
   return {
     nudge,

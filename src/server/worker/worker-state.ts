@@ -6,11 +6,11 @@ import type { Wakeups } from './wakeups.js';
 
 /** One run in flight in this process. */
 export interface Driving {
-  /** This claim's owner token: unique, so a re-claim by this same process is another owner. */
+  /** This lease's owner token: unique, so a re-lease by this same process is another owner. */
   owner: string;
   controller: AbortController;
   abandoned: boolean;
-  recorder: RunWriter;
+  writer: RunWriter;
   done: Promise<DriveResult>;
   ready: Promise<void>;
   /** Why a run started here could not be stored (the starter hears it). */
@@ -19,15 +19,15 @@ export interface Driving {
 
 /** What the parts of one worker share. */
 export interface WorkerState {
-  /** This process's worker id; each claim's owner token extends it. */
+  /** This process's worker id; each lease's owner token extends it. */
   readonly owner: string;
   /** The runs in flight here, by run id. */
   readonly driving: Map<string, Driving>;
-  /** Aborted when the worker drains: no more claims. */
+  /** Aborted when the worker drains: no more leases. */
   readonly stopping: AbortController;
   /**
    * Runs whose step failed because the store was away: stored, owned by a
-   * claim that no longer drives them. Their leases are ended as soon as the
+   * lease that no longer drives them. Their leases are ended as soon as the
    * store answers again, so they are taken over (from their checkpoint, an
    * interrupted effect never run twice) at once rather than after the lease.
    */
@@ -35,12 +35,12 @@ export interface WorkerState {
   readonly wakeups: Wakeups;
 }
 
-/** Stops driving a run here without recording anything more: another process has it, or will. */
+/** Stops driving a run here without writing anything more: another process has it, or will. */
 export function abandon(entry: Driving, reason: string): void {
   if (entry.abandoned) return;
   entry.abandoned = true;
   // Whatever the run still emits here is not this process's to record.
-  entry.recorder.close();
+  entry.writer.close();
   entry.controller.abort(new CancelledError(reason));
 }
 

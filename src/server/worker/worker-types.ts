@@ -7,11 +7,11 @@ import type { DriveResult, DriveStart } from '../core/drive-types.js';
 import type { UnstoredRun } from '../core/run-writer.js';
 
 export interface RunWorkerOptions {
-  /** How long a claim lasts without a heartbeat; another process takes the run over after it. */
+  /** How long a lease lasts without a heartbeat; another process takes the run over after it. */
   leaseMs: number;
   /**
    * A run started in this process is stored this long after it starts, or
-   * before its first side effect, or when it parks, whichever comes first; one
+   * before its first side effect, or when it pauses, whichever comes first; one
    * that ends sooner is stored whole, in one transaction. 0 stores every run
    * as it starts.
    */
@@ -47,14 +47,14 @@ export interface RunWorker {
   hasRoom(): boolean;
 
   /**
-   * Stops claiming and waits up to `graceMs` for runs in flight to finish
+   * Stops leasing and waits up to `graceMs` for runs in flight to finish
    * their step; what is left is handed over (leases expired) and abandoned.
    */
   drain(graceMs: number): Promise<{ finished: number; handedOver: number }>;
 }
 
-/** What a worker drives: a run it claimed, or one a request here started. */
-export type WorkerStart = Extract<DriveStart, { kind: 'claimed' }> | ({ kind: 'new' } & AdoptRun);
+/** What a worker drives: a run it leased, or one a request here started. */
+export type WorkerStart = Extract<DriveStart, { kind: 'leased' }> | ({ kind: 'new' } & AdoptRun);
 
 /** A run a request started here: what it is, and who follows it. */
 export interface AdoptRun {
@@ -74,7 +74,7 @@ export interface AdoptRun {
 /** A run driven by this process, as its starter follows it. */
 export interface LocalRun {
   readonly runId: string;
-  /** Settled here (finished or parked), or handed to the store to follow. */
+  /** Settled here (finished or paused), or handed to the store to follow. */
   readonly result: Promise<DriveResult>;
   /** Resolves once the run is stored, when it was started with `storeFirst`; at once otherwise. */
   readonly ready: Promise<void>;

@@ -127,7 +127,7 @@ export interface QueueStore {
   /** Pauses the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
   pause(
     runId: string,
-    park: PauseRun,
+    pause: PauseRun,
     options?: CallOptions,
   ): Promise<{ run: Run; approvals: Approval[] } | undefined>;
   /** Ends the run in one transaction (reply, status), if `owner` still holds it. */

@@ -22,10 +22,10 @@ export function keepLeases(
   const clock = options.clock ?? realClock;
   const stop = new AbortController();
   const beat = (): void => {
-    // The entries as they are now: a run re-claimed meanwhile is judged by its own renewal.
+    // The entries as they are now: a run re-leased meanwhile is judged by its own renewal.
     // A run not stored yet has no lease to renew.
     const renewing = [...state.driving.entries()].filter(
-      ([, e]) => !e.abandoned && e.recorder.stored(),
+      ([, e]) => !e.abandoned && e.writer.stored(),
     );
     if (renewing.length === 0) return;
     ctx.store.queue
@@ -35,7 +35,7 @@ export function keepLeases(
       )
       .then(({ kept, cancelRequested }) => {
         for (const [id, entry] of renewing)
-          // Another owner holds it now: stop here without recording anything.
+          // Another owner holds it now: stop here without writing anything.
           if (!kept.includes(id)) abandon(entry, 'This process lost the run to another.');
         for (const id of cancelRequested) options.cancel(id);
       })
