@@ -9,7 +9,7 @@ export interface ApprovalAsk {
   calls: string[];
 }
 
-/** True for a message written when a run parked for approval. */
+/** True for a message written when a run paused for approval. */
 export function isApprovalAsk(content: string): boolean {
   return content.startsWith(APPROVAL_ASK) || content.includes(`\n\n${APPROVAL_ASK}\n`);
 }
