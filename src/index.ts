@@ -147,5 +147,5 @@ export {
   type SubQueryOutcome,
 } from './agents/builtin/index.js';
 
-// Tracking, trajectories and evals have entries of their own, so a plain run
-// loads none of them: `cadre/tracking`, `cadre/trajectory`, `cadre/eval`.
+// Trajectories and evals have entries of their own, so a plain run loads
+// neither: `cadre/trajectory`, `cadre/eval`.
