@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import type { AgentDefinition } from '../definition/types.js';
 import type { RunOutcome } from '../runtime/loop/executor.js';
 import { resume } from '../runtime/run-verbs.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { writeFileTool } from '../tools/builtin/index.js';
-import type { AgentEntry, AgentLookup } from './agent.js';
 import type { AwaitedCall, RunState } from './run-state.js';
 import { readRunState } from './run-state-version.js';
+import {
+  roleAgent as def,
+  agentCatalog as catalog,
+  requestRole as role,
+} from '../testing/agent-catalog.js';
 
 /**
  * Paused runs as earlier versions of Cadre stored them (each file names the
@@ -31,27 +34,6 @@ interface Fixture {
 const fixture = async (name: string): Promise<Fixture> =>
   JSON.parse(await readFile(new URL(name, FIXTURES), 'utf8')) as Fixture;
 
-const def = (
-  name: string,
-  tools: string[],
-  extra: Partial<AgentDefinition> = {},
-): AgentDefinition => ({
-  name,
-  description: name,
-  promptConfig: { systemPrompt: `ROLE:${name}` },
-  toolConfig: { tools },
-  ...extra,
-});
-const catalog = (...defs: AgentDefinition[]): AgentLookup => {
-  const map = new Map<string, AgentEntry>(
-    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
-  );
-  return { get: (n) => map.get(n), names: () => [...map.keys()] };
-};
-const role = (r: ModelRequest): string =>
-  r.tools.some((t) => t.name === 'route')
-    ? 'router'
-    : (/ROLE:(\w+)/.exec(r.systemInstruction ?? '')?.[1] ?? 'synth');
 const answered = (r: ModelRequest): boolean =>
   (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
 const lastText = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1) ?? null);

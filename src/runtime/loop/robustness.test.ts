@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -8,28 +7,12 @@ import { defineTool } from '../../tools/types.js';
 import { run, start } from '../run-verbs.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
 import { drive, NEW_RUN, resultOf, type ExecutionOptions } from './executor.js';
+import { roleAgent as def, agentCatalog as catalog } from '../../testing/agent-catalog.js';
 
 /** A run with the options only the run service sets (state hooks, a short grace turn). */
 const runToEnd = async (definition: AgentDefinition, options: ExecutionOptions) =>
   resultOf(await drive(definition, NEW_RUN, options));
 
-const def = (
-  name: string,
-  tools: string[],
-  extra: Partial<AgentDefinition> = {},
-): AgentDefinition => ({
-  name,
-  description: name,
-  promptConfig: { systemPrompt: `ROLE:${name}` },
-  toolConfig: { tools },
-  ...extra,
-});
-const catalog = (...defs: AgentDefinition[]): AgentLookup => {
-  const map = new Map<string, AgentEntry>(
-    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
-  );
-  return { get: (n) => map.get(n), names: () => [...map.keys()] };
-};
 const role = (r: ModelRequest): string => /ROLE:(\S+)/.exec(r.systemInstruction ?? '')?.[1] ?? '?';
 const answered = (r: ModelRequest): boolean =>
   (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');

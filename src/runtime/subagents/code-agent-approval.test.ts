@@ -1,34 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import type { RunState } from '../../contracts/run-state.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { type ExecutionOptions } from '../loop/executor.js';
 import { resume, start } from '../run-verbs.js';
+import {
+  roleAgent as def,
+  agentCatalog as catalog,
+  requestRole as role,
+} from '../../testing/agent-catalog.js';
 
-const def = (
-  name: string,
-  tools: string[],
-  extra: Partial<AgentDefinition> = {},
-): AgentDefinition => ({
-  name,
-  description: name,
-  promptConfig: { systemPrompt: `ROLE:${name}` },
-  toolConfig: { tools },
-  ...extra,
-});
-const catalog = (...defs: AgentDefinition[]): AgentLookup => {
-  const map = new Map<string, AgentEntry>(
-    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
-  );
-  return { get: (n) => map.get(n), names: () => [...map.keys()] };
-};
-const role = (r: ModelRequest): string =>
-  r.tools.some((t) => t.name === 'route')
-    ? 'router'
-    : (/ROLE:(\w+)/.exec(r.systemInstruction ?? '')?.[1] ?? 'synth');
 const answered = (r: ModelRequest): boolean =>
   (r.messages.at(-1)?.parts ?? []).some((p) => p.kind === 'function_response');
 const lastText = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1) ?? null);

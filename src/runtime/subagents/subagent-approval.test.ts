@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
@@ -10,6 +9,7 @@ import { approvalPath, type ConfirmationRequest } from '../calls/confirmation.js
 import type { ClaimResult } from '../calls/call-environment.js';
 import { type ExecutionOptions } from '../loop/executor.js';
 import { resume, run, start } from '../run-verbs.js';
+import { agentCatalog as catalog } from '../../testing/agent-catalog.js';
 
 const def = (name: string, tools: string[]): AgentDefinition => ({
   name,
@@ -17,12 +17,6 @@ const def = (name: string, tools: string[]): AgentDefinition => ({
   promptConfig: { systemPrompt: `ROLE:${name}` },
   toolConfig: { tools },
 });
-const catalog = (...defs: AgentDefinition[]): AgentLookup => {
-  const map = new Map<string, AgentEntry>(
-    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
-  );
-  return { get: (n) => map.get(n), names: () => [...map.keys()] };
-};
 const role = (r: ModelRequest): string => /ROLE:(\S+)/.exec(r.systemInstruction ?? '')?.[1] ?? '?';
 const lastText = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1) ?? null);
 const answered = (r: ModelRequest): boolean =>

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEntry, AgentLookup } from '../../contracts/agent.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { CadreEvent } from '../../events/types.js';
@@ -11,13 +10,7 @@ import { loadScriptedModel } from '../../model/scripted-file.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { type ExecutionOptions } from '../loop/executor.js';
 import { resume, start } from '../run-verbs.js';
-
-const catalog = (...defs: AgentDefinition[]): AgentLookup => {
-  const map = new Map<string, AgentEntry>(
-    defs.map((d) => [d.name, { kind: 'definition', definition: d }]),
-  );
-  return { get: (n) => map.get(n), names: () => [...map.keys()] };
-};
+import { agentCatalog as catalog } from '../../testing/agent-catalog.js';
 
 describe('a worker-thread domain waits for approval (scripted model files)', () => {
   it('pauses the run from its thread, resumes in this process where it stopped, and writes once', async () => {
