@@ -17,7 +17,7 @@ const runningView: RunView = {
     threadId: 't1',
     userId: USER,
     agent: 'greeter',
-    status: 'running',
+    status: 'executing',
     definitionHash: 'd',
     summary: '',
     model: 'scripted',
