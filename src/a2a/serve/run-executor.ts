@@ -6,7 +6,8 @@ import {
   type RequestContext,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import type { RunHooks, RunService } from '../../server/run-service-types.js';
+import { ConflictError } from '../../errors/cadre-error.js';
+import type { RunHooks, RunResponse, RunService } from '../../server/run-service-types.js';
 import { messageText } from '../remote-answer.js';
 import { taskDecision, type TaskDecision } from './task-decision.js';
 import { agentMessage } from './run-task.js';
@@ -78,8 +79,8 @@ async function followUp(
   const ids = { runId: task.id, threadId: task.contextId };
   const decision = taskDecision(request.userMessage);
   const asking = task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
-  const chosen = decision && asking ? await waiting(service, request, decision) : [];
-  if (!decision || chosen.length === 0) {
+  const chosen = decision && asking ? await waiting(service, request, decision) : undefined;
+  if (!decision || !chosen || chosen.approvalIds.length === 0) {
     // Not a decision, or none waiting matches it: the task as it stands, saying so.
     const note = !asking
       ? undefined
@@ -91,23 +92,60 @@ async function followUp(
   }
   const events = taskEvents(bus, 'working');
   events.started(ids);
+  const response = await decide(service, request, decision, chosen, events);
+  if (response) events.settled(response);
+}
+
+/**
+ * Decides the chosen approvals one by one, as the resolve route would: the
+ * last of a batch resumes the run and waits for it. One decided by someone
+ * else meanwhile (the page, another message) is taken as already decided:
+ * the rest still are, and when their decision was the one completing the
+ * batch, the run resumed on their request, so it is followed from here.
+ */
+async function decide(
+  service: RunService,
+  request: RequestContext,
+  decision: TaskDecision,
+  chosen: Waiting,
+  events: TaskEvents,
+): Promise<RunResponse | undefined> {
   const userId = callUser(request.context);
   const userName = callUserName(request.context);
-  const hooks = hooksFor(events, callSignal(request.context));
-  let response;
-  // One by one, as the resolve route would: the last of a batch resumes the run and waits for it.
-  for (const approvalId of chosen)
-    response = await service.resolveApproval(
-      {
-        userId,
-        ...(userName ? { userName } : {}),
-        approvalId,
-        decision: decision.decision,
-        ...(decision.feedback ? { feedback: decision.feedback } : {}),
+  const signal = callSignal(request.context);
+  // The last event passed on, so following the run afterwards repeats none.
+  let after = chosen.eventSeq;
+  const hooks = hooksFor(
+    {
+      ...events,
+      event: (event) => {
+        after = Math.max(after, event.seq);
+        events.event(event);
       },
-      hooks,
-    );
-  if (response) events.settled(response);
+    },
+    signal,
+  );
+  let response: RunResponse | undefined;
+  let raced = false;
+  for (const approvalId of chosen.approvalIds) {
+    try {
+      response = await service.resolveApproval(
+        {
+          userId,
+          ...(userName ? { userName } : {}),
+          approvalId,
+          decision: decision.decision,
+          ...(decision.feedback ? { feedback: decision.feedback } : {}),
+        },
+        hooks,
+      );
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      raced = true;
+    }
+  }
+  if (!raced) return response;
+  return (await service.followRun(userId, request.taskId, after, hooks)) ?? response;
 }
 
 /**
@@ -138,20 +176,29 @@ function republish(bus: ExecutionEventBus, task: Task, note?: string): void {
   );
 }
 
+/** What a decision on a task covers: the pending approvals it names (or all), and the run's last event then. */
+interface Waiting {
+  approvalIds: string[];
+  eventSeq: number;
+}
+
 /** The pending approvals of the task's run the decision covers: the one it names, or all of them. */
 async function waiting(
   service: RunService,
   request: RequestContext,
   decision: TaskDecision,
-): Promise<string[]> {
+): Promise<Waiting> {
   const view = await service.getRun(
     callUser(request.context),
     request.taskId,
     callSignal(request.context),
   );
-  return (view?.approvals ?? [])
-    .filter((a) => a.status === 'pending')
-    .filter((a) => !decision.approvalId || a.id === decision.approvalId)
-    .filter((a) => !decision.callId || a.callId === decision.callId)
-    .map((a) => a.id);
+  return {
+    approvalIds: (view?.approvals ?? [])
+      .filter((a) => a.status === 'pending')
+      .filter((a) => !decision.approvalId || a.id === decision.approvalId)
+      .filter((a) => !decision.callId || a.callId === decision.callId)
+      .map((a) => a.id),
+    eventSeq: view?.run.eventSeq ?? 0,
+  };
 }

@@ -17,7 +17,7 @@ import {
   ExecutionEventQueue,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import type { RunService } from '../../server/run-service-types.js';
+import type { RunResponse, RunService } from '../../server/run-service-types.js';
 import { callSignal, callUser, runExecutor } from './run-executor.js';
 import { loadRunTask, runTaskStore } from './run-task-store.js';
 import { runTask } from './run-task.js';
@@ -57,16 +57,38 @@ export class RunRequestHandler extends DefaultRequestHandler {
     const signal = callSignal(context);
     const cancelled = await this.service.cancelRun(userId, params.id, signal);
     if (!cancelled) throw new TaskNotFoundError(`Task not found: ${params.id}`);
-    // A running run stops at its next step, wherever it runs: wait for that.
     const settled =
       cancelled.status === 'running'
-        ? ((await this.service.followRun(userId, params.id, 0, signal ? { signal } : {})) ??
-          cancelled)
+        ? await this.untilStopped(params.id, cancelled, context)
         : cancelled;
     const after = runTask(settled);
+    // Still running: the wait was cut short, the cancel is asked for and goes on; the task as it stands.
+    if (settled.status === 'running') return after;
     if (after.status?.state !== TaskState.TASK_STATE_CANCELED)
       throw new TaskNotCancelableError(`Task ${params.id} ended before it could be cancelled.`);
     return after;
+  }
+
+  /**
+   * A running run stops at its next step, wherever it runs: wait for that.
+   * A caller that leaves meanwhile ends the wait, not the cancel: the run as
+   * last seen (still running) is the answer.
+   */
+  private async untilStopped(
+    taskId: string,
+    cancelled: RunResponse,
+    context: ServerCallContext,
+  ): Promise<RunResponse> {
+    const signal = callSignal(context);
+    try {
+      return (
+        (await this.service.followRun(callUser(context), taskId, 0, signal ? { signal } : {})) ??
+        cancelled
+      );
+    } catch (error) {
+      if (signal?.aborted) return cancelled;
+      throw error;
+    }
   }
 
   override async *resubscribe(

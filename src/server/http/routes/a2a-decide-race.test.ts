@@ -1,0 +1,182 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
+import type { ModelRequest } from '../../../model/types.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/types.js';
+import { createRunService } from '../../core/create-run-service.js';
+import type { ResolveRequest, RunService } from '../../run-service-types.js';
+import { startTestServer, type TestServer } from '../test-support.js';
+
+let dir: string;
+let store: Store;
+let service: RunService;
+let server: TestServer;
+let ann = { id: '', token: '' };
+/**
+ * Where the page's decision lands in the A2A message's batch: run once, just
+ * before (`before`) or after (`after`) the message's first decision is stored.
+ */
+let race: { when: 'before' | 'after'; page: (messageDecides: string) => Promise<void> } | undefined;
+
+const promptOf = (r: ModelRequest): string => {
+  for (const part of r.messages.flatMap((m) => m.parts))
+    if (part.kind === 'text' && part.text.trim()) return part.text;
+  return '';
+};
+const answered = (r: ModelRequest): boolean =>
+  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
+
+/** "write <a> <b>" asks to write two files in one turn: one batch of two approvals. */
+const model = new ScriptedModel(
+  (r): ScriptedTurn => {
+    if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
+    const paths = promptOf(r).split(/\s+/).slice(1);
+    return {
+      parts: paths.map((path) => ({
+        functionCall: { name: 'write_file', args: { path, content: path } },
+      })),
+    };
+  },
+  { uniqueCallIds: true },
+);
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-race-')));
+  await mkdir(join(dir, 'agents'));
+  await writeFile(
+    join(dir, 'agents/writer.yaml'),
+    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
+  );
+  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
+  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
+  const user = await store.auth.ensureUser('ann');
+  ann = { id: user.id, token: (await store.auth.createToken(user.id)).token };
+  // The server's service, with the page's decision slotted into the A2A message's batch.
+  const racing: RunService = {
+    ...service,
+    resolveApproval: async (request: ResolveRequest, hooks) => {
+      const armed = race;
+      if (armed?.when === 'before') await fire(request.approvalId);
+      const response = await service.resolveApproval(request, hooks);
+      if (armed?.when === 'after') await fire(request.approvalId);
+      return response;
+    },
+  };
+  server = await startTestServer(racing, { store });
+});
+afterAll(async () => {
+  await server.close();
+  await service.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the armed race once (the page's own calls pass through untouched). */
+async function fire(messageDecides: string): Promise<void> {
+  const armed = race;
+  race = undefined;
+  await armed?.page(messageDecides);
+}
+
+const headers = () => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${ann.token}`,
+});
+
+/** The page deciding one approval: POST /api/agent/approvals/resolve, answered once the run settles. */
+async function pageResolve(approvalId: string, decision: 'approve_once' | 'reject') {
+  const res = await fetch(`${server.url}/api/agent/approvals/resolve`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ approvalId, decision }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { status: string };
+}
+
+/** One A2A 1.0 SendMessage to the writer; its result's task. */
+async function send(text: string, task?: { id: string; contextId: string }) {
+  const res = await fetch(`${server.url}/a2a/writer`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text }],
+          ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
+        },
+      },
+    }),
+  });
+  const body = (await res.json()) as {
+    error?: unknown;
+    result?: { task: { id: string; contextId: string; status: { state: string } } };
+  };
+  expect(body.error).toBeUndefined();
+  return body.result?.task ?? { id: '', contextId: '', status: { state: '' } };
+}
+
+const pendingOf = async (runId: string) =>
+  (await service.pendingApprovals(ann.id)).filter((a) => a.runId === runId);
+
+const decisions = async (runId: string) =>
+  (await service.audit(ann.id, runId))
+    .map((entry) => /(decided|rejected) by [^;,]*/.exec(entry.message)?.[0])
+    .filter(Boolean);
+
+describe('an A2A "approve" and the page deciding the same batch at the same moment (scripted)', () => {
+  it("the page deciding the last approval between the message's decisions: the message takes it as decided, and answers the run resumed by the page", async () => {
+    const asked = await send('write race-a.txt race-b.txt');
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const pending = await pendingOf(asked.id);
+    expect(pending).toHaveLength(2);
+    let page: { status: string } | undefined;
+    race = {
+      when: 'after',
+      // The other one of the two, still pending.
+      page: async (messageDecided) => {
+        const other = pending.find((a) => a.approvalId !== messageDecided)?.approvalId ?? '';
+        page = await pageResolve(other, 'approve_once');
+      },
+    };
+    const done = await send('approve', asked);
+    expect(race).toBeUndefined();
+    // The page's decision completed the batch and resumed the run; both answers see it finished.
+    expect(page?.status).toBe('completed');
+    expect(done).toMatchObject({ id: asked.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect(await readFile(join(dir, 'race-a.txt'), 'utf8')).toBe('race-a.txt');
+    expect(await readFile(join(dir, 'race-b.txt'), 'utf8')).toBe('race-b.txt');
+    expect(await decisions(asked.id)).toEqual([
+      'decided by ann: approve_once',
+      'decided by ann: approve_once',
+    ]);
+    expect((await service.getRun(ann.id, asked.id))?.run.status).toBe('completed');
+  });
+
+  it('the page rejecting the whole batch just before the message decides: the rejections stand, and the message answers the run they resumed', async () => {
+    const asked = await send('write race-c.txt race-d.txt');
+    const pending = await pendingOf(asked.id);
+    expect(pending).toHaveLength(2);
+    race = {
+      when: 'before',
+      page: async () => {
+        for (const approval of pending) await pageResolve(approval.approvalId, 'reject');
+      },
+    };
+    const done = await send('approve', asked);
+    expect(race).toBeUndefined();
+    expect(done).toMatchObject({ id: asked.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    await expect(readFile(join(dir, 'race-c.txt'))).rejects.toThrow();
+    await expect(readFile(join(dir, 'race-d.txt'))).rejects.toThrow();
+    expect(await decisions(asked.id)).toEqual(['rejected by ann', 'rejected by ann']);
+  });
+});
