@@ -94,4 +94,11 @@ export interface CodeMemo {
   models: Array<ModelChunk[] | null>;
   /** Each child by agent, inputs and occurrence: its result, or where it is waiting. */
   spawns: Record<string, { result: RunResult } | { child: SuspendedChild }>;
+  /**
+   * How many events the agent itself emitted before it paused. The replay
+   * emits them again in the same order, so a resume keeps that many quiet
+   * and the run's log holds each once. Absent in states stored before it was
+   * counted: those resume telling everything again.
+   */
+  events?: number;
 }

@@ -85,6 +85,10 @@ export async function driveCodeOutcome(
     let usage: Usage = emptyUsage();
     const children: SubagentCost[] = [];
     let turns = 0;
+    // On resume the agent replays what it did before the pause: its own events up to there were already emitted.
+    const emitOwn: typeof emit = (event) => {
+      if (!replay || replay.fresh()) emit(event);
+    };
     const parent = spawnParentOf(prepared, deadline, { grantedNames: [] }, (result) => {
       const cost = result.cost_usd ?? result.usage.costUsd;
       if (cost !== undefined)
@@ -109,14 +113,21 @@ export async function driveCodeOutcome(
       },
       remainingMs: () => deadline.remaining(),
       workspace: services.workspace,
-      emit,
+      emit: emitOwn,
     };
 
-    emit({
-      type: 'run_started',
-      message: `Running ${agent.name} on ${model}`,
-      data: { agent: agent.name, model, input },
-    });
+    if (options.resume)
+      emit({
+        type: 'run_resumed',
+        message: `Resuming ${agent.name}`,
+        data: { decisions: Object.keys(options.resume.decisions).length },
+      });
+    else
+      emit({
+        type: 'run_started',
+        message: `Running ${agent.name} on ${model}`,
+        data: { agent: agent.name, model, input },
+      });
     let final: Record<string, unknown> | undefined;
     let reason: TerminateReason = 'ERROR';
     let error: { code: string; message: string } | undefined;
@@ -128,7 +139,7 @@ export async function driveCodeOutcome(
         }
         if (event.type === 'usage') usage = addUsage(usage, toUsage(event.data));
         if (event.type === 'turn_started') turns++;
-        emit(event);
+        emitOwn(event);
       }
       reason = final ? 'GOAL' : 'ERROR';
       if (!final)

@@ -23,6 +23,12 @@ export interface CodeReplay {
   /** The calls waiting, ids as the parent's tree knows them. */
   pending(): AwaitedCall[];
   model(client: ModelClient): ModelClient;
+  /**
+   * Counts one event the agent emits; false while the replay is re-telling
+   * what the run already emitted before it paused (same replies and results,
+   * so the same events in the same order).
+   */
+  fresh(): boolean;
   spawn(
     request: SpawnRequest,
     run: (mode: SpawnMode) => Promise<RunResult>,
@@ -35,7 +41,9 @@ export function codeReplay(
   before: CodeMemo | undefined,
   decisions: Readonly<Record<string, ConfirmationDecision>>,
 ): CodeReplay {
-  const memo: CodeMemo = { input, models: [], spawns: {} };
+  const memo: CodeMemo = { input, models: [], spawns: {}, events: 0 };
+  const told = before?.events ?? 0;
+  let events = 0;
   const counts = new Map<string, number>();
   const stop = new AbortController();
   let inflight = 0;
@@ -59,6 +67,11 @@ export function codeReplay(
     memo,
     stopped: stop.signal,
     pending: () => Object.values(memo.spawns).flatMap((s) => ('child' in s ? s.child.pending : [])),
+    fresh: () => {
+      events++;
+      memo.events = events;
+      return events > told;
+    },
     model: (client) => ({
       provider: client.provider,
       async *generate(request, signal) {
