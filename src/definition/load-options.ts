@@ -11,12 +11,13 @@ export interface LoadOptions {
   mcpServers?: readonly string[];
   /** Output schemas definitions may reference by name. */
   schemas?: SchemaRegistry;
-  /** The user's folder, for user-level settings (`~/.gemini/settings.json`); default the home directory ($HOME). */
+  /** The user's folder, for user-level settings (`~/.gemini/settings.json`, `~/.claude.json`); default the home directory ($HOME). */
   home?: string;
   /**
-   * False: a Gemini CLI agent gets its project's `.gemini/settings.json` servers only, never the
-   * user's `~/.gemini/settings.json`. The server sets it: an operator's personal MCP servers
-   * (and the tokens in them) must not reach the runs of everyone who signs in.
+   * False: a Gemini CLI or Claude Code agent gets its project's `.gemini/settings.json` or
+   * `.claude/settings.json` servers only, never the user's `~/.gemini/settings.json` or
+   * `~/.claude.json`. The server sets it: an operator's personal MCP servers (and the tokens
+   * in them) must not reach the runs of everyone who signs in.
    */
   userSettings?: boolean;
   /** Issue file paths are shown relative to this (default: process.cwd()). */

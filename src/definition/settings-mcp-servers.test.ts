@@ -135,7 +135,7 @@ describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
         shared: { transport: 'stdio', command: 'from-project' },
         mine: { transport: 'http', url: 'http://127.0.0.1:9/mine' },
       });
-      // Claude Code keeps its user servers elsewhere (~/.claude.json): not read.
+      // Claude Code keeps its user servers in ~/.claude.json, never in ~/.claude/settings.json.
       await write('user-home/.claude/settings.json', JSON.stringify({ mcpServers: { x: {} } }));
       await write('proj/.claude/agents/b.md', agent('b'));
       const claude = await load('proj/.claude/agents/b.md', path.join(dir, 'user-home'));
@@ -183,6 +183,134 @@ describe('Gemini CLI and Claude Code agent files: MCP servers and kind', () => {
         JSON.stringify({ mcpServers: { u: { command: 'u' } } }),
       );
       const again = await loadDefinition('env-proj/.gemini/agents/c.md', { cwd: dir });
+      expect(Object.keys(again.definition.mcpServers ?? {}).sort()).toEqual(['p', 'u']);
+    });
+  });
+
+  describe("the user's ~/.claude.json", () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    const claudeJson = (projects: Record<string, unknown>, user: Record<string, unknown> = {}) =>
+      JSON.stringify({ numStartups: 3, mcpServers: user, projects });
+
+    test('user servers reach Claude Code agents; the project wins over them, local scope over both', async () => {
+      const project = path.join(dir, 'cl-proj');
+      await write(
+        'cl-home/.claude.json',
+        claudeJson(
+          {
+            [project]: {
+              allowedTools: [],
+              mcpServers: {
+                mine: { command: 'from-local' },
+                both: { command: 'from-local' },
+              },
+            },
+            [path.join(dir, 'elsewhere')]: { mcpServers: { other: { command: 'other' } } },
+          },
+          {
+            everywhere: { type: 'http', url: 'http://127.0.0.1:9/user' },
+            shared: { command: 'from-user' },
+            mine: { command: 'from-user' },
+          },
+        ),
+      );
+      await write(
+        'cl-proj/.claude/settings.json',
+        JSON.stringify({
+          mcpServers: { shared: { command: 'from-project' }, both: { command: 'from-project' } },
+        }),
+      );
+      await write('cl-proj/.claude/agents/a.md', agent('a'));
+      const { definition, warnings } = await load(
+        'cl-proj/.claude/agents/a.md',
+        path.join(dir, 'cl-home'),
+      );
+      expect(warnings).toEqual([]);
+      expect(Object.keys(definition.mcpServers ?? {}).sort()).toEqual([
+        'both',
+        'everywhere',
+        'mine',
+        'shared',
+      ]);
+      expect(definition.mcpServers).toMatchObject({
+        everywhere: { transport: 'http', url: 'http://127.0.0.1:9/user' },
+        shared: { command: 'from-project' },
+        mine: { command: 'from-local' },
+        both: { command: 'from-local' },
+      });
+      // Gemini CLI agents do not take Claude Code's servers.
+      await write('cl-proj/.gemini/agents/g.md', agent('g'));
+      const gemini = await load('cl-proj/.gemini/agents/g.md', path.join(dir, 'cl-home'));
+      expect(gemini.definition.mcpServers).toBeUndefined();
+    });
+
+    test("local scope replaces the project's .mcp.json server of that name; user scope does not", async () => {
+      const project = path.join(dir, 'mcpjson-proj');
+      await write(
+        'mcpjson-home/.claude.json',
+        claudeJson(
+          { [project]: { mcpServers: { db: { command: 'my-db' } } } },
+          { github: { command: 'my-github' } },
+        ),
+      );
+      await write('mcpjson-proj/.claude/agents/a.md', agent('a'));
+      const { definition } = await loadDefinition('mcpjson-proj/.claude/agents/a.md', {
+        cwd: dir,
+        home: path.join(dir, 'mcpjson-home'),
+        mcpServers: ['db', 'github'],
+      });
+      expect(Object.keys(definition.mcpServers ?? {})).toEqual(['db']);
+      expect(definition.mcpServers?.db).toMatchObject({ transport: 'stdio', command: 'my-db' });
+    });
+
+    test("the server's loads (userSettings: false) never take them", async () => {
+      const project = path.join(dir, 'cl-served');
+      await write(
+        'cl-op-home/.claude.json',
+        claudeJson(
+          { [project]: { mcpServers: { mine: { command: 'op-local' } } } },
+          { personal: { command: 'op-token-server' } },
+        ),
+      );
+      await write(
+        'cl-served/.claude/settings.json',
+        JSON.stringify({ mcpServers: { team: { command: 'team' } } }),
+      );
+      await write('cl-served/.claude/agents/s.md', agent('s'));
+      const served = await loadDefinition('cl-served/.claude/agents/s.md', {
+        cwd: dir,
+        home: path.join(dir, 'cl-op-home'),
+        userSettings: false,
+      });
+      expect(Object.keys(served.definition.mcpServers ?? {})).toEqual(['team']);
+      const own = await load('cl-served/.claude/agents/s.md', path.join(dir, 'cl-op-home'));
+      expect(Object.keys(own.definition.mcpServers ?? {}).sort()).toEqual([
+        'mine',
+        'personal',
+        'team',
+      ]);
+    });
+
+    test('$HOME is where it is looked for; a broken one is a warning naming it', async () => {
+      await write('cl-env-home/.claude.json', '{ broken');
+      await write(
+        'cl-env-proj/.claude/settings.json',
+        JSON.stringify({ mcpServers: { p: { command: 'p' } } }),
+      );
+      await write('cl-env-proj/.claude/agents/c.md', agent('c'));
+      vi.stubEnv('HOME', path.join(dir, 'cl-env-home'));
+      const { definition, warnings } = await loadDefinition('cl-env-proj/.claude/agents/c.md', {
+        cwd: dir,
+      });
+      expect(Object.keys(definition.mcpServers ?? {})).toEqual(['p']);
+      expect(warnings.map((w) => w.message)).toContainEqual(
+        expect.stringMatching(/^~\/\.claude\.json is not valid JSON/),
+      );
+      await write('cl-env-home/.claude.json', claudeJson({}, { u: { command: 'u' } }));
+      const again = await loadDefinition('cl-env-proj/.claude/agents/c.md', { cwd: dir });
       expect(Object.keys(again.definition.mcpServers ?? {}).sort()).toEqual(['p', 'u']);
     });
   });

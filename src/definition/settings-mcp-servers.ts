@@ -1,8 +1,17 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { claudeJsonServers } from './claude-json-servers.js';
 import { isRecord } from './describe-value.js';
+import {
+  mergeServers,
+  NO_SERVERS,
+  readSettingsFile,
+  serversIn,
+  type SettingsServers,
+} from './settings-file.js';
 import type { SourceNote } from './translating-mapper.js';
 import type { DefinitionSource } from './types.js';
+
+export type { SettingsServers } from './settings-file.js';
 
 /** Each dialect's project folder and the settings file in it that lists MCP servers. */
 const SETTINGS: Readonly<Record<NonNullable<DefinitionSource['foreign']>, string | undefined>> = {
@@ -11,81 +20,43 @@ const SETTINGS: Readonly<Record<NonNullable<DefinitionSource['foreign']>, string
   adk: undefined,
 };
 
-export interface SettingsServers {
-  /** Raw server entries by name, as the settings files write them. */
-  servers: Record<string, unknown>;
-  /** Which file each server came from, as a person would name it. */
-  from: Record<string, string>;
-  notes: SourceNote[];
-}
-
-const NONE: SettingsServers = { servers: {}, from: {}, notes: [] };
-
-/**
- * The `mcpServers` of one settings file, named `label` in notes. No file, no
- * servers; a file that is not JSON is a warning, not a refusal (the agent
- * still loads, without them).
- */
 async function readSettings(file: string, label: string): Promise<SettingsServers> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return NONE;
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return {
-      ...NONE,
-      notes: [
-        {
-          path: [],
-          message: `${label} is not valid JSON (${(error as Error).message}); its MCP servers are not read`,
-          severity: 'warning',
-        },
-      ],
-    };
-  }
-  const servers = isRecord(data) && isRecord(data.mcpServers) ? { ...data.mcpServers } : {};
-  return {
-    servers,
-    from: Object.fromEntries(Object.keys(servers).map((n) => [n, label])),
-    notes: [],
-  };
+  const { data, notes } = await readSettingsFile(file, label);
+  return { ...serversIn(data, label), notes };
 }
 
 /**
  * The `mcpServers` of `<project>/.gemini/settings.json` (Gemini CLI) or
  * `<project>/.claude/settings.json` (Claude Code) for an agent file inside
  * that project's `.gemini/` or `.claude/` folder: the tools treat those
- * servers as every agent's. Gemini CLI also reads the user's
- * `~/.gemini/settings.json` (`home`: $HOME), under the project's: on a name
- * both give, the project's entry wins, as in Gemini CLI.
+ * servers as every agent's. With `home` ($HOME), the person's own servers
+ * too, in the order each tool gives them precedence: Gemini CLI's
+ * `~/.gemini/settings.json` under the project's; Claude Code's
+ * `~/.claude.json`, its servers of every project under the project's and
+ * its servers of this project alone (local scope) over them.
  */
 export async function settingsMcpServers(
   file: string,
   dialect: NonNullable<DefinitionSource['foreign']>,
-  /** Undefined: the user-level file is not read. */
+  /** Undefined: the user-level files are not read. */
   home: string | undefined,
 ): Promise<SettingsServers> {
   const folder = SETTINGS[dialect];
-  if (!folder) return NONE;
+  if (!folder) return NO_SERVERS;
   const parts = file.split(path.sep);
   const at = parts.lastIndexOf(folder);
-  if (at < 0) return NONE;
+  if (at < 0) return NO_SERVERS;
   const project = [...parts.slice(0, at + 1), 'settings.json'].join(path.sep);
-  const found = [await readSettings(project, `${folder}/settings.json`)];
+  const shared = await readSettings(project, `${folder}/settings.json`);
+  if (home === undefined) return shared;
+  if (dialect === 'claude-code') {
+    const own = await claudeJsonServers(home, parts.slice(0, at).join(path.sep) || path.sep);
+    return mergeServers([own.user, shared, own.local]);
+  }
   // An agent in the user's own ~/.gemini/agents has that file as its project settings already.
-  const user = home === undefined ? undefined : path.join(home, folder, 'settings.json');
-  if (dialect === 'gemini-cli' && user && path.resolve(user) !== path.resolve(project))
-    found.unshift(await readSettings(user, `~/${folder}/settings.json`));
-  return {
-    servers: Object.assign({}, ...found.map((f) => f.servers)) as Record<string, unknown>,
-    from: Object.assign({}, ...found.map((f) => f.from)) as Record<string, string>,
-    notes: found.flatMap((f) => f.notes),
-  };
+  const user = path.join(home, folder, 'settings.json');
+  if (path.resolve(user) === path.resolve(project)) return shared;
+  return mergeServers([await readSettings(user, `~/${folder}/settings.json`), shared]);
 }
 
 /** Gemini CLI agent files write server keys in snake_case: `http_url` is `httpUrl`. */
@@ -122,7 +93,8 @@ export function grantsServer(tools: unknown, server: string): boolean {
  * Adds the settings file's servers to a foreign agent's raw definition:
  * the agent's own entry of the same name wins, a server the project
  * already gives every agent (`LoadOptions.mcpServers`) is not started
- * twice, and a tool list that names none of a server's tools leaves it out.
+ * twice (unless a local-scope entry replaces it for this project), and a
+ * tool list that names none of a server's tools leaves it out.
  */
 export function withSettingsServers(
   raw: Record<string, unknown>,
@@ -134,7 +106,9 @@ export function withSettingsServers(
   const own = isRecord(raw.mcpServers) ? raw.mcpServers : {};
   const added: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(found.servers)) {
-    if (name in own || projectServers.includes(name) || !grantsServer(tools, name)) continue;
+    // The project's shared server stands, unless the person gave this project their own.
+    const shadowed = projectServers.includes(name) && !found.local.includes(name);
+    if (name in own || shadowed || !grantsServer(tools, name)) continue;
     const usable =
       isRecord(entry) &&
       (typeof entry.command === 'string' ||

@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 /** How long to wait before retrying something that failed because the database was away. */
 export interface RetryDelay {
   /** The wait before the first retry. */
@@ -19,15 +21,11 @@ export function retryDelayMs(attempt: number, delay: RetryDelay = STORE_RETRY): 
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts (never rejects: callers check the signal). */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : {});
+  } catch (error) {
+    // Node rejects with its AbortError on abort; the retry loops read the signal instead.
+    if (!signal?.aborted) throw error;
+  }
 }

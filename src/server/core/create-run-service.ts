@@ -107,7 +107,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     load: {
       mcpServers: Object.keys(mcpServers),
       servesModel: servesModelIn(env),
-      // The operator's own ~/.gemini/settings.json stays theirs: not every signed-in user's.
+      // The operator's own ~/.gemini/settings.json and ~/.claude.json stay theirs, not every user's.
       userSettings: false,
     },
     builtins: builtinAgentEntries(),
