@@ -68,11 +68,12 @@ function sseData(text: string): unknown[] {
     .map((data) => (data === '[DONE]' ? data : (JSON.parse(data) as unknown)));
 }
 
-/** Time and heap growth of one streamed request, for the figures the test prints. */
+/** Time and memory of one streamed request (server and client share the process), for the figures the test prints. */
 async function measured<T>(label: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   const heapBefore = process.memoryUsage().heapUsed;
-  let peak = process.memoryUsage().rss;
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
@@ -82,7 +83,7 @@ async function measured<T>(label: string, work: () => Promise<T>): Promise<T> {
     clearInterval(sampler);
     const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
     console.info(
-      `${label}: ${Math.round(performance.now() - started)} ms, peak rss ${mb(peak)}, heap +${mb(process.memoryUsage().heapUsed - heapBefore)}`,
+      `${label}: ${Math.round(performance.now() - started)} ms, rss ${mb(rssBefore)} before, peak ${mb(peak)}, heap +${mb(process.memoryUsage().heapUsed - heapBefore)}`,
     );
   }
 }
