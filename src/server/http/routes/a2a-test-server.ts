@@ -1,0 +1,59 @@
+// Test-only: what the A2A route tests share: the scripted model's reading of a request,
+// a raw JSON-RPC call, and the reading of a streamed call.
+import type { StreamResponse } from '@a2a-js/sdk';
+import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
+import type { ModelRequest } from '../../../model/types.js';
+
+/** The first non-blank text the model was given: the prompt of the run. */
+export const promptOf = (r: ModelRequest): string => {
+  for (const part of r.messages.flatMap((m) => m.parts))
+    if (part.kind === 'text' && part.text.trim()) return part.text;
+  return '';
+};
+
+/** Whether the model is being given a tool's answer. */
+export const answered = (r: ModelRequest): boolean =>
+  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
+
+/**
+ * "write <path>" asks to write a file (which needs approval) and then says
+ * what the tool returned; "slow" thinks for a minute; anything else is greeted.
+ */
+export const writerModel = (): ScriptedModel =>
+  new ScriptedModel((r): ScriptedTurn => {
+    const prompt = promptOf(r);
+    if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
+    if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 60_000 };
+    const path = /^write (\S+)/.exec(prompt)?.[1];
+    if (path)
+      return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
+    return { parts: [{ text: `Hello! You said: ${prompt}` }] };
+  });
+
+/** One raw JSON-RPC call to `endpoint`, as a client puts it on the wire (`bearer` when not empty). */
+export const postJsonRpc = (
+  endpoint: string,
+  call: { id: number; method: string; params: unknown; bearer: string },
+): Promise<Response> =>
+  fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(call.bearer ? { authorization: `Bearer ${call.bearer}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params }),
+  });
+
+/** Every event of a streamed call, in order. */
+export type Payload = NonNullable<StreamResponse['payload']>;
+export async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
+  const seen: Payload[] = [];
+  for await (const event of events) if (event.payload) seen.push(event.payload);
+  return seen;
+}
+
+/** The state the last event of a stream leaves the task in. */
+export const finalState = (events: Payload[]) => {
+  const last = events.at(-1);
+  return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
+};
