@@ -18,7 +18,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteAnswer } from '../../../a2a/remote-answer.js';
 import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { finalState, streamed, writerModel, type Payload } from './a2a-test-server.js';
+import {
+  finalState,
+  followThenCancel,
+  lastArtifactText,
+  streamed,
+  writerModel,
+  type Payload,
+} from './a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 
@@ -215,11 +222,7 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     expect(kinds).toContain('artifactUpdate');
     const last = events.findLast((e) => e.$case === 'artifactUpdate');
     expect(last?.$case === 'artifactUpdate' && last.value.lastChunk).toBe(true);
-    expect(
-      last?.$case === 'artifactUpdate' &&
-        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
-        last.value.artifact.parts[0].content.value,
-    ).toBe('Hello! You said: stream please');
+    expect(lastArtifactText(events)).toBe('Hello! You said: stream please');
     expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -277,21 +280,17 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
 
   it('SubscribeToTask follows a run from the outside: the task, then its updates until it ends', async () => {
     const greeter = await client('greeter');
-    const stream = greeter.sendMessageStream(request([text('slow')]));
-    const first = await stream.next();
-    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
-    expect(task).toBeDefined();
-    const id = task?.id ?? '';
-    const subscription = greeter.resubscribeTask({ tenant: '', id });
-    const snapshot = await subscription.next();
-    expect(snapshot.value?.payload?.$case).toBe('task');
-    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
-    const cancelled = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
-    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
-      TaskState.TASK_STATE_CANCELED,
+    const seen = await followThenCancel(
+      greeter.sendMessageStream(request([text('slow')])),
+      (id) => greeter.resubscribeTask({ tenant: '', id }),
+      (id) => greeter.cancelTask({ tenant: '', id, metadata: undefined }),
     );
+    expect(seen.task).toBeDefined();
+    const id = seen.task?.id ?? '';
+    expect(seen.snapshot).toBe('task');
+    expect(seen.cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.followed)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.streamed)).toBe(TaskState.TASK_STATE_CANCELED);
     // A finished task is not subscribed to: GetTask reads it.
     await expect(streamed(greeter.resubscribeTask({ tenant: '', id }))).rejects.toThrow();
   });

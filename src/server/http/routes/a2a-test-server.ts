@@ -1,6 +1,6 @@
 // Test-only: what the A2A route tests share: the scripted model's reading of a request,
 // a raw JSON-RPC call, and the reading of a streamed call.
-import type { StreamResponse } from '@a2a-js/sdk';
+import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
 
@@ -57,3 +57,44 @@ export const finalState = (events: Payload[]) => {
   const last = events.at(-1);
   return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
 };
+
+/** The text of the last answer artifact a stream carried (false when it carried none). */
+export const lastArtifactText = (events: Payload[]) => {
+  const last = events.findLast((e) => e.$case === 'artifactUpdate');
+  return (
+    last?.$case === 'artifactUpdate' &&
+    last.value.artifact?.parts[0]?.content?.$case === 'text' &&
+    last.value.artifact.parts[0].content.value
+  );
+};
+
+/**
+ * Reads the task `stream` opens with, follows that task from the outside (`subscribe`),
+ * then cancels it (`cancel`): the task, the first event the subscription gave, the
+ * cancelled task, and the rest of the subscription and of the stream, each to its end.
+ */
+export async function followThenCancel(
+  stream: AsyncGenerator<StreamResponse>,
+  subscribe: (id: string) => AsyncGenerator<StreamResponse>,
+  cancel: (id: string) => Promise<Task>,
+): Promise<{
+  task: Task | undefined;
+  snapshot: Payload['$case'] | undefined;
+  cancelled: Task;
+  followed: Payload[];
+  streamed: Payload[];
+}> {
+  const first = await stream.next();
+  const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
+  const subscription = subscribe(task?.id ?? '');
+  const snapshot = await subscription.next();
+  const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
+  const cancelled = await cancel(task?.id ?? '');
+  return {
+    task,
+    snapshot: snapshot.value?.payload?.$case,
+    cancelled,
+    followed: await rest,
+    streamed: await streamed({ [Symbol.asyncIterator]: () => stream }),
+  };
+}

@@ -9,7 +9,14 @@ import {
 } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { finalState, postJsonRpc, streamed, writerModel } from './a2a-test-server.js';
+import {
+  finalState,
+  followThenCancel,
+  lastArtifactText,
+  postJsonRpc,
+  streamed,
+  writerModel,
+} from './a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 
@@ -231,12 +238,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       legacyClient('greeter').sendMessageStream(request('stream v0.3')),
     );
     expect(events[0]?.$case).toBe('task');
-    const last = events.findLast((e) => e.$case === 'artifactUpdate');
-    expect(
-      last?.$case === 'artifactUpdate' &&
-        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
-        last.value.artifact.parts[0].content.value,
-    ).toBe('Hello! You said: stream v0.3');
+    expect(lastArtifactText(events)).toBe('Hello! You said: stream v0.3');
     expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -250,20 +252,15 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     expect(raw.status.state).toBe('canceled');
 
     const greeter = legacyClient('greeter');
-    const stream = greeter.sendMessageStream(request('slow'));
-    const first = await stream.next();
-    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
-    const id = task?.id ?? '';
-    expect(id).not.toBe('');
-    const subscription = greeter.resubscribeTask({ tenant: '', id });
-    const snapshot = await subscription.next();
-    expect(snapshot.value?.payload?.$case).toBe('task');
-    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
-    const stopped = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
-    expect(stopped.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
-      TaskState.TASK_STATE_CANCELED,
+    const seen = await followThenCancel(
+      greeter.sendMessageStream(request('slow')),
+      (id) => greeter.resubscribeTask({ tenant: '', id }),
+      (id) => greeter.cancelTask({ tenant: '', id, metadata: undefined }),
     );
+    expect(seen.task?.id ?? '').not.toBe('');
+    expect(seen.snapshot).toBe('task');
+    expect(seen.cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.followed)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.streamed)).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });
