@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  AgentCard,
-  Role,
-  TaskState,
-  type Part,
-  type SendMessageRequest,
-  type Task,
-} from '@a2a-js/sdk';
+import { AgentCard, TaskState, type Part, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -24,6 +16,7 @@ import {
   lastArtifactText,
   streamed,
   writerModel,
+  userMessage,
   type Payload,
 } from './a2a-test-server.js';
 
@@ -63,21 +56,15 @@ type Content = NonNullable<Part['content']>;
 /** A user message (on `task`, when given) of text or data parts. */
 const request = (contents: Content[], task?: Task): SendMessageRequest => ({
   tenant: '',
-  message: {
-    messageId: randomUUID(),
-    contextId: task?.contextId ?? '',
-    taskId: task?.id ?? '',
-    role: Role.ROLE_USER,
-    parts: contents.map((content) => ({
+  message: userMessage(
+    contents.map((content) => ({
       content,
       metadata: undefined,
       filename: '',
       mediaType: content.$case === 'data' ? 'application/json' : 'text/plain',
     })),
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
+    task,
+  ),
   configuration: undefined,
   metadata: undefined,
 });

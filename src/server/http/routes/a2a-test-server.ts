@@ -1,6 +1,7 @@
 // Test-only: what the A2A route tests share: the scripted model's reading of a request,
 // a raw JSON-RPC call, and the reading of a streamed call.
-import type { StreamResponse, Task } from '@a2a-js/sdk';
+import { randomUUID } from 'node:crypto';
+import { Role, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
 
@@ -98,3 +99,15 @@ export async function followThenCancel(
     streamed: await streamed({ [Symbol.asyncIterator]: () => stream }),
   };
 }
+
+/** A fresh user message of `parts`, on `task` when given (a new task otherwise). */
+export const userMessage = (parts: Part[], task?: Task): Message => ({
+  messageId: randomUUID(),
+  contextId: task?.contextId ?? '',
+  taskId: task?.id ?? '',
+  role: Role.ROLE_USER,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentCard, Role, TaskState, type SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { AgentCard, TaskState, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   isLegacyAgentCard,
   LegacyJsonRpcTransport,
@@ -15,6 +15,7 @@ import {
   lastArtifactText,
   postJsonRpc,
   streamed,
+  userMessage,
   writerModel,
 } from './a2a-test-server.js';
 
@@ -80,18 +81,10 @@ const legacyClient = (agent: string) =>
 
 const request = (text: string, task?: Task): SendMessageRequest => ({
   tenant: '',
-  message: {
-    messageId: randomUUID(),
-    contextId: task?.contextId ?? '',
-    taskId: task?.id ?? '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
+  message: userMessage(
+    [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    task,
+  ),
   configuration: {
     acceptedOutputModes: [],
     taskPushNotificationConfig: undefined,
