@@ -1,11 +1,12 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import type { AgentsTestServer } from '../real-test-server.js';
 import type { CadreOutcome } from './completion-shapes.js';
+import { startOpenAiTestServer } from './openai-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 let client: OpenAI;
@@ -41,20 +42,11 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 });
 
 beforeAll(async () => {
-  live = await startAgentsTestServer({
-    prefix: 'cadre-responses-',
-    agents: {
-      greeter: 'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
-      writer: WRITER_AGENT,
-    },
-    users: ['ann'],
-    run: { modelClient: model },
-  });
-  client = new OpenAI({
-    apiKey: live.users.ann.token,
-    baseURL: `${live.server.url}/v1`,
-    maxRetries: 0,
-  });
+  ({ live, client } = await startOpenAiTestServer(
+    'cadre-responses-',
+    'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
+    model,
+  ));
 });
 afterAll(() => live.close());
 

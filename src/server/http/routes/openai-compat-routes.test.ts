@@ -7,7 +7,8 @@ import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
 import type { CadreOutcome } from '../openai-compat/completion-shapes.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import { openAiClient, startOpenAiTestServer } from '../openai-compat/openai-test-server.js';
+import type { AgentsTestServer } from '../real-test-server.js';
 import { startTestServer } from '../test-support.js';
 
 let live: AgentsTestServer<'ann'>;
@@ -52,21 +53,11 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 });
 
 beforeAll(async () => {
-  live = await startAgentsTestServer({
-    prefix: 'cadre-openai-compat-',
-    agents: {
-      greeter:
-        'name: greeter\ndescription: Greets you.\ntoolConfig:\n  tools: [ls]\npromptConfig:\n  systemPrompt: Greet.\n',
-      writer: WRITER_AGENT,
-    },
-    users: ['ann'],
-    run: { modelClient: model },
-  });
-  client = new OpenAI({
-    apiKey: live.users.ann.token,
-    baseURL: `${live.server.url}/v1`,
-    maxRetries: 0,
-  });
+  ({ live, client } = await startOpenAiTestServer(
+    'cadre-openai-compat-',
+    'name: greeter\ndescription: Greets you.\ntoolConfig:\n  tools: [ls]\npromptConfig:\n  systemPrompt: Greet.\n',
+    model,
+  ));
 });
 afterAll(() => live.close());
 
@@ -222,11 +213,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
   });
 
   it("refuses a bad token in OpenAI's error shape", async () => {
-    const stranger = new OpenAI({
-      apiKey: 'wrong',
-      baseURL: `${live.server.url}/v1`,
-      maxRetries: 0,
-    });
+    const stranger = openAiClient(live.server.url, 'wrong');
     await expect(
       stranger.chat.completions.create({
         model: 'greeter',
@@ -282,11 +269,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
       rateLimit: { max: 2, timeWindow: 60_000 },
     });
     try {
-      const strict = new OpenAI({
-        apiKey: live.users.ann.token,
-        baseURL: `${limited.url}/v1`,
-        maxRetries: 0,
-      });
+      const strict = openAiClient(limited.url, live.users.ann.token);
       const tooBig = await strict.chat.completions
         .create({ model: 'greeter', messages: [{ role: 'user', content: 'x'.repeat(3_000) }] })
         .then(
