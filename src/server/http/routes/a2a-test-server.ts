@@ -1,5 +1,5 @@
-// Test-only: what the A2A route tests share: the scripted model's reading of a request,
-// a raw JSON-RPC call, and the reading of a streamed call.
+// Test-only: what the A2A route tests share: the scripted writer model, a raw JSON-RPC
+// call, the 1.0 user message, and the reading of a streamed call.
 import { randomUUID } from 'node:crypto';
 import { Role, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
