@@ -24,7 +24,7 @@ import { registerServe, registerWorker } from './register/server-commands.js';
 import { registerToken } from './register/token-commands.js';
 
 /** The commands in the order `cadre --help` lists them. */
-const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => void> = [
+export const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => void> = [
   registerInit,
   registerRun,
   registerValidate,

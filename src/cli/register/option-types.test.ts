@@ -15,13 +15,7 @@ import type {
 } from '../commands/token.js';
 import type { ToolsCommandOptions } from '../commands/tools.js';
 import type { ValidateCommandOptions } from '../commands/validate.js';
-import { registerChat, registerMcp, registerRun } from './agent-commands.js';
-import { registerAudit } from './audit-commands.js';
-import { registerGrants } from './grants-commands.js';
-import { registerTools, registerValidate } from './project-commands.js';
-import { registerEval, registerReplay } from './recorded-commands.js';
-import { registerServe, registerWorker } from './server-commands.js';
-import { registerToken } from './token-commands.js';
+import { COMMANDS } from '../program.js';
 
 /**
  * Every field of an options type, written as a literal the compiler checks
@@ -126,21 +120,7 @@ function program(): Command {
     io: { stdout() {}, stderr() {}, env: {}, cwd: '/', isTTY: false },
     setExit() {},
   };
-  for (const register of [
-    registerRun,
-    registerValidate,
-    registerChat,
-    registerTools,
-    registerReplay,
-    registerEval,
-    registerMcp,
-    registerServe,
-    registerWorker,
-    registerToken,
-    registerGrants,
-    registerAudit,
-  ])
-    register(root, context);
+  for (const register of COMMANDS) register(root, context);
   return root;
 }
 

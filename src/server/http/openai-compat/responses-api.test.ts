@@ -1,24 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import type { AgentsTestServer } from '../real-test-server.js';
 import type { CadreOutcome } from './completion-shapes.js';
+import { startOpenAiTestServer } from './openai-test-server.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
+let live: AgentsTestServer<'ann'>;
 let client: OpenAI;
 
 const promptOf = (r: ModelRequest): string => {
@@ -52,29 +42,13 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 });
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-responses-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/greeter.yaml'),
+  ({ live, client } = await startOpenAiTestServer(
+    'cadre-responses-',
     'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
-  );
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.auth.ensureUser('ann');
-  const { token } = await store.auth.createToken(user.id);
-  server = await startTestServer(service, { store });
-  client = new OpenAI({ apiKey: token, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    model,
+  ));
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 const cadreOf = (value: object): CadreOutcome => (value as { cadre: CadreOutcome }).cadre;
 

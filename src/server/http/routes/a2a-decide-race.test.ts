@@ -1,34 +1,18 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
 import type { ResolveRequest, RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import { answered, postJsonRpc, promptOf } from './a2a-test-server.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
-let ann = { id: '', token: '' };
+let live: AgentsTestServer<'ann'>;
 /**
  * Where the page's decision lands in the A2A message's batch: run once, just
  * before (`before`) or after (`after`) the message's first decision is stored.
  */
 let race: { when: 'before' | 'after'; page: (messageDecides: string) => Promise<void> } | undefined;
-
-const promptOf = (r: ModelRequest): string => {
-  for (const part of r.messages.flatMap((m) => m.parts))
-    if (part.kind === 'text' && part.text.trim()) return part.text;
-  return '';
-};
-const answered = (r: ModelRequest): boolean =>
-  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
 
 /** "write <a> <b>" asks to write two files in one turn: one batch of two approvals. */
 const model = new ScriptedModel(
@@ -45,35 +29,25 @@ const model = new ScriptedModel(
 );
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-race-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.auth.ensureUser('ann');
-  ann = { id: user.id, token: (await store.auth.createToken(user.id)).token };
-  // The server's service, with the page's decision slotted into the A2A message's batch.
-  const racing: RunService = {
-    ...service,
-    resolveApproval: async (request: ResolveRequest, hooks) => {
-      const armed = race;
-      if (armed?.when === 'before') await fire(request.approvalId);
-      const response = await service.resolveApproval(request, hooks);
-      if (armed?.when === 'after') await fire(request.approvalId);
-      return response;
-    },
-  };
-  server = await startTestServer(racing, { store });
+  live = await startAgentsTestServer({
+    prefix: 'cadre-a2a-race-',
+    agents: { writer: WRITER_AGENT },
+    users: ['ann'],
+    run: { modelClient: model },
+    // The server's service, with the page's decision slotted into the A2A message's batch.
+    serve: (service): RunService => ({
+      ...service,
+      resolveApproval: async (request: ResolveRequest, hooks) => {
+        const armed = race;
+        if (armed?.when === 'before') await fire(request.approvalId);
+        const response = await service.resolveApproval(request, hooks);
+        if (armed?.when === 'after') await fire(request.approvalId);
+        return response;
+      },
+    }),
+  });
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 /** Runs the armed race once (the page's own calls pass through untouched). */
 async function fire(messageDecides: string): Promise<void> {
@@ -84,12 +58,12 @@ async function fire(messageDecides: string): Promise<void> {
 
 const headers = () => ({
   'content-type': 'application/json',
-  authorization: `Bearer ${ann.token}`,
+  authorization: `Bearer ${live.users.ann.token}`,
 });
 
 /** The page deciding one approval: POST /api/agent/approvals/resolve, answered once the run settles. */
 async function pageResolve(approvalId: string, decision: 'approve_once' | 'reject') {
-  const res = await fetch(`${server.url}/api/agent/approvals/resolve`, {
+  const res = await fetch(`${live.server.url}/api/agent/approvals/resolve`, {
     method: 'POST',
     headers: headers(),
     body: JSON.stringify({ approvalId, decision }),
@@ -100,22 +74,18 @@ async function pageResolve(approvalId: string, decision: 'approve_once' | 'rejec
 
 /** One A2A 1.0 SendMessage to the writer; its result's task. */
 async function send(text: string, task?: { id: string; contextId: string }) {
-  const res = await fetch(`${server.url}/a2a/writer`, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: randomUUID(),
-          role: 'ROLE_USER',
-          parts: [{ text }],
-          ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
-        },
+  const res = await postJsonRpc(`${live.server.url}/a2a/writer`, {
+    id: 1,
+    method: 'SendMessage',
+    params: {
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text }],
+        ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
       },
-    }),
+    },
+    bearer: live.users.ann.token,
   });
   const body = (await res.json()) as {
     error?: unknown;
@@ -126,10 +96,10 @@ async function send(text: string, task?: { id: string; contextId: string }) {
 }
 
 const pendingOf = async (runId: string) =>
-  (await service.pendingApprovals(ann.id)).filter((a) => a.runId === runId);
+  (await live.service.pendingApprovals(live.users.ann.id)).filter((a) => a.runId === runId);
 
 const decisions = async (runId: string) =>
-  (await service.audit(ann.id, runId))
+  (await live.service.audit(live.users.ann.id, runId))
     .map((entry) => /(decided|rejected) by [^;,]*/.exec(entry.message)?.[0])
     .filter(Boolean);
 
@@ -153,13 +123,13 @@ describe('an A2A "approve" and the page deciding the same batch at the same mome
     // The page's decision completed the batch and resumed the run; both answers see it finished.
     expect(page?.status).toBe('completed');
     expect(done).toMatchObject({ id: asked.id, status: { state: 'TASK_STATE_COMPLETED' } });
-    expect(await readFile(join(dir, 'race-a.txt'), 'utf8')).toBe('race-a.txt');
-    expect(await readFile(join(dir, 'race-b.txt'), 'utf8')).toBe('race-b.txt');
+    expect(await readFile(join(live.dir, 'race-a.txt'), 'utf8')).toBe('race-a.txt');
+    expect(await readFile(join(live.dir, 'race-b.txt'), 'utf8')).toBe('race-b.txt');
     expect(await decisions(asked.id)).toEqual([
       'decided by ann: approve_once',
       'decided by ann: approve_once',
     ]);
-    expect((await service.getRun(ann.id, asked.id))?.run.status).toBe('completed');
+    expect((await live.service.getRun(live.users.ann.id, asked.id))?.run.status).toBe('completed');
   });
 
   it('the page rejecting the whole batch just before the message decides: the rejections stand, and the message answers the run they resumed', async () => {
@@ -175,8 +145,8 @@ describe('an A2A "approve" and the page deciding the same batch at the same mome
     const done = await send('approve', asked);
     expect(race).toBeUndefined();
     expect(done).toMatchObject({ id: asked.id, status: { state: 'TASK_STATE_COMPLETED' } });
-    await expect(readFile(join(dir, 'race-c.txt'))).rejects.toThrow();
-    await expect(readFile(join(dir, 'race-d.txt'))).rejects.toThrow();
+    await expect(readFile(join(live.dir, 'race-c.txt'))).rejects.toThrow();
+    await expect(readFile(join(live.dir, 'race-d.txt'))).rejects.toThrow();
     expect(await decisions(asked.id)).toEqual(['rejected by ann', 'rejected by ann']);
   });
 });

@@ -1,75 +1,35 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import { postJsonRpc, writerModel } from './a2a-test-server.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
-const users = { ann: { id: '', token: '' }, bob: { id: '', token: '' } };
-
-const promptOf = (r: ModelRequest): string => {
-  for (const part of r.messages.flatMap((m) => m.parts))
-    if (part.kind === 'text' && part.text.trim()) return part.text;
-  return '';
-};
-const answered = (r: ModelRequest): boolean =>
-  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
-
+let live: AgentsTestServer<'ann' | 'bob'>;
 /** "write <path>" asks to write a file (which needs approval); anything else is greeted. */
-const model = new ScriptedModel((r): ScriptedTurn => {
-  const prompt = promptOf(r);
-  if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
-  const path = /^write (\S+)/.exec(prompt)?.[1];
-  if (path)
-    return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
-  return { parts: [{ text: `Hello! You said: ${prompt}` }] };
-});
+const model = writerModel();
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-isolation-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  for (const name of ['ann', 'bob'] as const) {
-    const user = await store.auth.ensureUser(name);
-    users[name] = { id: user.id, token: (await store.auth.createToken(user.id)).token };
-  }
-  server = await startTestServer(service, { store });
+  live = await startAgentsTestServer({
+    prefix: 'cadre-a2a-isolation-',
+    agents: { writer: WRITER_AGENT },
+    users: ['ann', 'bob'],
+    run: { modelClient: model },
+  });
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 /** One raw JSON-RPC call to the writer's endpoint, as `who`; the whole body, read as text (a stream too). */
 async function rpc(
-  who: keyof typeof users,
+  who: 'ann' | 'bob',
   method: string,
   params: unknown,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/a2a/writer`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${users[who].token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }),
+  const res = await postJsonRpc(`${live.server.url}/a2a/writer`, {
+    id: 9,
+    method,
+    params,
+    bearer: live.users[who].token,
   });
   const text = await res.text();
   // A refused stream answers plain JSON; anything framed as events would be a leak.
@@ -98,8 +58,8 @@ const v03Message = (task: Ids, part: Record<string, unknown>) => ({
 
 /** Everything that tells whether a run moved: its state, log, approvals, trail and thread, and the model. */
 async function snapshot(runId: string) {
-  const view = await service.getRun(users.ann.id, runId);
-  const thread = view && (await service.getThread(users.ann.id, view.run.threadId));
+  const view = await live.service.getRun(live.users.ann.id, runId);
+  const thread = view && (await live.service.getThread(live.users.ann.id, view.run.threadId));
   return {
     threadMessages: thread?.messages.map((m) => m.seq),
     status: view?.run.status,
@@ -108,7 +68,7 @@ async function snapshot(runId: string) {
     updatedAt: view?.run.updatedAt,
     approvals: view?.approvals.map((a) => [a.id, a.status]),
     actions: view?.actions.map((a) => [a.id, a.status]),
-    audit: (await service.audit(users.ann.id, runId)).length,
+    audit: (await live.service.audit(live.users.ann.id, runId)).length,
     modelCalls: model.requests.length,
   };
 }
@@ -125,7 +85,7 @@ describe("one user cannot reach another's A2A task (two users, real server, scri
     expect(asked.body.error).toBeUndefined();
     const task = (asked.body.result as { task: Ids & { status: { state: string } } }).task;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    const pending = (await service.pendingApprovals(users.ann.id)).filter(
+    const pending = (await live.service.pendingApprovals(live.users.ann.id)).filter(
       (a) => a.runId === task.id,
     );
     expect(pending).toHaveLength(1);
@@ -178,13 +138,13 @@ describe("one user cannot reach another's A2A task (two users, real server, scri
     });
     const bobs = own.body.result as Ids;
     expect(bobs.contextId).not.toBe(task.contextId);
-    expect(await service.getRun(users.ann.id, bobs.id)).toBeUndefined();
+    expect(await live.service.getRun(live.users.ann.id, bobs.id)).toBeUndefined();
     // His run asked the model once, with none of her thread in it.
     expect(JSON.stringify(model.requests.at(-1)?.messages)).not.toContain('secret.txt');
     expect(await snapshot(task.id)).toEqual({ ...before, modelCalls: before.modelCalls + 1 });
 
     // Still waiting, nothing written, nothing sent to the model: ann decides it herself.
-    await expect(readFile(join(dir, 'secret.txt'))).rejects.toThrow();
+    await expect(readFile(join(live.dir, 'secret.txt'))).rejects.toThrow();
     const still = await rpc('ann', 'GetTask', { id: task.id });
     expect(still.body.result).toMatchObject({ status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
     const calls = model.requests.length;
@@ -193,8 +153,10 @@ describe("one user cannot reach another's A2A task (two users, real server, scri
       task: { id: task.id, status: { state: 'TASK_STATE_COMPLETED' } },
     });
     expect(model.requests.length).toBe(calls + 1);
-    expect(await readFile(join(dir, 'secret.txt'), 'utf8')).toBe('hi');
-    const trail = (await service.audit(users.ann.id, task.id)).map((e) => e.message).join('\n');
+    expect(await readFile(join(live.dir, 'secret.txt'), 'utf8')).toBe('hi');
+    const trail = (await live.service.audit(live.users.ann.id, task.id))
+      .map((e) => e.message)
+      .join('\n');
     expect(trail).toContain('decided by ann');
     expect(trail).not.toContain('bob');
   });

@@ -1,16 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  AgentCard,
-  Role,
-  TaskState,
-  type Part,
-  type SendMessageRequest,
-  type StreamResponse,
-  type Task,
-} from '@a2a-js/sdk';
+import { AgentCard, TaskState, type Part, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -19,69 +9,35 @@ import {
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteAnswer } from '../../../a2a/remote-answer.js';
-import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import {
+  finalState,
+  followThenCancel,
+  lastArtifactText,
+  streamed,
+  writerModel,
+  userMessage,
+  type Payload,
+} from './a2a-test-server.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
-let token = '';
-
-const promptOf = (r: ModelRequest): string => {
-  for (const part of r.messages.flatMap((m) => m.parts))
-    if (part.kind === 'text' && part.text.trim()) return part.text;
-  return '';
-};
-
-const answered = (r: ModelRequest): boolean =>
-  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
-
-/**
- * "write <path>" asks to write a file (which needs approval) and then says
- * what the tool returned; "slow" thinks for a minute; anything else is greeted.
- */
-const model = new ScriptedModel((r): ScriptedTurn => {
-  const prompt = promptOf(r);
-  if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
-  if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 60_000 };
-  const path = /^write (\S+)/.exec(prompt)?.[1];
-  if (path)
-    return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
-  return { parts: [{ text: `Hello! You said: ${prompt}` }] };
-});
+let live: AgentsTestServer<'ann'>;
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-serve-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/greeter.yaml'),
-    'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet, secretly.\n',
-  );
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.auth.ensureUser('ann');
-  token = (await store.auth.createToken(user.id)).token;
-  server = await startTestServer(service, { store });
+  live = await startAgentsTestServer({
+    prefix: 'cadre-a2a-serve-',
+    agents: {
+      greeter:
+        'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet, secretly.\n',
+      writer: WRITER_AGENT,
+    },
+    users: ['ann'],
+    run: { modelClient: writerModel() },
+  });
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 /** The SDK's own client, from the agent's card, sending `bearer` (if any) on every call. */
-async function client(agent: string, bearer = token): Promise<Client> {
+async function client(agent: string, bearer = live.users.ann.token): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);
     if (bearer) headers.set('authorization', `Bearer ${bearer}`);
@@ -92,7 +48,7 @@ async function client(agent: string, bearer = token): Promise<Client> {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
     }),
   );
-  return factory.createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
+  return factory.createFromUrl(`${live.server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
 }
 
 type Content = NonNullable<Part['content']>;
@@ -100,39 +56,21 @@ type Content = NonNullable<Part['content']>;
 /** A user message (on `task`, when given) of text or data parts. */
 const request = (contents: Content[], task?: Task): SendMessageRequest => ({
   tenant: '',
-  message: {
-    messageId: randomUUID(),
-    contextId: task?.contextId ?? '',
-    taskId: task?.id ?? '',
-    role: Role.ROLE_USER,
-    parts: contents.map((content) => ({
+  message: userMessage(
+    contents.map((content) => ({
       content,
       metadata: undefined,
       filename: '',
       mediaType: content.$case === 'data' ? 'application/json' : 'text/plain',
     })),
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
+    task,
+  ),
   configuration: undefined,
   metadata: undefined,
 });
 const text = (value: string): Content => ({ $case: 'text', value });
 
 const send = (c: Client, value: string, task?: Task) => c.sendMessage(request([text(value)], task));
-
-/** Every event of a streamed call, in order. */
-type Payload = NonNullable<StreamResponse['payload']>;
-async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const seen: Payload[] = [];
-  for await (const event of events) if (event.payload) seen.push(event.payload);
-  return seen;
-}
-const finalState = (events: Payload[]) => {
-  const last = events.at(-1);
-  return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
-};
 
 const asTask = (reply: unknown): Task => {
   expect(reply).toHaveProperty('status');
@@ -141,7 +79,7 @@ const asTask = (reply: unknown): Task => {
 
 describe('Cadre agents served over A2A, driven by the SDK client (scripted)', () => {
   it('publishes a card per agent, and the default one at the well-known path, with nothing but name and description', async () => {
-    const res = await fetch(`${server.url}/a2a/greeter/.well-known/agent-card.json`);
+    const res = await fetch(`${live.server.url}/a2a/greeter/.well-known/agent-card.json`);
     expect(res.status).toBe(200);
     const raw = await res.text();
     expect(raw).not.toContain('secretly');
@@ -149,10 +87,10 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
     expect(card.name).toBe('greeter');
     expect(card.description).toBe('Greets you.');
     expect(card.skills).toEqual([]);
-    expect(card.supportedInterfaces[0]?.url).toBe(`${server.url}/a2a/greeter`);
-    const home = await fetch(`${server.url}/.well-known/agent-card.json`);
+    expect(card.supportedInterfaces[0]?.url).toBe(`${live.server.url}/a2a/greeter`);
+    const home = await fetch(`${live.server.url}/.well-known/agent-card.json`);
     expect(home.status).toBe(200);
-    const missing = await fetch(`${server.url}/a2a/nobody/.well-known/agent-card.json`);
+    const missing = await fetch(`${live.server.url}/a2a/nobody/.well-known/agent-card.json`);
     expect(missing.status).toBe(404);
   });
 
@@ -161,7 +99,7 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
     const task = asTask(await send(c, 'hi there'));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(remoteAnswer(task)).toMatchObject({ kind: 'answer', text: 'Hello! You said: hi there' });
-    const run = await service.getRun((await store.auth.ensureUser('ann')).id, task.id);
+    const run = await live.service.getRun((await live.store.auth.ensureUser('ann')).id, task.id);
     expect(run?.run.agent).toBe('greeter');
     expect(run?.run.threadId).toBe(task.contextId);
     const again = await c.getTask({ tenant: '', id: task.id, historyLength: undefined });
@@ -192,7 +130,7 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
     await expect(send(anonymous, 'hi')).rejects.toThrow();
     const wrong = await client('greeter', 'not-a-token');
     await expect(send(wrong, 'hi')).rejects.toThrow();
-    const res = await fetch(`${server.url}/a2a/greeter`, {
+    const res = await fetch(`${live.server.url}/a2a/greeter`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }),
@@ -202,9 +140,9 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
 });
 
 describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client (scripted)', () => {
-  const annId = async () => (await store.auth.ensureUser('ann')).id;
+  const annId = async () => (await live.store.auth.ensureUser('ann')).id;
   const decisions = async (runId: string) =>
-    (await service.audit(await annId(), runId))
+    (await live.service.audit(await annId(), runId))
       .map((entry) => /(decided|rejected) by [^;,]*/.exec(entry.message)?.[0])
       .filter(Boolean);
 
@@ -216,14 +154,14 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     expect(done.id).toBe(asked.id);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(remoteAnswer(done).text).toContain('Tool said:');
-    expect(await readFile(join(dir, 'approved.txt'), 'utf8')).toBe('hi');
+    expect(await readFile(join(live.dir, 'approved.txt'), 'utf8')).toBe('hi');
     expect(await decisions(asked.id)).toEqual(['decided by ann: approve_once']);
   });
 
   it('a data part {decision: "reject", approvalId} rejects that call; the run goes on without it', async () => {
     const c = await client('writer');
     const asked = asTask(await send(c, 'write rejected.txt'));
-    const pending = (await service.pendingApprovals(await annId())).filter(
+    const pending = (await live.service.pendingApprovals(await annId())).filter(
       (a) => a.runId === asked.id,
     );
     expect(pending).toHaveLength(1);
@@ -241,7 +179,7 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
       ),
     );
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    await expect(readFile(join(dir, 'rejected.txt'))).rejects.toThrow();
+    await expect(readFile(join(live.dir, 'rejected.txt'))).rejects.toThrow();
     expect(await decisions(asked.id)).toEqual(['rejected by ann']);
   });
 
@@ -271,11 +209,7 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     expect(kinds).toContain('artifactUpdate');
     const last = events.findLast((e) => e.$case === 'artifactUpdate');
     expect(last?.$case === 'artifactUpdate' && last.value.lastChunk).toBe(true);
-    expect(
-      last?.$case === 'artifactUpdate' &&
-        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
-        last.value.artifact.parts[0].content.value,
-    ).toBe('Hello! You said: stream please');
+    expect(lastArtifactText(events)).toBe('Hello! You said: stream please');
     expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -297,7 +231,7 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     const second = await streamed(c.sendMessageStream(request([text('approve')], task)));
     expect(second[0]?.$case).toBe('task');
     expect(finalState(second)).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await readFile(join(dir, 'streamed.txt'), 'utf8')).toBe('hi');
+    expect(await readFile(join(live.dir, 'streamed.txt'), 'utf8')).toBe('hi');
   });
 
   it('CancelTask cancels a waiting run, refuses a finished one, and stops a running one', async () => {
@@ -305,7 +239,7 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
     const asked = asTask(await send(c, 'write never.txt'));
     const cancelled = await c.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const run = await service.getRun(await annId(), asked.id);
+    const run = await live.service.getRun(await annId(), asked.id);
     expect(run?.run.status).toBe('cancelled');
     const again = await c.getTask({ tenant: '', id: asked.id, historyLength: undefined });
     expect(again.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -333,21 +267,17 @@ describe('deciding, streaming and cancelling A2A tasks, driven by the SDK client
 
   it('SubscribeToTask follows a run from the outside: the task, then its updates until it ends', async () => {
     const greeter = await client('greeter');
-    const stream = greeter.sendMessageStream(request([text('slow')]));
-    const first = await stream.next();
-    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
-    expect(task).toBeDefined();
-    const id = task?.id ?? '';
-    const subscription = greeter.resubscribeTask({ tenant: '', id });
-    const snapshot = await subscription.next();
-    expect(snapshot.value?.payload?.$case).toBe('task');
-    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
-    const cancelled = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
-    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
-      TaskState.TASK_STATE_CANCELED,
+    const seen = await followThenCancel(
+      greeter.sendMessageStream(request([text('slow')])),
+      (id) => greeter.resubscribeTask({ tenant: '', id }),
+      (id) => greeter.cancelTask({ tenant: '', id, metadata: undefined }),
     );
+    expect(seen.task).toBeDefined();
+    const id = seen.task?.id ?? '';
+    expect(seen.snapshot).toBe('task');
+    expect(seen.cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.followed)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.streamed)).toBe(TaskState.TASK_STATE_CANCELED);
     // A finished task is not subscribed to: GetTask reads it.
     await expect(streamed(greeter.resubscribeTask({ tenant: '', id }))).rejects.toThrow();
   });

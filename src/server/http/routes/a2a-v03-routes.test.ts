@@ -1,95 +1,49 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  AgentCard,
-  Role,
-  TaskState,
-  type SendMessageRequest,
-  type StreamResponse,
-  type Task,
-} from '@a2a-js/sdk';
+import { AgentCard, TaskState, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   isLegacyAgentCard,
   LegacyJsonRpcTransport,
   parseLegacyAgentCard,
 } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import {
+  finalState,
+  followThenCancel,
+  lastArtifactText,
+  postJsonRpc,
+  streamed,
+  userMessage,
+  writerModel,
+} from './a2a-test-server.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
-let token = '';
-
-const promptOf = (r: ModelRequest): string => {
-  for (const part of r.messages.flatMap((m) => m.parts))
-    if (part.kind === 'text' && part.text.trim()) return part.text;
-  return '';
-};
-const answered = (r: ModelRequest): boolean =>
-  r.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;
-
-/** "write <path>" asks to write a file (needs approval); "slow" thinks for a minute; else a greeting. */
-const model = new ScriptedModel((r): ScriptedTurn => {
-  const prompt = promptOf(r);
-  if (answered(r)) return { parts: [{ text: 'Tool said: {{toolResult}}' }] };
-  if (prompt === 'slow') return { parts: [{ text: 'finally' }], delayMs: 60_000 };
-  const path = /^write (\S+)/.exec(prompt)?.[1];
-  if (path)
-    return { parts: [{ functionCall: { name: 'write_file', args: { path, content: 'hi' } } }] };
-  return { parts: [{ text: `Hello! You said: ${prompt}` }] };
-});
+let live: AgentsTestServer<'ann'>;
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-a2a-v03-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/greeter.yaml'),
-    'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
-  );
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.auth.ensureUser('ann');
-  token = (await store.auth.createToken(user.id)).token;
-  server = await startTestServer(service, { store });
+  live = await startAgentsTestServer({
+    prefix: 'cadre-a2a-v03-',
+    agents: {
+      greeter: 'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
+      writer: WRITER_AGENT,
+    },
+    users: ['ann'],
+    run: { modelClient: writerModel() },
+  });
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
-const endpoint = (agent: string) => `${server.url}/a2a/${agent}`;
+const endpoint = (agent: string) => `${live.server.url}/a2a/${agent}`;
 
 /** A raw v0.3 JSON-RPC call, as a v0.3 client puts it on the wire. */
 async function rpc(
   agent: string,
   method: string,
   params: unknown,
-  bearer = token,
+  bearer = live.users.ann.token,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(endpoint(agent), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
-  });
+  const res = await postJsonRpc(endpoint(agent), { id: 7, method, params, bearer });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -120,25 +74,17 @@ const legacyClient = (agent: string) =>
     endpoint: endpoint(agent),
     fetchImpl: (input, init) => {
       const headers = new Headers(init?.headers);
-      headers.set('authorization', `Bearer ${token}`);
+      headers.set('authorization', `Bearer ${live.users.ann.token}`);
       return fetch(input, { ...init, headers });
     },
   });
 
 const request = (text: string, task?: Task): SendMessageRequest => ({
   tenant: '',
-  message: {
-    messageId: randomUUID(),
-    contextId: task?.contextId ?? '',
-    taskId: task?.id ?? '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
+  message: userMessage(
+    [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    task,
+  ),
   configuration: {
     acceptedOutputModes: [],
     taskPushNotificationConfig: undefined,
@@ -147,16 +93,6 @@ const request = (text: string, task?: Task): SendMessageRequest => ({
   metadata: undefined,
 });
 
-type Payload = NonNullable<StreamResponse['payload']>;
-async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const seen: Payload[] = [];
-  for await (const event of events) if (event.payload) seen.push(event.payload);
-  return seen;
-}
-const finalState = (events: Payload[]) => {
-  const last = events.at(-1);
-  return last?.$case === 'statusUpdate' ? last.value.status?.state : undefined;
-};
 const asTask = (reply: unknown): Task => {
   expect(reply).toHaveProperty('status');
   return reply as Task;
@@ -220,7 +156,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       kind: 'text',
       text: 'Hello! You said: hi from v0.3',
     });
-    const run = await service.getRun((await store.auth.ensureUser('ann')).id, task.id);
+    const run = await live.service.getRun((await live.store.auth.ensureUser('ann')).id, task.id);
     expect(run?.run.agent).toBe('greeter');
     const got = resultTask((await rpc('greeter', 'tasks/get', { id: task.id })).body);
     expect(got).toMatchObject({ kind: 'task', id: task.id, status: { state: 'completed' } });
@@ -254,7 +190,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       ).body,
     );
     expect(done).toMatchObject({ id: asked.id, status: { state: 'completed' } });
-    expect(await readFile(join(dir, 'v03.txt'), 'utf8')).toBe('hi');
+    expect(await readFile(join(live.dir, 'v03.txt'), 'utf8')).toBe('hi');
 
     // A v0.3 data part ({kind: 'data'}) naming the approval rejects that call.
     const again = resultTask(
@@ -265,8 +201,10 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
         })
       ).body,
     );
-    const annId = (await store.auth.ensureUser('ann')).id;
-    const pending = (await service.pendingApprovals(annId)).filter((a) => a.runId === again.id);
+    const annId = (await live.store.auth.ensureUser('ann')).id;
+    const pending = (await live.service.pendingApprovals(annId)).filter(
+      (a) => a.runId === again.id,
+    );
     expect(pending).toHaveLength(1);
     const rejected = resultTask(
       (
@@ -285,7 +223,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       ).body,
     );
     expect(rejected.status.state).toBe('completed');
-    await expect(readFile(join(dir, 'v03-no.txt'))).rejects.toThrow();
+    await expect(readFile(join(live.dir, 'v03-no.txt'))).rejects.toThrow();
   });
 
   it('message/stream through the SDK v0.3 transport streams the task, the answer and the end', async () => {
@@ -293,12 +231,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       legacyClient('greeter').sendMessageStream(request('stream v0.3')),
     );
     expect(events[0]?.$case).toBe('task');
-    const last = events.findLast((e) => e.$case === 'artifactUpdate');
-    expect(
-      last?.$case === 'artifactUpdate' &&
-        last.value.artifact?.parts[0]?.content?.$case === 'text' &&
-        last.value.artifact.parts[0].content.value,
-    ).toBe('Hello! You said: stream v0.3');
+    expect(lastArtifactText(events)).toBe('Hello! You said: stream v0.3');
     expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -312,20 +245,15 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
     expect(raw.status.state).toBe('canceled');
 
     const greeter = legacyClient('greeter');
-    const stream = greeter.sendMessageStream(request('slow'));
-    const first = await stream.next();
-    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
-    const id = task?.id ?? '';
-    expect(id).not.toBe('');
-    const subscription = greeter.resubscribeTask({ tenant: '', id });
-    const snapshot = await subscription.next();
-    expect(snapshot.value?.payload?.$case).toBe('task');
-    const rest = streamed({ [Symbol.asyncIterator]: () => subscription });
-    const stopped = await greeter.cancelTask({ tenant: '', id, metadata: undefined });
-    expect(stopped.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await rest)).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(finalState(await streamed({ [Symbol.asyncIterator]: () => stream }))).toBe(
-      TaskState.TASK_STATE_CANCELED,
+    const seen = await followThenCancel(
+      greeter.sendMessageStream(request('slow')),
+      (id) => greeter.resubscribeTask({ tenant: '', id }),
+      (id) => greeter.cancelTask({ tenant: '', id, metadata: undefined }),
     );
+    expect(seen.task?.id ?? '').not.toBe('');
+    expect(seen.snapshot).toBe('task');
+    expect(seen.cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.followed)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(finalState(seen.streamed)).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });

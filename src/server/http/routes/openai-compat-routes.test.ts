@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
@@ -8,19 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
-import { openStore } from '../../../store/open-store.js';
-import type { Store } from '../../../store/types.js';
-import { createRunService } from '../../core/create-run-service.js';
-import type { RunService } from '../../run-service-types.js';
 import type { CadreOutcome } from '../openai-compat/completion-shapes.js';
-import { startTestServer, type TestServer } from '../test-support.js';
+import { openAiClient, startOpenAiTestServer } from '../openai-compat/openai-test-server.js';
+import type { AgentsTestServer } from '../real-test-server.js';
+import { startTestServer } from '../test-support.js';
 
-let dir: string;
-let store: Store;
-let service: RunService;
-let server: TestServer;
+let live: AgentsTestServer<'ann'>;
 let client: OpenAI;
-const ann = { id: '', token: '' };
 
 /** The last user text the model was given (tool answers aside): the prompt of the run. */
 const promptOf = (r: ModelRequest): string => {
@@ -61,30 +53,13 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 });
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'cadre-openai-compat-')));
-  await mkdir(join(dir, 'agents'));
-  await writeFile(
-    join(dir, 'agents/greeter.yaml'),
+  ({ live, client } = await startOpenAiTestServer(
+    'cadre-openai-compat-',
     'name: greeter\ndescription: Greets you.\ntoolConfig:\n  tools: [ls]\npromptConfig:\n  systemPrompt: Greet.\n',
-  );
-  await writeFile(
-    join(dir, 'agents/writer.yaml'),
-    'name: writer\ndescription: Writes files.\ntoolConfig:\n  tools: [write_file]\npromptConfig:\n  systemPrompt: Write.\n',
-  );
-  store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
-  const user = await store.auth.ensureUser('ann');
-  ann.id = user.id;
-  ann.token = (await store.auth.createToken(user.id)).token;
-  server = await startTestServer(service, { store });
-  client = new OpenAI({ apiKey: ann.token, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    model,
+  ));
 });
-afterAll(async () => {
-  await server.close();
-  await service.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 const cadreOf = (value: object): CadreOutcome => (value as { cadre: CadreOutcome }).cadre;
 const ask = (modelName: string, content: string) =>
@@ -130,14 +105,14 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     const cadre = cadreOf(completion);
     expect(completion.id).toBe(`chatcmpl-${cadre.runId}`);
     expect(cadre).toMatchObject({ status: 'completed', approvals: [] });
-    const run = await service.getRun(ann.id, cadre.runId);
+    const run = await live.service.getRun(live.users.ann.id, cadre.runId);
     expect(run?.run).toMatchObject({ agent: 'greeter', threadId: cadre.threadId });
   });
 
   it('runs the default agent for model cadre', async () => {
     const completion = await ask('cadre', 'are you there');
     expect(completion.choices[0]?.message.content).toBe('You said: are you there');
-    const run = await service.getRun(ann.id, cadreOf(completion).runId);
+    const run = await live.service.getRun(live.users.ann.id, cadreOf(completion).runId);
     expect(run?.run.agent).toBe('assistant');
   });
 
@@ -238,14 +213,14 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
   });
 
   it("refuses a bad token in OpenAI's error shape", async () => {
-    const stranger = new OpenAI({ apiKey: 'wrong', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const stranger = openAiClient(live.server.url, 'wrong');
     await expect(
       stranger.chat.completions.create({
         model: 'greeter',
         messages: [{ role: 'user', content: 'hi' }],
       }),
     ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
-    const res = await fetch(`${server.url}/v1/models`);
+    const res = await fetch(`${live.server.url}/v1/models`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(await res.json()).toEqual({
@@ -280,21 +255,21 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error).toMatchObject({ code: 'validation_error', type: 'invalid_request_error' });
     }
-    const res = await fetch(`${server.url}/v1/nowhere`, {
-      headers: { authorization: `Bearer ${ann.token}` },
+    const res = await fetch(`${live.server.url}/v1/nowhere`, {
+      headers: { authorization: `Bearer ${live.users.ann.token}` },
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it("answers the server's limits in OpenAI's shape too", async () => {
-    const limited = await startTestServer(service, {
-      store,
+    const limited = await startTestServer(live.service, {
+      store: live.store,
       bodyLimit: 2_000,
       rateLimit: { max: 2, timeWindow: 60_000 },
     });
     try {
-      const strict = new OpenAI({ apiKey: ann.token, baseURL: `${limited.url}/v1`, maxRetries: 0 });
+      const strict = openAiClient(limited.url, live.users.ann.token);
       const tooBig = await strict.chat.completions
         .create({ model: 'greeter', messages: [{ role: 'user', content: 'x'.repeat(3_000) }] })
         .then(
@@ -317,11 +292,11 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
   it('ends with what waits for approval, where to decide it, and the ids', async () => {
     const completion = await ask('writer', 'write waiting.txt');
     const cadre = cadreOf(completion);
-    const [pending] = await service.pendingApprovals(ann.id);
+    const [pending] = await live.service.pendingApprovals(live.users.ann.id);
     expect(pending?.runId).toBe(cadre.runId);
     expect(cadre).toMatchObject({
       status: 'awaiting_confirmation',
-      runUrl: `${server.url}/runs/${cadre.runId}`,
+      runUrl: `${live.server.url}/runs/${cadre.runId}`,
       approvals: [{ approvalId: pending!.approvalId, tool: 'write_file' }],
     });
     // Told apart from an answer: a documented finish_reason, and cadre.status.
@@ -329,10 +304,10 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     const text = completion.choices[0]?.message.content ?? '';
     expect(text).toContain(`Run ${cadre.runId} is waiting for approval`);
     expect(text).toContain(`(approval ${pending!.approvalId})`);
-    expect(text).toContain(`${server.url}/runs/${cadre.runId}`);
-    expect(text).toContain(`${server.url}/api/agent/approvals/resolve`);
-    expect(await stat(join(dir, 'waiting.txt')).catch(() => undefined)).toBeUndefined();
-    await service.cancelRun(ann.id, cadre.runId);
+    expect(text).toContain(`${live.server.url}/runs/${cadre.runId}`);
+    expect(text).toContain(`${live.server.url}/api/agent/approvals/resolve`);
+    expect(await stat(join(live.dir, 'waiting.txt')).catch(() => undefined)).toBeUndefined();
+    await live.service.cancelRun(live.users.ann.id, cadre.runId);
 
     const chunks = await collect(
       await client.chat.completions.create({
@@ -346,7 +321,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     const streamed = cadreOf(finish ?? {});
     expect(streamed.approvals).toHaveLength(1);
     expect(textOf(chunks)).toContain(`(approval ${streamed.approvals[0]!.approvalId})`);
-    await service.cancelRun(ann.id, streamed.runId);
+    await live.service.cancelRun(live.users.ann.id, streamed.runId);
   });
 
   it('answers a failed run (the scripted model breaks) as an OpenAI error the SDK raises: 502 model_error, with the run', async () => {
@@ -359,7 +334,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     const cadre = (failed.error as { cadre: CadreOutcome & { errorCode: string } }).cadre;
     expect(cadre).toMatchObject({ status: 'failed', errorCode: 'model_error' });
     expect(failed.message).toContain(`Run ${cadre.runId} failed: `);
-    const stored = await service.getRun(ann.id, cadre.runId);
+    const stored = await live.service.getRun(live.users.ann.id, cadre.runId);
     expect(stored?.run.status).toBe('failed');
   });
 
@@ -393,7 +368,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     }
     expect(runId).not.toBe('');
     // Followed as any client would: it returns once the run has ended, told by its changes.
-    const run = await service.followRun(ann.id, runId, 0, {});
+    const run = await live.service.followRun(live.users.ann.id, runId, 0, {});
     expect(run).toMatchObject({ status: 'completed', summary: 'finally' });
   });
 });
