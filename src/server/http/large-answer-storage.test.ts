@@ -10,11 +10,7 @@ import { createRunService } from '../core/create-run-service.js';
 import type { RunResponse, RunService } from '../run-service-types.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { startTestServer, type TestServer } from './test-support.js';
-
-/** About 10 MB of answer, streamed the way providers do: many small pieces. */
-const PIECE = 'The quick brown fox jumps over the lazy dog. '.repeat(23).slice(0, 1_000);
-const PIECES = 10_000;
-const ANSWER = PIECE.repeat(PIECES);
+import { ANSWER, PIECES, largeAnswerTurn } from './large-answer.js';
 
 let dir: string;
 let file: string;
@@ -32,9 +28,7 @@ beforeAll(async () => {
     join(dir, 'agents/talker.yaml'),
     'name: talker\ndescription: Talks at length.\ntoolConfig:\n  tools: []\n',
   );
-  const model = new ScriptedModel([
-    { parts: Array.from({ length: PIECES }, () => ({ text: PIECE })) },
-  ]);
+  const model = new ScriptedModel([largeAnswerTurn()]);
   store = await openStore({ url: file });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
   const user = await store.auth.ensureUser('ann');

@@ -10,11 +10,7 @@ import { createRunService } from '../core/create-run-service.js';
 import type { RunService } from '../run-service-types.js';
 import type { StreamLine } from './stream-lines.js';
 import { startTestServer, type TestServer } from './test-support.js';
-
-/** About 10 MB of answer in many small pieces: the closing lines repeat it whole, each above the 8 MB limit. */
-const PIECE = 'The quick brown fox jumps over the lazy dog. '.repeat(23).slice(0, 1_000);
-const PIECES = 10_000;
-const ANSWER = PIECE.repeat(PIECES);
+import { ANSWER, largeAnswerTurn } from './large-answer.js';
 
 let dir: string;
 let store: Store;
@@ -30,9 +26,7 @@ beforeAll(async () => {
     'name: talker\ndescription: Talks at length.\ntoolConfig:\n  tools: []\n',
   );
   // Every run gets the same long answer, whichever endpoint asked.
-  const model = new ScriptedModel(() => ({
-    parts: Array.from({ length: PIECES }, () => ({ text: PIECE })),
-  }));
+  const model = new ScriptedModel(largeAnswerTurn);
   store = await openStore({ url: join(dir, 'cadre.db') });
   service = await createRunService({ store, cwd: dir, env: { HOME: dir }, modelClient: model });
   const user = await store.auth.ensureUser('ann');
