@@ -1,24 +1,8 @@
-import { mkdir, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { ToolExecutionError } from '../../errors/index.js';
 import { defineTool } from '../types.js';
-import { throwIfAborted } from './abort.js';
-import { toToolError } from './fs-error.js';
 import { formatCount } from './output-cap.js';
-import { writeRegularFile } from './regular-file.js';
-import { resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
+import type { WriteFileArgs, WriteFileResult } from './write-file-run.js';
 
-export interface WriteFileArgs {
-  path: string;
-  content: string;
-}
-
-export interface WriteFileResult {
-  /** Relative to the workspace root. */
-  path: string;
-  action: 'created' | 'overwrote';
-  bytesWritten: number;
-}
+export type { WriteFileArgs, WriteFileResult };
 
 export const writeFileTool = defineTool<WriteFileArgs>({
   name: 'write_file',
@@ -48,32 +32,7 @@ export const writeFileTool = defineTool<WriteFileArgs>({
   defaultApproval: 'require',
   preview: (args) => `Write ${formatCount(Buffer.byteLength(args.content))} bytes to ${args.path}`,
   async execute(args, ctx): Promise<WriteFileResult> {
-    throwIfAborted(ctx.signal);
-    const file = await resolveInWorkspace(ctx, args.path);
-    const display = toWorkspaceRelative(ctx.workspace, file);
-    try {
-      await refuseDirectory(file, display);
-      await mkdir(path.dirname(file), { recursive: true });
-      throwIfAborted(ctx.signal);
-      const existed = await writeRegularFile(file, display, args.content, ctx.signal);
-      return {
-        path: display,
-        action: existed ? 'overwrote' : 'created',
-        bytesWritten: Buffer.byteLength(args.content),
-      };
-    } catch (error) {
-      throw toToolError(error, display);
-    }
+    const { runWriteFile } = await import('./write-file-run.js');
+    return runWriteFile(args, ctx);
   },
 });
-
-async function refuseDirectory(file: string, display: string): Promise<void> {
-  try {
-    if ((await stat(file)).isDirectory()) {
-      throw new ToolExecutionError(`${display} is a directory; write_file only writes files.`);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-}

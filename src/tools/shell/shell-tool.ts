@@ -1,5 +1,4 @@
 import { clipLine, formatCount } from '../builtin/output-cap.js';
-import { throwIfAborted } from '../builtin/abort.js';
 import { defineTool, type Tool } from '../types.js';
 import { checkCommand, parseCommandPattern } from './command-patterns.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -112,9 +111,16 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         : undefined;
     },
     async execute(args, ctx): Promise<ShellResult> {
+      const [
+        { throwIfAborted },
+        { runCommand },
+        { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE },
+      ] = await Promise.all([
+        import('../builtin/abort.js'),
+        import('./run-command.js'),
+        import('./shell-environment.js'),
+      ]);
       throwIfAborted(ctx.signal);
-      const [{ runCommand }, { buildShellEnvironment, parsePassEnv, PASS_ENV_VARIABLE }] =
-        await Promise.all([import('./run-command.js'), import('./shell-environment.js')]);
       const source = options.env ?? process.env;
       const env = buildShellEnvironment(source, parsePassEnv(source[PASS_ENV_VARIABLE]));
       const box = await confinement();

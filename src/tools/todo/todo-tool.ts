@@ -1,7 +1,5 @@
-import { throwIfAborted } from '../builtin/abort.js';
 import { defineTool } from '../types.js';
-import { todosUpdated } from './todo-event.js';
-import { normalizeTodos, summarizeTodos, TODO_STATUSES, type WrittenTodo } from './todo-list.js';
+import { TODO_STATUSES, type WrittenTodo } from './todo-list.js';
 
 export const TODO_WRITE_TOOL = 'todo_write';
 
@@ -67,10 +65,8 @@ export const todoWriteTool = defineTool<TodoWriteArgs>({
   sideEffect: false,
   preview: (args) => `Update the plan (${args.todos.length} items)`,
   async execute(args, ctx) {
-    throwIfAborted(ctx.signal);
-    const { todos, warnings } = normalizeTodos(args.todos);
-    const summary = summarizeTodos(todos);
-    ctx.emit(todosUpdated(todos, summary));
-    return { summary, todos, ...(warnings.length > 0 ? { warnings } : {}) };
+    // Loaded on the first call, so importing the tool loads only its schema.
+    const { runTodoWrite } = await import('./todo-run.js');
+    return runTodoWrite(args.todos, ctx);
   },
 });

@@ -1,5 +1,4 @@
 import { ToolExecutionError } from '../../errors/index.js';
-import { throwIfAborted } from '../builtin/abort.js';
 import { formatCount } from '../builtin/output-cap.js';
 import { defineTool, type Tool } from '../types.js';
 import { outsideDomains } from './domain-patterns.js';
@@ -77,13 +76,15 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool {
     preview: (args) => `Fetch ${args.url}`,
     outsidePatterns: (args, patterns) => outsideDomains(args.url, patterns),
     async execute(args, ctx): Promise<WebFetchResult> {
-      throwIfAborted(ctx.signal);
       // Loaded on first use: address parsing and HTML conversion cost start-up time.
-      const [{ parseFetchAllow }, { fetchPage }, { pageToText, readableType }] = await Promise.all([
-        import('./address-rules.js'),
-        import('./fetch-page.js'),
-        import('./page-to-text.js'),
-      ]);
+      const [{ throwIfAborted }, { parseFetchAllow }, { fetchPage }, { pageToText, readableType }] =
+        await Promise.all([
+          import('../builtin/abort.js'),
+          import('./address-rules.js'),
+          import('./fetch-page.js'),
+          import('./page-to-text.js'),
+        ]);
+      throwIfAborted(ctx.signal);
       // Read per call, so a changed allow-list applies without rebuilding the tool.
       const allow = parseFetchAllow((options.env ?? process.env).CADRE_FETCH_ALLOW);
       const page = await fetchPage(args.url, {
