@@ -1,13 +1,10 @@
 import { fileTools } from '../../tools/builtin/builtin-tools.js';
 import type { AgentEntry } from '../../contracts/agent.js';
-import {
-  DEEP_RESEARCH_DESCRIPTION,
-  DEEP_RESEARCH_NAME,
-  DeepResearchAgent,
-} from './deep-research.js';
-import { REACT_DESCRIPTION, REACT_NAME, ReactAgent } from './react.js';
+import { DEEP_RESEARCH_DESCRIPTION, DEEP_RESEARCH_NAME } from './deep-research-config.js';
+import { DeepResearchAgent, ReactAgent } from './lazy-agents.js';
+import { REACT_DESCRIPTION, REACT_NAME } from './react-config.js';
 
-export { DeepResearchAgent } from './deep-research.js';
+export { DeepResearchAgent, ReactAgent } from './lazy-agents.js';
 export {
   DEEP_RESEARCH_DEFAULTS,
   type DeepResearchConfig,
@@ -15,7 +12,7 @@ export {
   type PhaseBudgets,
 } from './deep-research-config.js';
 export type { SubQueryOutcome } from './sub-queries.js';
-export { ReactAgent, type ReactConfig } from './react.js';
+export type { ReactConfig } from './react-config.js';
 
 /**
  * The built-in code agents, as registry entries (a fresh instance per run).
