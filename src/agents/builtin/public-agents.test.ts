@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors/cadre-error.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { run } from '../../runtime/run-verbs.js';
 import { echoTool } from '../../testing/test-tools.js';
-import { DeepResearchAgent, ReactAgent } from './lazy-agents.js';
+import { DeepResearchAgent, ReactAgent } from './index.js';
 
 describe('the public built-in agent classes (their code loads on the first run)', () => {
   it('still reject a bad configuration at construction, with the same message', () => {
