@@ -119,3 +119,19 @@ test.each(['trajectory', 'eval'])(
     expect(files.filter((file) => file.startsWith(`${name}/`))).toEqual([]);
   },
 );
+
+test('the package entry loads routing, the built-in agents and compaction only when a run needs them', () => {
+  const { files } = eagerImportsOf(path.join(HERE, 'index.ts'), []);
+  const firstUse = [
+    'runtime/router/router-agent.ts',
+    'runtime/router/router-prompts.ts',
+    'runtime/router/call-model-once.ts',
+    'agents/builtin/deep-research.ts',
+    'agents/builtin/react.ts',
+    'agents/builtin/model-call.ts',
+    'runtime/compaction/compact-conversation.ts',
+    'runtime/compaction/split-conversation.ts',
+  ];
+  expect(files).toEqual(expect.arrayContaining(['runtime/compaction/plan-compaction.ts']));
+  expect(files.filter((file) => firstUse.includes(file))).toEqual([]);
+});

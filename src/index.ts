@@ -127,7 +127,8 @@ export {
   type SubagentConfig,
 } from './runtime/subagents/subagent-config.js';
 export type { SpawnLimits } from './runtime/subagents/spawn-services.js';
-export { RouterAgent, type RouterOptions } from './runtime/router/router-agent.js';
+export { RouterAgent } from './runtime/router/lazy-router-agent.js';
+export type { RouterOptions } from './runtime/router/router-agent.js';
 
 // The agent-format minimal interface.
 export { runAgent, run_agent } from './compat/lazy-run-agent.js';

@@ -1,5 +1,10 @@
 import { ConfigError } from '../../errors/cadre-error.js';
 
+export const DEEP_RESEARCH_NAME = 'deep_research';
+export const DEEP_RESEARCH_DESCRIPTION =
+  'Researches a question in depth: splits it into sub-queries, researches them in parallel, ' +
+  'and synthesizes one answer. Tolerates partial failure.';
+
 /** Fractions of the total budget; each phase also stops when the whole budget is spent. */
 export interface PhaseBudgets {
   decomposition: number;

@@ -3,6 +3,8 @@ import type { AgentEventInput } from '../../events/types.js';
 import { remainingTime } from '../../runtime/loop/time-budget.js';
 import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import {
+  DEEP_RESEARCH_DESCRIPTION,
+  DEEP_RESEARCH_NAME,
   deepResearchConfig,
   type DeepResearchConfig,
   type DeepResearchOptions,
@@ -18,10 +20,7 @@ import { parseSubQueries } from './json-in-text.js';
 import { messageOf, modelCall, userText } from './model-call.js';
 import { runSubQueries, type SubQueryOutcome } from './sub-queries.js';
 
-export const DEEP_RESEARCH_NAME = 'deep_research';
-export const DEEP_RESEARCH_DESCRIPTION =
-  'Researches a question in depth: splits it into sub-queries, researches them in parallel, ' +
-  'and synthesizes one answer. Tolerates partial failure.';
+export { DEEP_RESEARCH_DESCRIPTION, DEEP_RESEARCH_NAME };
 
 /** What the agent knows about the clock of one run. */
 interface Budget {

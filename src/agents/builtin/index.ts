@@ -1,13 +1,19 @@
 import { fileTools } from '../../tools/builtin/builtin-tools.js';
-import type { AgentEntry } from '../../contracts/agent.js';
+import type { Agent, AgentContext, AgentEntry, AgentInput } from '../../contracts/agent.js';
+import type { AgentEventInput } from '../../events/types.js';
 import {
   DEEP_RESEARCH_DESCRIPTION,
   DEEP_RESEARCH_NAME,
-  DeepResearchAgent,
-} from './deep-research.js';
-import { REACT_DESCRIPTION, REACT_NAME, ReactAgent } from './react.js';
+  deepResearchConfig,
+  type DeepResearchOptions,
+} from './deep-research-config.js';
+import {
+  checkReactOptions,
+  REACT_DESCRIPTION,
+  REACT_NAME,
+  type ReactConfig,
+} from './react-config.js';
 
-export { DeepResearchAgent } from './deep-research.js';
 export {
   DEEP_RESEARCH_DEFAULTS,
   type DeepResearchConfig,
@@ -15,7 +21,42 @@ export {
   type PhaseBudgets,
 } from './deep-research-config.js';
 export type { SubQueryOutcome } from './sub-queries.js';
-export { ReactAgent, type ReactConfig } from './react.js';
+export type { ReactConfig } from './react-config.js';
+
+/*
+ * The public built-in agent classes. Same constructors (options are checked
+ * there, as before) and surface as the ones in deep-research.ts and
+ * react.ts, which load on the first `execute`: importing the package does
+ * not load agents a plain run never uses.
+ */
+
+export class DeepResearchAgent implements Agent {
+  readonly name = DEEP_RESEARCH_NAME;
+  readonly description = DEEP_RESEARCH_DESCRIPTION;
+
+  constructor(private readonly options: DeepResearchOptions = {}) {
+    deepResearchConfig(options);
+  }
+
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
+    const { DeepResearchAgent: Agent } = await import('./deep-research.js');
+    yield* new Agent(this.options).execute(input, ctx);
+  }
+}
+
+export class ReactAgent implements Agent {
+  readonly name = REACT_NAME;
+  readonly description = REACT_DESCRIPTION;
+
+  constructor(private readonly options: Partial<ReactConfig> = {}) {
+    checkReactOptions(options);
+  }
+
+  async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
+    const { ReactAgent: Agent } = await import('./react.js');
+    yield* new Agent(this.options).execute(input, ctx);
+  }
+}
 
 /**
  * The built-in code agents, as registry entries (a fresh instance per run).

@@ -1,5 +1,4 @@
 import { realpath } from 'node:fs/promises';
-import { ConfigError } from '../../errors/cadre-error.js';
 import type { AgentEventInput } from '../../events/types.js';
 import type { Message } from '../../model/types.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
@@ -14,24 +13,15 @@ import {
   reactInstruction,
 } from './react-prompt.js';
 import { parseReactStep } from './react-protocol.js';
+import {
+  checkReactOptions,
+  DEFAULT_MAX_ITERATIONS,
+  REACT_DESCRIPTION,
+  REACT_NAME,
+  type ReactConfig,
+} from './react-config.js';
 
-export const REACT_NAME = 'react';
-export const REACT_DESCRIPTION =
-  'Solves a task by reasoning and acting in a loop (thought → action → observation) with ' +
-  'read-only tools, until it can give a final answer.';
-
-export interface ReactConfig {
-  maxIterations: number;
-  /** Tools it may name; side-effecting ones are refused when called (there is no approval path). */
-  tools: readonly Tool[];
-  systemPrompt: string;
-  /** Absent: the run's model. */
-  model?: string;
-  /** Root the file tools are confined to; default: the current directory. */
-  workspace?: string;
-}
-
-export const DEFAULT_MAX_ITERATIONS = 10;
+export { DEFAULT_MAX_ITERATIONS, REACT_DESCRIPTION, REACT_NAME, type ReactConfig };
 
 /**
  * ReAct over a text protocol, so it works with any model: each iteration is
@@ -51,14 +41,7 @@ export class ReactAgent implements Agent {
       systemPrompt: DEFAULT_REACT_SYSTEM_PROMPT,
       ...options,
     };
-    const problems: string[] = [];
-    if (!Number.isInteger(this.config.maxIterations) || this.config.maxIterations < 1)
-      problems.push('maxIterations must be an integer of at least 1');
-    const names = this.config.tools.map((t) => t.name);
-    const repeated = names.filter((name, i) => names.indexOf(name) !== i);
-    if (repeated.length > 0)
-      problems.push(`tools named twice: ${[...new Set(repeated)].join(', ')}`);
-    if (problems.length > 0) throw new ConfigError(`Invalid react config: ${problems.join('; ')}.`);
+    checkReactOptions(this.config);
     this.tools = new Map(this.config.tools.map((t) => [t.name, t]));
   }
 

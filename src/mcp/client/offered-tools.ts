@@ -2,7 +2,7 @@ import type { SchemaValidator } from '../../runtime/completion/schema-validator.
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
-import { definitionMcpTools, splitGrants } from './definition-mcp-tools.js';
+import { parseMcpReference, type McpReference } from '../mcp-tool-names.js';
 import type { McpHub, McpTools } from './mcp-hub.js';
 
 /** What a definition's grants offer: names to take from the pool or the agents, and ready tools. */
@@ -22,6 +22,35 @@ export interface OfferedToolsOptions {
   signal: AbortSignal | undefined;
 }
 
+export interface SplitGrants {
+  /** Names the tool pool, `task` or the agents answer. */
+  local: string[];
+  mcp: McpReference[];
+}
+
+/** A definition's grants: pool tools and agents first, then MCP references (`server__tool`, `server__*`). */
+export function splitGrants(
+  definition: AgentDefinition,
+  pool: ToolRegistry,
+  projectServers: readonly string[],
+): SplitGrants {
+  // Built only when a grant is not a pool tool: most runs grant pool tools alone.
+  let servers: Set<string> | undefined;
+  const local: string[] = [];
+  const mcp: McpReference[] = [];
+  for (const name of definition.toolConfig.tools) {
+    const reference = pool.get(name)
+      ? undefined
+      : parseMcpReference(
+          name,
+          (servers ??= new Set([...projectServers, ...Object.keys(definition.mcpServers ?? {})])),
+        );
+    if (reference) mcp.push(reference);
+    else local.push(name);
+  }
+  return { local, mcp };
+}
+
 /**
  * Splits a definition's grants and starts (or reuses) the MCP servers they
  * need. Without MCP grants (most runs) nothing is awaited.
@@ -37,11 +66,12 @@ export function offeredTools(
       ? grants.local
       : grants.local.filter((name) => !builtins.some((tool) => tool.name === name));
   if (grants.mcp.length === 0) return { local, mcp: { tools: builtins, warnings: [] } };
-  return definitionMcpTools(
-    definition,
-    grants.mcp,
-    options.hub,
-    options.validator,
-    options.signal ?? new AbortController().signal,
-  ).then((mcp) => ({ local, mcp: { ...mcp, tools: [...builtins, ...mcp.tools] } }));
+  return options.hub
+    .toolsFor(
+      grants.mcp,
+      definition.mcpServers,
+      (schema) => void options.validator.forJsonSchema(schema),
+      options.signal ?? new AbortController().signal,
+    )
+    .then((mcp) => ({ local, mcp: { ...mcp, tools: [...builtins, ...mcp.tools] } }));
 }

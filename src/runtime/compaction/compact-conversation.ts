@@ -4,14 +4,8 @@ import { addUsage, type Message, type ModelRequest } from '../../model/types.js'
 import { costSpent } from '../loop/cost-ceiling.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { runModelTurn } from '../loop/model-turn.js';
-import type { CompactionSettings } from './compaction-settings.js';
-import {
-  foldedConversation,
-  historyCut,
-  latestRequest,
-  transcript,
-  turnCut,
-} from './split-conversation.js';
+import { planCompaction } from './plan-compaction.js';
+import { foldedConversation, latestRequest, transcript } from './split-conversation.js';
 
 /** What the summariser is told; Cadre's own words, never templated. */
 export const SUMMARY_INSTRUCTION = [
@@ -19,31 +13,6 @@ export const SUMMARY_INSTRUCTION = [
   'Write a compact note: the goal, every fact, name, number, date, decision and preference stated, what tools returned that still matters, what is done and what is left.',
   'Keep exact values (ids, paths, amounts). Write plain text, no preamble; never invent anything.',
 ].join('\n');
-
-type Scope = 'run' | 'history';
-
-interface Plan {
-  scope: Scope;
-  cut: number;
-}
-
-/** Whether (and where) the conversation is folded before the next model call. */
-export function planCompaction(
-  ctx: Pick<LoopContext, 'state'>,
-  settings: CompactionSettings,
-): Plan | undefined {
-  if (!settings.enabled) return undefined;
-  const { state } = ctx;
-  if (state.turns === 0 && settings.historyWindow !== undefined) {
-    const cut = historyCut(state.messages, settings.historyWindow);
-    if (cut > 0) return { scope: 'history', cut };
-  }
-  const tokens = state.contextTokens;
-  if (tokens === undefined || settings.contextWindow === undefined) return undefined;
-  if (tokens < settings.threshold * settings.contextWindow) return undefined;
-  const cut = turnCut(state.messages, settings.keepTurns);
-  return cut > 0 ? { scope: 'run', cut } : undefined;
-}
 
 /**
  * Folds earlier turns into a note written by the run's own model (one call

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../model/types.js';
-import {
-  foldedConversation,
-  historyCut,
-  isSafeCut,
-  SUMMARY_MARKER,
-  turnCut,
-} from './split-conversation.js';
+import { historyCut, isSafeCut, turnCut } from './plan-compaction.js';
+import { foldedConversation, SUMMARY_MARKER } from './split-conversation.js';
 
 const text = (role: Message['role'], t: string): Message => ({
   role,

@@ -3,50 +3,6 @@ import type { Message, Part } from '../../model/types.js';
 /** Opens the note that stands for summarised turns; the model, the page and the summariser see it. */
 export const SUMMARY_MARKER = '[Earlier conversation summarised]';
 
-/**
- * True when `messages[0..cut)` can be folded and `messages[cut..]` kept:
- * every call before the cut is answered before it, and nothing kept answers
- * a call that is folded (providers reject a call without its answer).
- */
-export function isSafeCut(messages: readonly Message[], cut: number): boolean {
-  if (cut <= 0 || cut >= messages.length) return false;
-  const open = new Set<string>();
-  for (const message of messages.slice(0, cut)) {
-    for (const part of message.parts) {
-      if (part.kind === 'function_call') open.add(part.id);
-      if (part.kind === 'function_response') open.delete(part.id);
-    }
-  }
-  return open.size === 0 && !messages[cut]?.parts.some((p) => p.kind === 'function_response');
-}
-
-/** The nearest safe cut at or before `cut`, or 0 when there is none. */
-export function safeCutAtOrBefore(messages: readonly Message[], cut: number): number {
-  for (let at = Math.min(cut, messages.length - 1); at > 0; at--) {
-    if (isSafeCut(messages, at)) return at;
-  }
-  return 0;
-}
-
-/** Where the newest `keepTurns` model turns begin (fewer when the run has fewer); 0: nothing to fold. */
-export function turnCut(messages: readonly Message[], keepTurns: number): number {
-  const turnStarts = messages.flatMap((m, i) => (m.role === 'model' ? [i] : []));
-  if (turnStarts.length < 2) return 0;
-  const keep = Math.min(keepTurns, turnStarts.length - 1);
-  return safeCutAtOrBefore(messages, turnStarts[turnStarts.length - keep] ?? 0);
-}
-
-/**
- * At a run's start, where the opening history (every message before the
- * prompt) is cut so `window` of its messages stay; 0 until it holds half as
- * many again, so a thread is summarised every few messages, not on each.
- */
-export function historyCut(messages: readonly Message[], window: number): number {
-  const history = messages.length - 1;
-  if (history <= window + Math.ceil(window / 2)) return 0;
-  return safeCutAtOrBefore(messages, history - window);
-}
-
 /** The folded turns as plain text for the summariser; long tool results trimmed with a marker. */
 export function transcript(messages: readonly Message[], maxToolResultChars: number): string {
   return messages

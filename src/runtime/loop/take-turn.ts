@@ -11,7 +11,7 @@ import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
-import { compactConversation, planCompaction } from '../compaction/compact-conversation.js';
+import { planCompaction } from '../compaction/plan-compaction.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
@@ -31,6 +31,8 @@ export async function takeTurn(
   // Checked here first: most turns fold nothing, and awaiting that would cost a tick per turn.
   if (ctx.compaction && planCompaction(ctx, ctx.compaction)) {
     try {
+      // Loaded when a conversation first comes due: most runs never fold one.
+      const { compactConversation } = await import('../compaction/compact-conversation.js');
       await compactConversation(ctx, signal);
     } catch (error) {
       return interruption(ctx, error, signal);

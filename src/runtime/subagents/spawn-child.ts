@@ -9,7 +9,7 @@ import { codeAgentInput } from '../prompt/code-agent-input.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
 import type { SpawnServices } from './spawn-services.js';
-import { splitGrants } from '../../mcp/client/definition-mcp-tools.js';
+import { splitGrants } from '../../mcp/client/offered-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import {
