@@ -34,8 +34,12 @@ export class DeepResearchAgent implements Agent {
   readonly name = DEEP_RESEARCH_NAME;
   readonly description = DEEP_RESEARCH_DESCRIPTION;
 
-  constructor(private readonly options: DeepResearchOptions = {}) {
+  private readonly options: DeepResearchOptions;
+
+  constructor(options: DeepResearchOptions = {}) {
     deepResearchConfig(options);
+    // A copy: what the caller changes later does not reach a run, as with the real class.
+    this.options = { ...options };
   }
 
   async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
@@ -48,8 +52,11 @@ export class ReactAgent implements Agent {
   readonly name = REACT_NAME;
   readonly description = REACT_DESCRIPTION;
 
-  constructor(private readonly options: Partial<ReactConfig> = {}) {
+  private readonly options: Partial<ReactConfig>;
+
+  constructor(options: Partial<ReactConfig> = {}) {
     checkReactOptions(options);
+    this.options = { ...options, ...(options.tools ? { tools: [...options.tools] } : {}) };
   }
 
   async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
