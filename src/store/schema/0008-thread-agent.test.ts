@@ -1,20 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
-import Database from 'libsql';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openKyselyStore } from '../open-store.js';
-import type { Database as Schema } from './database.js';
-import { migrator } from './migrate.js';
+import { sqliteAtMigration } from '../testing/sqlite-at-migration.js';
 
 it('0008 gives an older thread the agent of its first run, and none to a thread that never ran', async () => {
-  const file = join(await mkdtemp(join(tmpdir(), 'cadre-migrate-')), 'cadre.db');
-  const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: new Database(file) as unknown as SqliteDatabase }),
-  });
-  const stepped = await migrator(db, 'sqlite').migrateTo('0007_agent_grants');
-  expect(stepped.error).toBeUndefined();
+  const { file, db } = await sqliteAtMigration('0007_agent_grants');
   const time = (s: number) => new Date(s * 1000).toISOString();
   await sql`insert into users (id, name, created_at) values ('u1', 'ann', ${time(0)})`.execute(db);
   for (const thread of ['t1', 't2'])

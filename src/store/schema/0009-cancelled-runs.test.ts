@@ -1,20 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
-import Database from 'libsql';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openKyselyStore } from '../open-store.js';
-import type { Database as Schema } from './database.js';
-import { migrator } from './migrate.js';
+import { sqliteAtMigration } from '../testing/sqlite-at-migration.js';
 
 it('0009 widens the runs CHECK in place and moves runs cancelled before to cancelled', async () => {
-  const file = join(await mkdtemp(join(tmpdir(), 'cadre-migrate-')), 'cadre.db');
-  const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: new Database(file) as unknown as SqliteDatabase }),
-  });
-  const stepped = await migrator(db, 'sqlite').migrateTo('0008_thread_agent');
-  expect(stepped.error).toBeUndefined();
+  const { file, db } = await sqliteAtMigration('0008_thread_agent');
   const time = new Date(0).toISOString();
   await sql`insert into users (id, name, created_at) values ('u1', 'ann', ${time})`.execute(db);
   await sql`insert into threads (id, user_id, title, message_seq, created_at, updated_at)
