@@ -14,7 +14,7 @@ const READERS: Record<number, VersionReader> = {
   1: async (raw, source) => {
     const { trajectorySchemaV1 } = await import('./trajectory-schema.js');
     const parsed = trajectorySchemaV1.safeParse(raw);
-    if (parsed.success) return raw as Trajectory;
+    if (parsed.success) return withPauseDecisions(raw as Trajectory);
     const issues = parsed.error.issues
       .slice(0, 5)
       .map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -26,6 +26,18 @@ const READERS: Record<number, VersionReader> = {
     );
   },
 };
+
+/** A decision recorded as `defer`, the word before `pause`, reads as `pause`. */
+function withPauseDecisions(trajectory: Trajectory): Trajectory {
+  const older = (kind: string): boolean => kind === 'defer';
+  if (!trajectory.approvals.some((a) => older(a.decision.kind))) return trajectory;
+  return {
+    ...trajectory,
+    approvals: trajectory.approvals.map((a) =>
+      older(a.decision.kind) ? { ...a, decision: { kind: 'pause' } } : a,
+    ),
+  };
+}
 
 export const SUPPORTED_TRAJECTORY_VERSIONS: readonly number[] = Object.keys(READERS).map(Number);
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { parseTrajectory } from './load-trajectory.js';
 import { recordNotifier } from './test-support.js';
 import { trajectoryJsonSchema, type trajectorySchemaV1 } from './trajectory-schema.js';
 import type { Trajectory } from './types.js';
@@ -40,5 +41,13 @@ describe('the published trajectory JSON Schema', () => {
     expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...json, tool_steps: [{ tool: 'x' }] })).toBe(false);
     expect(validate({ ...json, schema_version: 2 })).toBe(false);
+  });
+
+  it('reads a decision recorded as `defer`, the word before `pause`, as `pause`', async () => {
+    const { trajectory } = await recordNotifier();
+    const call = { call_id: 'c1', tool: 'notify', execution_id: 'e1' };
+    const older = { ...trajectory, approvals: [{ ...call, decision: { kind: 'defer' } }] };
+    const read = await parseTrajectory(JSON.parse(JSON.stringify(older)));
+    expect(read.approvals).toEqual([{ ...call, decision: { kind: 'pause' } }]);
   });
 });

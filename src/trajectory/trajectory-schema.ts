@@ -114,8 +114,8 @@ const decision = z.union([
   z.object({ kind: z.literal('approve_always') }),
   z.object({ kind: z.literal('reject'), feedback: z.string().optional() }),
   z.object({ kind: z.literal('pause') }),
-  // Trajectories recorded before the decision to wait was called `pause`.
-  z.object({ kind: z.literal('defer') }).transform(() => ({ kind: 'pause' as const })),
+  // Trajectories recorded before the decision to wait was called `pause`; read as `pause`.
+  z.object({ kind: z.literal('defer') }),
 ]);
 
 const terminateReason = z.enum(['GOAL', 'ERROR', 'TIMEOUT', 'MAX_TURNS', 'MAX_COST', 'ABORTED']);
