@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { ConfigError } from '../../errors/index.js';
 
 /** How processes started by tools are confined, from the environment or the embedding code. */
@@ -7,10 +6,16 @@ export interface SandboxSettings {
   mode: 'auto' | 'off';
   /** `none` unless the project opens it: a command then reaches no host at all. */
   network: 'none' | 'open';
-  /** Further paths to hide inside the sandbox (absolute). */
+  /** Further paths to hide inside the sandbox: absolute, `~/…`, or relative to the workspace. */
   hide: readonly string[];
-  /** Paths under a hidden folder to show read-only again (absolute). */
+  /** Paths under a hidden folder to show read-only again (written as `hide`). */
   read: readonly string[];
+  /**
+   * `read` (default): `.git` is read-only, so a command can inspect history but not commit;
+   * `commit`: agents may commit, and `.git` still cannot be moved or replaced, nor its
+   * config, hooks and info changed.
+   */
+  git: 'read' | 'commit';
 }
 
 export const SANDBOX_VARIABLES = {
@@ -18,9 +23,13 @@ export const SANDBOX_VARIABLES = {
   network: 'CADRE_SANDBOX_NETWORK',
   hide: 'CADRE_SANDBOX_HIDE',
   read: 'CADRE_SANDBOX_READ',
+  git: 'CADRE_SANDBOX_GIT',
 } as const;
 
-/** Reads `CADRE_SANDBOX=auto|off`, `CADRE_SANDBOX_NETWORK=none|open`, `CADRE_SANDBOX_HIDE` / `_READ` (comma lists). */
+/**
+ * Reads `CADRE_SANDBOX=auto|off`, `CADRE_SANDBOX_NETWORK=none|open`,
+ * `CADRE_SANDBOX_GIT=read|commit` and `CADRE_SANDBOX_HIDE` / `_READ` (comma lists).
+ */
 export function sandboxSettingsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): SandboxSettings {
@@ -29,6 +38,7 @@ export function sandboxSettingsFromEnv(
     network: oneOf(env, SANDBOX_VARIABLES.network, ['none', 'open'] as const, 'none'),
     hide: pathList(env[SANDBOX_VARIABLES.hide]),
     read: pathList(env[SANDBOX_VARIABLES.read]),
+    git: oneOf(env, SANDBOX_VARIABLES.git, ['read', 'commit'] as const, 'read'),
   };
 }
 
@@ -46,10 +56,11 @@ function oneOf<T extends string>(
   return found;
 }
 
+/** Relative entries stay as written: the sandbox resolves them against each command's workspace. */
 function pathList(value: string | undefined): string[] {
   if (value === undefined) return [];
   return value
     .split(',')
     .map((entry) => entry.trim())
-    .filter((entry) => path.isAbsolute(entry));
+    .filter((entry) => entry !== '');
 }

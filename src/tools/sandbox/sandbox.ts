@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bwrapArguments, isWithin, type PathKind } from './sandbox-layout.js';
+import { bwrapArguments, isWithin, type GuardedPath, type PathKind } from './sandbox-layout.js';
 import { hiddenPaths, pathFoldersUnder } from './hidden-paths.js';
+import { GIT_CODE_ENTRIES, hostLoadedPaths } from './host-loaded-paths.js';
+import { createPlaceholderLeases } from './placeholder-leases.js';
+import { filterArchFor, setIdFilter } from './seccomp-filter.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export type SandboxStatus = { kind: 'bwrap'; program: string } | { kind: 'none'; reason: string };
@@ -11,7 +14,14 @@ export type SandboxStatus = { kind: 'bwrap'; program: string } | { kind: 'none';
 export interface Launcher {
   file: string;
   args: readonly string[];
+  /** A seccomp program the launcher reads from file descriptor 3. */
+  seccomp?: Uint8Array;
+  /** Called once the command has ended: removes the placeholders made for it. */
+  release?: () => Promise<void>;
 }
+
+/** bubblewrap reads the seccomp program from this descriptor (the child's fourth stdio entry). */
+export const SECCOMP_FD = 3;
 
 /** Where a command runs and what it must not reach. */
 export interface SandboxTarget {
@@ -39,31 +49,82 @@ export function createSandbox(
   env: Readonly<Record<string, string | undefined>>,
 ): Sandbox {
   let probed: Promise<SandboxStatus> | undefined;
+  const leases = createPlaceholderLeases();
+  const arch = filterArchFor(process.arch);
+  const seccomp = arch === undefined ? undefined : setIdFilter(arch);
   return {
     status(signal) {
       probed ??= probe(settings, env, signal);
       return probed;
     },
     launcher(status, target) {
-      const hidden = hiddenPaths(target.workspace, env, target.protectedPaths, settings.hide);
-      const never = [path.join(target.workspace, '.cadre'), ...target.protectedPaths];
-      const reexposed = pathFoldersUnder(hidden, target.env.PATH, settings.read).filter(
+      const { workspace } = target;
+      const hidden = hiddenPaths({
+        workspace,
+        env,
+        protectedPaths: target.protectedPaths,
+        extra: settings.hide,
+        homeEntries: listNames,
+      });
+      const never = [path.join(workspace, '.cadre'), ...target.protectedPaths];
+      const reexposed = pathFoldersUnder(hidden, target.env.PATH, settings.read, workspace, env).filter(
         (folder) => !never.some((p) => folder === p || isWithin(p, folder)),
       );
-      const gitDir = path.join(target.workspace, '.git');
-      const args = bwrapArguments(
+      const { pinned, readOnly } = workspaceGuards(workspace, env, settings.git);
+      // A placeholder another command of this process still mounts is not the project's own file.
+      const plan = bwrapArguments(
         {
-          workspace: target.workspace,
+          workspace,
           hidden,
           reexposed,
-          readOnly: [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')],
+          pinned,
+          readOnly,
           network: settings.network,
+          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
         },
-        kindOf,
+        (p) => (leases.held(p) ? 'missing' : kindOf(p)),
       );
-      return { file: status.program, args: [...args, '--', '/bin/sh', '-c'] };
+      return {
+        file: status.program,
+        args: [...plan.args, '--', '/bin/sh', '-c'],
+        ...(seccomp ? { seccomp } : {}),
+        release: leases.take(plan.placeholders),
+      };
     },
   };
+}
+
+/**
+ * What stays read-only in a workspace: everything the host loads later, and
+ * git's folder — whole, unless agents may commit; then it is pinned in place
+ * and only what runs programs (config, hooks, info) stays read-only.
+ */
+function workspaceGuards(
+  workspace: string,
+  env: Readonly<Record<string, string | undefined>>,
+  git: SandboxSettings['git'],
+): { pinned: string[]; readOnly: GuardedPath[] } {
+  const gitDir = path.join(workspace, '.git');
+  const loaded = hostLoadedPaths(workspace, env);
+  if (git === 'read' || kindOf(gitDir) !== 'directory') return { pinned: [], readOnly: loaded };
+  return {
+    pinned: [gitDir],
+    readOnly: [
+      ...loaded.filter((entry) => entry.path !== gitDir),
+      ...GIT_CODE_ENTRIES.map((name) => ({
+        path: path.join(gitDir, name),
+        kind: name.startsWith('config') ? ('file' as const) : ('directory' as const),
+      })),
+    ],
+  };
+}
+
+function listNames(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 /** One line for start-up output: what confines commands here, or that nothing does. */

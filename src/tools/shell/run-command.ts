@@ -1,5 +1,10 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import {
+  spawn,
+  type ChildProcess,
+  type ChildProcessByStdio,
+  type StdioOptions,
+} from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
 import { HeadTailBuffer, shareBudget } from './head-tail-buffer.js';
 import { terminateGroup } from './process-group.js';
@@ -51,12 +56,17 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
       const launcher = options.launcher ?? { file: '/bin/sh', args: ['-c'] };
+      // The seccomp program goes through a pipe on fd 3, read whole by bubblewrap before the command starts.
+      const stdio: StdioOptions = launcher.seccomp
+        ? ['ignore', 'pipe', 'pipe', 'pipe']
+        : ['ignore', 'pipe', 'pipe'];
       child = spawn(launcher.file, [...launcher.args, command], {
         cwd: options.cwd,
         env: options.env,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+        stdio,
+      }) as ChildProcessByStdio<null, Readable, Readable>;
+      if (launcher.seccomp) sendProgram(child, launcher.seccomp);
     } catch (error) {
       // Arguments Node refuses outright, such as a NUL byte in the command.
       reject(notStarted(error));
@@ -131,6 +141,14 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       });
     });
   });
+}
+
+function sendProgram(child: ChildProcess, program: Uint8Array): void {
+  const pipe = child.stdio[3] as Writable | null | undefined;
+  if (!pipe) throw new Error('no pipe for the seccomp program');
+  // A launcher that failed to start closes the pipe early: that failure is reported by 'error'.
+  pipe.on('error', () => undefined);
+  pipe.end(program);
 }
 
 function collect(stream: Readable, keep: number): HeadTailBuffer {

@@ -146,7 +146,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         maxOutputChars,
         signal: ctx.signal,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      });
+      }).finally(() => launcher?.release?.());
       return {
         exit_code: run.exitCode,
         stdout: run.stdout,
