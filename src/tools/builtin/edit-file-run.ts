@@ -27,7 +27,7 @@ export async function runEditFile(args: EditFileArgs, ctx: ToolContext): Promise
   if (args.old_string === args.new_string) {
     throw new ToolExecutionError('old_string and new_string are identical; nothing would change.');
   }
-  const file = await resolveInWorkspace(ctx, args.path, { mustExist: true });
+  const file = await resolveInWorkspace(ctx, args.path, { mustExist: true, forWriting: true });
   const display = toWorkspaceRelative(ctx.workspace, file);
   const text = await readTextFile(file, display, ctx.signal);
 

@@ -1,6 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError } from '../../errors/index.js';
+import { hostLoadedEntryOf } from '../sandbox/host-loaded-paths.js';
 import { toToolError } from './fs-error.js';
 
 /** A workspace and the places in or beside it that no tool may reach. */
@@ -26,6 +27,8 @@ export function isProtectedPath(scope: WorkspaceScope, absolute: string): boolea
 export interface ResolveOptions {
   /** Fail with "no such file" instead of resolving a path that is yet to be created. */
   mustExist?: boolean;
+  /** The tool writes there: refuse what the host loads later (code, settings, policy, `.git`). */
+  forWriting?: boolean;
 }
 
 /** Lexical containment: `root` itself counts as inside; `..foo` names do not count as escapes. */
@@ -64,7 +67,21 @@ export async function resolveInWorkspace(
       `Path "${userPath}" is Cadre's own state (its database, keys and settings); no tool may read or change it.`,
     );
   }
+  if (options.forWriting) refuseHostLoaded(confined.workspace, userPath, [resolved, lexical]);
   return resolved;
+}
+
+/** What the host later imports or obeys is written by a person, never by an agent. */
+function refuseHostLoaded(workspace: string, userPath: string, targets: readonly string[]): void {
+  for (const target of targets) {
+    const entry = hostLoadedEntryOf(workspace, target);
+    if (entry === undefined) continue;
+    throw new ToolExecutionError(
+      `Path "${userPath}" is ${entry.kind === 'directory' ? `under ${entry.name}/` : entry.name}, ` +
+        `which agents may not change: ${entry.why}. A person edits it, then trusts it with ` +
+        '`cadre trust`.',
+    );
+  }
 }
 
 async function resolveInside(

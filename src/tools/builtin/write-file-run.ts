@@ -25,7 +25,7 @@ export async function runWriteFile(
   ctx: ToolContext,
 ): Promise<WriteFileResult> {
   throwIfAborted(ctx.signal);
-  const file = await resolveInWorkspace(ctx, args.path);
+  const file = await resolveInWorkspace(ctx, args.path, { forWriting: true });
   const display = toWorkspaceRelative(ctx.workspace, file);
   try {
     await refuseDirectory(file, display);

@@ -52,8 +52,10 @@ export function bwrapArguments(layout: SandboxLayout, kindOf: (p: string) => Pat
   // (/var/run links to /run).
   args.push('--tmpfs', '/tmp', '--tmpfs', '/run');
   const inWorkspace = (p: string) => isWithin(layout.workspace, p);
-  const outside = layout.hidden.filter((h) => h.path !== layout.workspace && !inWorkspace(h.path));
-  const inside = layout.hidden.filter((h) => inWorkspace(h.path));
+  const outside = outermost(
+    layout.hidden.filter((h) => h.path !== layout.workspace && !inWorkspace(h.path)),
+  );
+  const inside = outermost(layout.hidden.filter((h) => inWorkspace(h.path)));
   // Read-only comes last: mount points for the workspace may still be made inside a hidden folder.
   const remount: string[] = [];
   const placeholders: BwrapPlan['placeholders'] = [];
@@ -97,6 +99,11 @@ export function bwrapArguments(layout: SandboxLayout, kindOf: (p: string) => Pat
   args.push('--cap-drop', 'ALL', '--die-with-parent', '--new-session');
   if (layout.seccompFd !== undefined) args.push('--seccomp', String(layout.seccompFd));
   return { args, placeholders };
+}
+
+/** A hidden folder's tmpfs already hides what is under it (and would bury that one's mount). */
+function outermost(paths: readonly GuardedPath[]): GuardedPath[] {
+  return paths.filter((p) => !paths.some((other) => isWithin(other.path, p.path)));
 }
 
 /**

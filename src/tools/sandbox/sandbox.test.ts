@@ -7,18 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decide } from '../../policy/decide.js';
 import { makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
-import { createShellTool, type ShellResult } from '../shell/shell-tool.js';
+import { createShellTool } from '../shell/shell-tool.js';
 import { createSandbox } from './sandbox.js';
 import { sandboxSettingsFromEnv, type SandboxSettings } from './sandbox-settings.js';
+import { bubblewrapHere, probeSignal, sandboxedShell } from './test-support.js';
 
 // Attacks on the shell tool's sandbox: each test tries to cross a boundary and shows it holds.
 // CI installs bubblewrap and sets CADRE_REQUIRE_SANDBOX=1, so there these tests never skip.
-const probeSignal = new AbortController().signal;
-const bwrapHere =
-  (await createSandbox(sandboxSettingsFromEnv({}), process.env).status(probeSignal)).kind ===
-  'bwrap';
-if (process.env.CADRE_REQUIRE_SANDBOX === '1' && !bwrapHere)
-  throw new Error('CADRE_REQUIRE_SANDBOX=1 but bubblewrap cannot start here');
+const bwrapHere = await bubblewrapHere();
 
 let ws: TestWorkspace;
 let home: string;
@@ -30,16 +26,7 @@ beforeEach(async () => {
 });
 afterEach(() => ws.cleanup());
 
-function shell(settings: Partial<SandboxSettings> = {}) {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
-  const sandbox = createSandbox(
-    { ...sandboxSettingsFromEnv({}), read: [path.dirname(process.execPath)], ...settings },
-    env,
-  );
-  const tool = createShellTool({ env, sandbox, killGraceMs: 100 });
-  return async (command: string, protectedPaths: string[] = []): Promise<ShellResult> =>
-    (await tool.execute({ command }, { ...ws.ctx, protectedPaths })) as ShellResult;
-}
+const shell = (settings: Partial<SandboxSettings> = {}) => sandboxedShell(ws, home, settings);
 
 describe.runIf(bwrapHere)('shell sandbox (bubblewrap), attacked', () => {
   it('writes only inside the workspace: outside, /etc and the home folder stay untouched', async () => {
