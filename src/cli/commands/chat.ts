@@ -1,7 +1,6 @@
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { realpath } from 'node:fs/promises';
 import { nameOf } from '../../agents/agent-registry.js';
 import { defaultAssistant } from '../../agents/default-assistant.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
@@ -25,6 +24,7 @@ import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
+import { workspaceFolder } from '../workspace-folder.js';
 import type { ApproveFlag, ModelFlag, PolicyFlag } from '../options/agent-options.js';
 
 const HELP =
@@ -59,7 +59,7 @@ export async function chatCommand(
     // Checked against the first agent; a later `/agent` keeps the same approvals.
     const approvals = checkedApprovals(options.approve, agent, environment);
     const runtime = await createRuntime();
-    const workspace = await realpath(io.cwd);
+    const workspace = await workspaceFolder(io, undefined);
     let history: Message[] = [];
     // One client per model for the whole session (a scripted model keeps its place, connections are reused).
     const resolveOnce = cachedResolver((model: string) =>
