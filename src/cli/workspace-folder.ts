@@ -28,7 +28,10 @@ export async function workspaceFolder(io: CliIO, dir: string | undefined): Promi
 }
 
 /** Why a folder is too wide to be a workspace by default, or undefined when it is fine. */
-export function homeWorkspaceReason(workspace: string, home: string | undefined): string | undefined {
+export function homeWorkspaceReason(
+  workspace: string,
+  home: string | undefined,
+): string | undefined {
   if (workspace === path.parse(workspace).root) return `the root folder ${workspace}`;
   if (home === undefined) return undefined;
   if (workspace === home) return `your home folder ${home}`;

@@ -30,7 +30,7 @@ export const HOST_LOADED_ENTRIES: readonly HostLoadedEntry[] = [
   { name: '.gemini', kind: 'directory', why: SETTINGS },
   { name: 'policy.yaml', kind: 'file', why: 'it is the policy that decides what agents may do' },
   { name: 'policy.yml', kind: 'file', why: 'it is the policy that decides what agents may do' },
-  { name: '.git', kind: 'directory', why: "git runs programs its config and hooks name" },
+  { name: '.git', kind: 'directory', why: 'git runs programs its config and hooks name' },
 ];
 
 /** Inside `.git`, what stays read-only even where agents may commit. */

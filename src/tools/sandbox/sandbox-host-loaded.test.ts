@@ -81,9 +81,10 @@ describe.runIf(bwrapHere)('the sandbox keeps what the host loads out of reach', 
     const repo = path.dirname(ws.root);
     git(repo, 'init', '-q');
     const marker = path.join(repo, 'FSMONITOR-RAN');
-    const result = await sandboxedShell(ws, home)(
-      `git init -q . ; git config core.fsmonitor 'touch ${marker}'; echo end`,
-    );
+    const result = await sandboxedShell(
+      ws,
+      home,
+    )(`git init -q . ; git config core.fsmonitor 'touch ${marker}'; echo end`);
     expect(result.stdout).toContain('end');
     expect(existsSync(path.join(ws.root, '.git'))).toBe(false);
     git(ws.root, 'status', '--short');
@@ -125,7 +126,10 @@ describe.runIf(bwrapHere)('the sandbox keeps what the host loads out of reach', 
   it.runIf(process.getuid?.() === 0)(
     'no file leaves the sandbox with a set-user-id or set-group-id bit, run as root',
     async () => {
-      const result = await sandboxedShell(ws, home)(
+      const result = await sandboxedShell(
+        ws,
+        home,
+      )(
         `cp /bin/sh ./x && chmod 6755 ./x; chmod u+s,g+s ./x; install -m 4755 /bin/sh ./y; ` +
           `python3 -c "import os; os.close(os.open('z', os.O_CREAT|os.O_WRONLY, 0o6755))"; ` +
           `mkdir d && chmod 2755 d; chmod 755 x && echo plain-chmod-works`,

@@ -115,7 +115,9 @@ function needsOwnPlaceholder(
   planned: ReadonlyArray<{ path: string }>,
   target: string,
 ): boolean {
-  return !planned.some((p) => p.path === target || isWithin(p.path, target)) && target !== workspace;
+  return (
+    !planned.some((p) => p.path === target || isWithin(p.path, target)) && target !== workspace
+  );
 }
 
 export function isWithin(parent: string, child: string): boolean {

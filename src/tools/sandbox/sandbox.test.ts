@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -109,6 +109,30 @@ describe.runIf(bwrapHere)('shell sandbox (bubblewrap), attacked', () => {
       const result = await shell()(connect());
       expect(result.exit_code).toBe(3);
       expect(connections).toBe(before);
+    });
+
+    it("cannot reach a host service's unix socket outside the workspace, wherever it lies", async () => {
+      // Not under /tmp, which the sandbox replaces anyway: a folder it shows read-only.
+      const folder = await mkdtemp(path.join(process.cwd(), '.sandbox-socket-'));
+      const socketPath = path.join(folder, 'service.sock');
+      let accepted = 0;
+      const service = createServer((socket) => {
+        accepted += 1;
+        socket.on('error', () => undefined);
+        socket.end('hello\n');
+      });
+      await new Promise<void>((resolve) => service.listen(socketPath, resolve));
+      try {
+        const result = await shell()(
+          `'${process.execPath}' -e "require('net').connect('${socketPath}')` +
+            `.on('connect',()=>process.exit(0)).on('error',()=>process.exit(3))"`,
+        );
+        expect(result.exit_code).toBe(3);
+        expect(accepted).toBe(0);
+      } finally {
+        await new Promise<void>((resolve) => service.close(() => resolve()));
+        await rm(folder, { recursive: true, force: true });
+      }
     });
 
     it('opens when the project says so (CADRE_SANDBOX_NETWORK=open)', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { bwrapArguments, isWithin, type GuardedPath, type PathKind } from './sandbox-layout.js';
 import { hiddenPaths, pathFoldersUnder } from './hidden-paths.js';
 import { GIT_CODE_ENTRIES, hostLoadedPaths } from './host-loaded-paths.js';
+import { listeningSocketPaths } from './host-sockets.js';
 import { createPlaceholderLeases } from './placeholder-leases.js';
 import { filterArchFor, setIdFilter } from './seccomp-filter.js';
 import type { SandboxSettings } from './sandbox-settings.js';
@@ -59,17 +60,26 @@ export function createSandbox(
     },
     launcher(status, target) {
       const { workspace } = target;
-      const hidden = hiddenPaths({
+      const hidden = [
+        ...hiddenPaths({
+          workspace,
+          env,
+          protectedPaths: target.protectedPaths,
+          extra: settings.hide,
+          homeEntries: listNames,
+        }),
+        ...listeningSocketPaths()
+          .filter((socket) => !isWithin(workspace, socket))
+          .map((socket) => ({ path: socket })),
+      ];
+      const never = [path.join(workspace, '.cadre'), ...target.protectedPaths];
+      const reexposed = pathFoldersUnder(
+        hidden,
+        target.env.PATH,
+        settings.read,
         workspace,
         env,
-        protectedPaths: target.protectedPaths,
-        extra: settings.hide,
-        homeEntries: listNames,
-      });
-      const never = [path.join(workspace, '.cadre'), ...target.protectedPaths];
-      const reexposed = pathFoldersUnder(hidden, target.env.PATH, settings.read, workspace, env).filter(
-        (folder) => !never.some((p) => folder === p || isWithin(p, folder)),
-      );
+      ).filter((folder) => !never.some((p) => folder === p || isWithin(p, folder)));
       const { pinned, readOnly } = workspaceGuards(workspace, env, settings.git);
       // A placeholder another command of this process still mounts is not the project's own file.
       const plan = bwrapArguments(

@@ -38,8 +38,5 @@ export function sandboxedShell(
   );
   const tool = createShellTool({ env: shellEnv, sandbox, killGraceMs: 100 });
   return async (command, protectedPaths = [], workspace = ws.root) =>
-    (await tool.execute(
-      { command },
-      { ...ws.ctx, workspace, protectedPaths },
-    )) as ShellResult;
+    (await tool.execute({ command }, { ...ws.ctx, workspace, protectedPaths })) as ShellResult;
 }
