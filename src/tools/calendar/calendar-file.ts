@@ -67,7 +67,8 @@ async function readExisting(
     display,
     MAX_CALENDAR_BYTES,
     signal,
-    (size) => `${display} is ${size} bytes, more than a calendar file may be; refusing to change it.`,
+    (size) =>
+      `${display} is ${size} bytes, more than a calendar file may be; refusing to change it.`,
   );
   return { text: bytes.toString('utf8'), mode: before.mode };
 }
