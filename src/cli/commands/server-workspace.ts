@@ -33,6 +33,9 @@ export async function serverWorkspaces(
   storeUrl: string,
 ): Promise<ServerWorkspaces> {
   const serverFolder = await realpath(io.cwd);
+  // Masking `/` would hide the whole system from every command.
+  if (serverFolder === path.parse(serverFolder).root)
+    throw new ConfigError('Start cadre serve from a folder of its own, not from the root folder.');
   const chosen = path.resolve(io.cwd, option ?? DEFAULT_WORKSPACE_BASE);
   if (option === undefined) await mkdir(chosen, { recursive: true, mode: 0o700 });
   const base = await realpath(chosen).catch((error: unknown) => {
