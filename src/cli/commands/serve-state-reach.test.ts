@@ -81,7 +81,8 @@ afterAll(async () => {
 
 describe("cadre serve keeps its own state out of every agent's reach", () => {
   it('says at start-up where agents work (not its own folder) and what confines the shell', () => {
-    expect(stdout).toContain(`Workspace ${join(dir, '.cadre', 'workspace')}`);
+    expect(stdout).toContain(`Workspace per user under ${join(dir, '.cadre', 'workspaces')}`);
+    expect(stdout).toContain(`never ${dir})`);
     expect(stdout).toMatch(
       /shell commands run in a bubblewrap sandbox|no sandbox for shell commands/,
     );

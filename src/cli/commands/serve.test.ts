@@ -184,7 +184,7 @@ describe('cadre serve logs', () => {
       expect.objectContaining({ msg: expect.stringMatching(/^Stopping/) }),
     );
     expect(server.stdout()).toMatch(
-      /^Cadre listening on http:\/\/127\.0\.0\.1:\d+\nWorkspace \S+; (shell commands run in a bubblewrap sandbox|no sandbox for shell commands)[^\n]*\n$/,
+      /^Cadre listening on http:\/\/127\.0\.0\.1:\d+\nWorkspace per user under \S+ \(made on first use; tools see only their own, never \S+\); (shell commands run in a bubblewrap sandbox|no sandbox for shell commands)[^\n]*\n$/,
     );
   });
 

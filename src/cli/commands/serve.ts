@@ -9,7 +9,7 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
-import { serverWorkspace } from './server-workspace.js';
+import { serverWorkspaces } from './server-workspace.js';
 import { describeConfinement } from '../sandbox-notice.js';
 import type { ModelFlag, PolicyFlag } from '../options/agent-options.js';
 import type {
@@ -138,15 +138,15 @@ async function openCore(
   const { loadAuditKey } = await import('../../store/audit-key.js');
   const auditKey = await loadAuditKey({ env: io.env, cwd: io.cwd });
   const url = storeUrlFor(options, io);
-  const { workspace, protectedPaths } = await serverWorkspace(io, options.workspace, url);
+  const workspaces = await serverWorkspaces(io, options.workspace, options.workspaceScope, url);
   const store = await openStore({ url, auditKey });
   try {
     const { createRunService } = await import('../../server/core/create-run-service.js');
     const service = await createRunService({
       store,
       cwd: io.cwd,
-      workspace,
-      protectedPaths,
+      workspace: workspaces.plan,
+      protectedPaths: workspaces.protectedPaths,
       env: io.env,
       ...(options.model ? { model: options.model } : {}),
       ...(options.agents.length > 0
@@ -159,7 +159,7 @@ async function openCore(
       onWarning: (message) => log.warn(message),
     });
     const confinement = await describeConfinement(io.env);
-    return { store, service, confinement: `Workspace ${workspace}; ${confinement}` };
+    return { store, service, confinement: `${workspaces.description}; ${confinement}` };
   } catch (error) {
     await store.close();
     throw error;

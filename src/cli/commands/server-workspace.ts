@@ -1,57 +1,61 @@
-import { mkdir, readdir, realpath } from 'node:fs/promises';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../../errors/index.js';
-import { STATE_FOLDER } from '../../tools/builtin/workspace-path.js';
+import type { WorkspacePlan, WorkspaceScope } from '../../server/core/run-workspace.js';
+import { isInsideWorkspace, STATE_FOLDER } from '../../tools/builtin/workspace-path.js';
 import type { CliIO } from '../cli-io.js';
 
-/** The folder a server's agents work in, and the server's own files they must never reach. */
-export interface ServerWorkspace {
-  workspace: string;
+/** Where a server's runs work, what none of them may reach, and the start-up line saying so. */
+export interface ServerWorkspaces {
+  plan: Extract<WorkspacePlan, { kind: 'per-user' }>;
   protectedPaths: string[];
+  description: string;
 }
 
-/** Where `cadre serve` puts its agents' files when `--workspace` names no folder. */
-export const DEFAULT_SERVER_WORKSPACE = path.join(STATE_FOLDER, 'workspace');
+/** Where `cadre serve` makes its users' workspaces when `--workspace` names no folder. */
+export const DEFAULT_WORKSPACE_BASE = path.join(STATE_FOLDER, 'workspaces');
 
 const SQLITE_SIDE_FILES = ['', '-wal', '-shm', '-journal'];
 
 /**
- * A server's agents do not work in the folder the server was started from:
- * that folder holds `.cadre/` (the database with every user's threads, the
- * audit key, the policy). By default they get `.cadre/workspace`, created on
- * first start; everything else in `.cadre/`, the SQLite database wherever it
- * lies and the audit key file are protected from every tool.
+ * A server's agents never work in the folder the server was started from
+ * (it holds `.env`, `.cadre/` with the database of every user's threads,
+ * the audit key, the policy). Each user gets a folder of their own (or one
+ * per thread) under `.cadre/workspaces` or `--workspace DIR`, made on first
+ * use. The server's whole folder, the base of the workspaces, the SQLite
+ * database wherever it lies and the audit key file are masked: tools see
+ * only the run's own workspace, whatever appears in those folders later.
  */
-export async function serverWorkspace(
+export async function serverWorkspaces(
   io: Pick<CliIO, 'cwd' | 'env'>,
   option: string | undefined,
+  scope: WorkspaceScope,
   storeUrl: string,
-): Promise<ServerWorkspace> {
-  const chosen = path.resolve(io.cwd, option ?? DEFAULT_SERVER_WORKSPACE);
+): Promise<ServerWorkspaces> {
+  const serverFolder = await realpath(io.cwd);
+  // Masking `/` would hide the whole system from every command.
+  if (serverFolder === path.parse(serverFolder).root)
+    throw new ConfigError('Start cadre serve from a folder of its own, not from the root folder.');
+  const chosen = path.resolve(io.cwd, option ?? DEFAULT_WORKSPACE_BASE);
   if (option === undefined) await mkdir(chosen, { recursive: true, mode: 0o700 });
-  const workspace = await realpath(chosen).catch((error: unknown) => {
+  const base = await realpath(chosen).catch((error: unknown) => {
     throw new ConfigError(`The workspace ${chosen} does not exist.`, { cause: error });
   });
-  const stateFolder = path.join(await realpath(io.cwd), STATE_FOLDER);
-  const protectedPaths = [
-    ...(await stateEntriesBesides(stateFolder, workspace)),
-    ...sqliteFiles(storeUrl),
-    ...auditKeyFile(io),
-  ];
-  return { workspace, protectedPaths: [...new Set(protectedPaths)] };
-}
-
-/** Every entry of the state folder but the one holding the workspace. */
-async function stateEntriesBesides(stateFolder: string, workspace: string): Promise<string[]> {
-  const names = await readdir(stateFolder).catch(() => [] as string[]);
-  const holdsWorkspace = (entry: string) =>
-    workspace === entry || workspace.startsWith(`${entry}${path.sep}`);
-  // The usual files are named even before they exist: a database may be created after start-up.
-  const expected = ['cadre.db', 'audit.key', 'policy.yaml', 'agents', 'tools', 'runs'];
-  return [...new Set([...names, ...expected])]
-    .map((name) => path.join(stateFolder, name))
-    .filter((entry) => !holdsWorkspace(entry))
-    .concat(workspace.startsWith(`${stateFolder}${path.sep}`) ? [] : [stateFolder]);
+  if (!(await stat(base)).isDirectory())
+    throw new ConfigError(`The workspace ${chosen} is not a folder.`);
+  if (isInsideWorkspace(base, serverFolder))
+    throw new ConfigError(
+      `The workspace ${chosen} holds the server's own folder; name a folder inside or beside it.`,
+    );
+  const protectedPaths = [serverFolder, base, ...sqliteFiles(storeUrl), ...auditKeyFile(io)];
+  const each = scope === 'user' ? 'user' : 'thread';
+  return {
+    plan: { kind: 'per-user', base, scope },
+    protectedPaths: [...new Set(protectedPaths)],
+    description:
+      `Workspace per ${each} under ${base} (made on first use; ` +
+      `tools see only their own, never ${serverFolder})`,
+  };
 }
 
 function sqliteFiles(storeUrl: string): string[] {

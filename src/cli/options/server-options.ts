@@ -24,16 +24,22 @@ export const agentsOption = (): Option =>
     .default([])
     .argParser(collect);
 
-/** `--workspace <dir>` of serve and worker: never the server's own folder. */
+/** `--workspace <dir>` and `--workspace-scope` of serve and worker. */
 export interface ServerWorkspaceFlag {
-  /** The folder the agents' tools work in; default `.cadre/workspace`. */
+  /** The folder the users' workspaces are made in; default `.cadre/workspaces`. */
   workspace?: string;
+  /** One workspace per user (default), or per user and thread. */
+  workspaceScope: 'user' | 'thread';
 }
 export const serverWorkspaceOption = (): Option =>
   new Option(
     '--workspace <dir>',
-    "the folder agents' tools work in (default .cadre/workspace, never the server's own folder)",
+    "the folder each user's workspace is made in (default .cadre/workspaces; not the server's own folder)",
   );
+export const workspaceScopeOption = (): Option =>
+  new Option('--workspace-scope <scope>', 'one workspace per user, or per user and thread')
+    .choices(['user', 'thread'])
+    .default('user');
 
 /** `--drain-seconds <n>` */
 export interface DrainFlag {

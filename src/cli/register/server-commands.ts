@@ -9,6 +9,7 @@ import {
   logFormatOption,
   logLevelOption,
   serverWorkspaceOption,
+  workspaceScopeOption,
 } from '../options/server-options.js';
 import type { CommandContext } from './command-context.js';
 
@@ -24,6 +25,7 @@ export function registerServe(program: Command, { io, setExit }: CommandContext)
     .addOption(agentsOption())
     .option('--no-worker', 'serve HTTP only; `cadre worker` processes drive the runs')
     .addOption(serverWorkspaceOption())
+    .addOption(workspaceScopeOption())
     .addOption(policyOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())
@@ -45,6 +47,7 @@ export function registerWorker(program: Command, { io, setExit }: CommandContext
     .addOption(modelOption('model for agents that name none'))
     .addOption(agentsOption())
     .addOption(serverWorkspaceOption())
+    .addOption(workspaceScopeOption())
     .addOption(policyOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())

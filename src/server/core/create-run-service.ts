@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { builtinAgentEntries } from '../../agents/builtin/index.js';
 import { discoverAgents } from '../../agents/discover-agents.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
@@ -34,14 +35,18 @@ import { createRunChanges } from '../worker/run-changes.js';
 import { startRunWorker } from '../worker/run-worker.js';
 import type { RunWorkerOptions } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
+import type { WorkspacePlan } from './run-workspace.js';
 
 export interface RunServiceOptions {
   store: Store;
   /** The project folder: agents, policy, MCP servers and prices are read from here. */
   cwd: string;
-  /** Where the agents' tools work (default: `cwd`; `cadre serve` gives them a folder of their own). */
-  workspace?: string;
-  /** The server's own files that no tool may reach, besides the workspace's `.cadre/`. */
+  /**
+   * Where the agents' tools work: one folder for every run (default: `cwd`), or
+   * (`cadre serve`) a folder of each user's own, or each thread's, under a base.
+   */
+  workspace?: string | WorkspacePlan;
+  /** The server's own files that no tool may reach, besides each workspace's `.cadre/`. */
   protectedPaths?: readonly string[];
   env: NodeJS.ProcessEnv;
   /** `cadre serve --model`: used when an agent names no model. */
@@ -136,6 +141,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
   const telemetry = await telemetryFromEnv(env);
+  const workspaces = await workspacePlan(options.workspace, cwd);
   const ctx: ServerContext = {
     store,
     agents: registry,
@@ -153,7 +159,12 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     runtime: await createRuntime(),
     defaultAgent,
     policy,
-    workspace: await realpath(options.workspace ?? cwd),
+    workspaces,
+    // Shared: as before, in the workspace's `.cadre/`; per user: in the server's own `.cadre/`.
+    trajectories:
+      workspaces.kind === 'shared'
+        ? join(workspaces.folder, '.cadre', 'runs')
+        : join(await realpath(cwd), '.cadre', 'runs'),
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     pickAgent: agentPicker({ agents: registry, defaultAgent }),
     ...(telemetry ? { telemetry } : {}),
@@ -225,4 +236,21 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       await drain(0);
     },
   };
+}
+
+/** The plan with real paths: tools compare paths after resolving links. */
+async function workspacePlan(
+  option: string | WorkspacePlan | undefined,
+  cwd: string,
+): Promise<WorkspacePlan> {
+  if (option === undefined || typeof option === 'string')
+    return { kind: 'shared', folder: await realpath(option ?? cwd) };
+  switch (option.kind) {
+    case 'shared':
+      return { kind: 'shared', folder: await realpath(option.folder) };
+    case 'per-user':
+      return { ...option, base: await realpath(option.base) };
+    default:
+      return option satisfies never;
+  }
 }

@@ -5,9 +5,9 @@ import type { Trajectory } from '../../trajectory/types.js';
 import type { Run } from '../../store/types.js';
 import type { ServerContext } from './server-context.js';
 
-/** Where a recorded run's trajectory is saved (`drive-run.ts`). */
-export const trajectoryFile = (workspace: string, runId: string): string =>
-  join(workspace, '.cadre', 'runs', `${runId}.json`);
+/** Where a recorded run's trajectory is saved (`step-run.ts`): outside every workspace. */
+export const trajectoryFile = (ctx: Pick<ServerContext, 'trajectories'>, runId: string): string =>
+  join(ctx.trajectories, `${runId}.json`);
 
 /**
  * The user's run and its recording; undefined when the run is not theirs
@@ -15,7 +15,7 @@ export const trajectoryFile = (workspace: string, runId: string): string =>
  * was not recorded is a NotFoundError that says so.
  */
 export async function runTrajectory(
-  ctx: Pick<ServerContext, 'store' | 'workspace'>,
+  ctx: Pick<ServerContext, 'store' | 'trajectories'>,
   userId: string,
   runId: string,
   signal?: AbortSignal,
@@ -23,7 +23,7 @@ export async function runTrajectory(
   const run = await ctx.store.runs.get(runId, userId, { signal });
   if (!run) return undefined;
   // The id names a stored run, so it is the store's own and safe as a file name.
-  const trajectory = await loadTrajectory(trajectoryFile(ctx.workspace, run.id), signal).catch(
+  const trajectory = await loadTrajectory(trajectoryFile(ctx, run.id), signal).catch(
     (error: unknown) => {
       if (signal?.aborted) throw error;
       return undefined;

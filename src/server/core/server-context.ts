@@ -10,6 +10,7 @@ import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { DefinitionSnapshot } from '../../trajectory/types.js';
+import type { WorkspacePlan } from './run-workspace.js';
 
 /** What every request of the server core shares: built once at start. */
 export interface ServerContext {
@@ -30,10 +31,16 @@ export interface ServerContext {
   defaultAgent: AgentDefinition;
   /** Rules, trust and the side-effect switch; the gate adds each user's grants. */
   policy: Pick<GatePolicy, 'rules' | 'sideEffects' | 'trust'>;
-  workspace: string;
+  /** Where each run's tools work: derived from the run's user (and thread), never from a request. */
+  workspaces: WorkspacePlan;
+  /** The folder where finished recorded runs keep their trajectories (`<runId>.json`). */
+  trajectories: string;
   /** Context windows by model: the built-in table with the project's `.cadre/models.json` on top. */
   contextWindows: ContextWindowTable;
-  /** The server's own files (database, keys) that no tool may reach, besides `.cadre/`. */
+  /**
+   * The server's own files that no tool may reach, besides each workspace's `.cadre/`: its
+   * whole folder and the base of the users' workspaces (masked around the run's own workspace).
+   */
   protectedPaths?: readonly string[];
   /** The agent a request names (the default without one), prepared once per name. */
   pickAgent: (name: string | undefined) => Promise<PickedAgent>;

@@ -22,7 +22,7 @@ export interface StepSetup {
 }
 
 /**
- * Wires a step into the server: models from the run's own, the gate policy
+ * Wires a step into the server: the workspace of the run's user (or thread), models from the run's own, the gate policy
  * and approvals of its user, exactly-once effects through action records,
  * checkpoints and events through the writer, which keeps them only while
  * this worker owns the run.
@@ -32,6 +32,7 @@ export function stepOptions(
   run: Run,
   writer: RunWriter,
   hooks: DriveHooks,
+  workspace: string,
   historySeqs: readonly number[] = [],
 ): StepSetup {
   let model = run.model;
@@ -62,7 +63,7 @@ export function stepOptions(
     },
     ...(ctx.defaultModel ? { defaultModel: ctx.defaultModel } : {}),
     runtime: ctx.runtime,
-    workspace: ctx.workspace,
+    workspace,
     ...(ctx.protectedPaths ? { protectedPaths: ctx.protectedPaths } : {}),
     signal: hooks.signal,
     policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),

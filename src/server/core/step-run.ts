@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { saveTrajectory } from '../../trajectory/load-trajectory.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './drive-types.js';
@@ -10,6 +9,8 @@ import type { ServerContext } from './server-context.js';
 import { settleStep } from './settle-step.js';
 import { stepOptions } from './step-options.js';
 import { reportTakeover } from './report-takeover.js';
+import { trajectoryFile } from './run-trajectory.js';
+import { runWorkspace } from './run-workspace.js';
 
 /**
  * Drives a run one step, from whatever it is at: a new run, a start job, a
@@ -26,7 +27,10 @@ export async function stepRun(
 ): Promise<DriveResult> {
   const run = runOf(start);
   const definition = start.kind === 'new' ? start.definition : await pinnedDefinition(ctx, run);
-  const setup = stepOptions(ctx, run, writer, hooks, start.kind === 'new' ? start.historySeqs : []);
+  // Derived from the stored run, so a resumed or taken-over run works in the same folder anywhere.
+  const workspace = await runWorkspace(ctx.workspaces, run);
+  const history = start.kind === 'new' ? start.historySeqs : [];
+  const setup = stepOptions(ctx, run, writer, hooks, workspace, history);
   if (start.kind === 'leased' && start.leased.takenOver)
     await reportTakeover(ctx, writer, start.leased);
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
@@ -35,10 +39,7 @@ export async function stepRun(
   if (hooks.abandoned()) return { kind: 'elsewhere' };
   if (recording && outcome.status === 'finished') {
     // Trajectories cover runs that finish in one go; a paused run is not recorded.
-    await saveTrajectory(
-      join(ctx.workspace, '.cadre', 'runs', `${run.id}.json`),
-      recording.finish(outcome.result),
-    );
+    await saveTrajectory(trajectoryFile(ctx, run.id), recording.finish(outcome.result));
   }
   // A run failing before it made the calls it waited on (its model unreachable on resume) leaves
   // none looking as if a person still had to decide; closed first, so its end shows them closed.

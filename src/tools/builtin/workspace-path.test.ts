@@ -3,7 +3,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolExecutionError } from '../../errors/index.js';
 import { makeWorkspace, type TestWorkspace } from './test-support.js';
-import { isInsideWorkspace, resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
+import {
+  isInsideWorkspace,
+  isProtectedPath,
+  resolveInWorkspace,
+  toWorkspaceRelative,
+} from './workspace-path.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {
@@ -78,6 +83,33 @@ describe('resolveInWorkspace', () => {
 
   it('refuses NUL characters', async () => {
     await expect(resolveInWorkspace(ws.root, 'a\0b')).rejects.toThrow(/NUL/);
+  });
+});
+
+describe('isProtectedPath', () => {
+  const scope = {
+    workspace: '/srv/app/.cadre/workspaces/ann',
+    protectedPaths: ['/srv/app', '/srv/app/.cadre/workspaces', '/srv/app/.cadre/workspaces/ann/db'],
+  };
+
+  it("masks a server's whole folder around the workspace, not the workspace itself", () => {
+    expect(isProtectedPath(scope, '/srv/app/.cadre/workspaces/ann/notes.txt')).toBe(false);
+    expect(isProtectedPath(scope, '/srv/app/.cadre/workspaces/ann')).toBe(false);
+  });
+
+  it("still covers the workspace's .cadre/ and protected paths inside the workspace", () => {
+    expect(isProtectedPath(scope, '/srv/app/.cadre/workspaces/ann/.cadre/runs')).toBe(true);
+    expect(isProtectedPath(scope, '/srv/app/.cadre/workspaces/ann/db/x')).toBe(true);
+  });
+
+  it('refuses whatever of the protected folders lies outside the workspace', async () => {
+    const scoped = { workspace: ws.root, protectedPaths: [path.dirname(ws.root)] };
+    await expect(resolveInWorkspace(scoped, 'notes.md')).resolves.toBe(
+      path.join(ws.root, 'notes.md'),
+    );
+    await expect(resolveInWorkspace(scoped, path.join(ws.outside, 'secret.txt'))).rejects.toThrow(
+      /outside the workspace/,
+    );
   });
 });
 

@@ -17,10 +17,16 @@ export const STATE_FOLDER = '.cadre';
 /**
  * True for Cadre's own state: `<workspace>/.cadre` and the protected paths,
  * and anything under them. A tool that reached them could read the audit key
- * or other users' threads, or write itself a policy.
+ * or other users' threads, or write itself a policy. A protected folder that
+ * holds the workspace (a server's whole folder) masks what lies around the
+ * workspace, not the workspace itself, as the sandbox does.
  */
 export function isProtectedPath(scope: WorkspaceScope, absolute: string): boolean {
-  const roots = [path.join(scope.workspace, STATE_FOLDER), ...(scope.protectedPaths ?? [])];
+  const around = (root: string) => isInsideWorkspace(root, scope.workspace);
+  const roots = [
+    path.join(scope.workspace, STATE_FOLDER),
+    ...(scope.protectedPaths ?? []).filter((root) => !around(root)),
+  ];
   return roots.some((root) => isInsideWorkspace(root, absolute));
 }
 

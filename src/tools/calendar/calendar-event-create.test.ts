@@ -1,4 +1,6 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, link, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -146,6 +148,37 @@ describe('calendar_event_create into the workspace calendar file', () => {
   it('refuses a calendar file outside the workspace', async () => {
     const escape = createCalendarEventTool({ env: {}, calendarFile: '../outside.ics' });
     await expect(escape.execute(full, ws.ctx)).rejects.toThrow(/outside the workspace/);
+  });
+
+  it('fails fast on a FIFO, a device or a socket at the calendar path, or a FIFO for its lock', async () => {
+    execFileSync('mkfifo', [path.join(ws.root, 'calendar.ics')]);
+    const started = Date.now();
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/calendar\.ics is a named pipe/);
+    await rm(path.join(ws.root, 'calendar.ics'));
+    execFileSync('mknod', [path.join(ws.root, 'calendar.ics'), 'c', '1', '5']);
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/character device/);
+    await rm(path.join(ws.root, 'calendar.ics'));
+    const server = createServer();
+    await new Promise<void>((listening) =>
+      server.listen(path.join(ws.root, 'calendar.ics'), listening),
+    );
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/is a socket/);
+    await new Promise((closed) => server.close(closed));
+    execFileSync('mkfifo', [path.join(ws.root, 'calendar.ics.lock')]);
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/calendar\.ics\.lock is not a lock/);
+    // Each refusal came at once, not after the lock's 10 s wait or a blocked open.
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('refuses a symlink or a hard link at the calendar path that leads out of the workspace', async () => {
+    const outsideFile = path.join(ws.outside, 'theirs.ics');
+    await writeFile(outsideFile, 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n');
+    await symlink(outsideFile, path.join(ws.root, 'calendar.ics'));
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/outside the workspace/);
+    await rm(path.join(ws.root, 'calendar.ics'));
+    await link(outsideFile, path.join(ws.root, 'calendar.ics'));
+    await expect(tool.execute(full, ws.ctx)).rejects.toThrow(/hard links/);
+    expect(await readFile(outsideFile, 'utf8')).toBe('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n');
   });
 
   it('refuses bad arguments and cancelled calls without touching the file', async () => {

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { mkdir, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, rmdir, unlink } from 'node:fs/promises';
 
 const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
@@ -72,7 +72,7 @@ async function breakIfStale(lock: string, staleMs: number): Promise<void> {
 
 async function mtimeOf(path: string): Promise<number | undefined> {
   try {
-    return (await stat(path)).mtimeMs;
+    return (await lstat(path)).mtimeMs;
   } catch (error) {
     if (code(error) === 'ENOENT') return undefined;
     throw error;
