@@ -91,6 +91,29 @@ describe.runIf(bwrapHere)('the sandbox keeps what the host loads out of reach', 
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a repository one level down keeps its config, and one the command makes is set aside', async () => {
+    await mkdir(path.join(ws.root, 'vendored'));
+    git(path.join(ws.root, 'vendored'), 'init', '-q');
+    const config = await readFile(path.join(ws.root, 'vendored/.git/config'), 'utf8');
+    const marker = path.join(ws.outside, 'FSMONITOR-RAN');
+    const result = await sandboxedShell(
+      ws,
+      home,
+    )(
+      `git -C vendored config core.fsmonitor 'touch ${marker}'; ` +
+        `mkdir fresh && git init -q fresh && git -C fresh config core.fsmonitor 'touch ${marker}' ` +
+        `&& echo work > fresh/file.txt && echo made`,
+    );
+    expect(result.stdout).toContain('made');
+    expect(await readFile(path.join(ws.root, 'vendored/.git/config'), 'utf8')).toBe(config);
+    expect(existsSync(path.join(ws.root, 'fresh/.git'))).toBe(false);
+    expect(existsSync(path.join(ws.root, 'fresh/.git.untrusted'))).toBe(true);
+    expect(await readFile(path.join(ws.root, 'fresh/file.txt'), 'utf8')).toBe('work\n');
+    expect(result.note).toMatch(/fresh\/\.git\) was renamed to \.git\.untrusted/);
+    git(path.join(ws.root, 'vendored'), 'status', '--short');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('with CADRE_SANDBOX_GIT=commit an agent commits, but git config and hooks stay out of reach', async () => {
     git(ws.root, 'init', '-q');
     const config = await readFile(path.join(ws.root, '.git/config'), 'utf8');

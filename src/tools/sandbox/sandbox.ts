@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bwrapArguments, isWithin, type GuardedPath, type PathKind } from './sandbox-layout.js';
+import { bwrapArguments, isWithin, type PathKind } from './sandbox-layout.js';
 import { hiddenPaths, pathFoldersUnder } from './hidden-paths.js';
-import { GIT_CODE_ENTRIES, hostLoadedPaths } from './host-loaded-paths.js';
 import { listeningSocketPaths } from './host-sockets.js';
 import { createPlaceholderLeases } from './placeholder-leases.js';
 import { filterArchFor, setIdFilter } from './seccomp-filter.js';
+import { setAsideNewRepositories, workspaceGuards } from './workspace-guards.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export type SandboxStatus = { kind: 'bwrap'; program: string } | { kind: 'none'; reason: string };
@@ -17,8 +17,11 @@ export interface Launcher {
   args: readonly string[];
   /** A seccomp program the launcher reads from file descriptor 3. */
   seccomp?: Uint8Array;
-  /** Called once the command has ended: removes the placeholders made for it. */
-  release?: () => Promise<void>;
+  /**
+   * Called once the command has ended: removes the placeholders made for it,
+   * and sets aside the git repositories it created (their folders are named).
+   */
+  release?: () => Promise<{ setAside: string[] }>;
 }
 
 /** bubblewrap reads the seccomp program from this descriptor (the child's fourth stdio entry). */
@@ -80,7 +83,12 @@ export function createSandbox(
         workspace,
         env,
       ).filter((folder) => !never.some((p) => folder === p || isWithin(p, folder)));
-      const { pinned, readOnly } = workspaceGuards(workspace, env, settings.git);
+      const { pinned, readOnly, repositories } = workspaceGuards(
+        workspace,
+        env,
+        settings.git,
+        kindOf,
+      );
       // A placeholder another command of this process still mounts is not the project's own file.
       const plan = bwrapArguments(
         {
@@ -94,38 +102,17 @@ export function createSandbox(
         },
         (p) => (leases.held(p) ? 'missing' : kindOf(p)),
       );
+      const giveBack = leases.take(plan.placeholders);
       return {
         file: status.program,
         args: [...plan.args, '--', '/bin/sh', '-c'],
         ...(seccomp ? { seccomp } : {}),
-        release: leases.take(plan.placeholders),
+        async release() {
+          await giveBack();
+          return { setAside: await setAsideNewRepositories(workspace, repositories, kindOf) };
+        },
       };
     },
-  };
-}
-
-/**
- * What stays read-only in a workspace: everything the host loads later, and
- * git's folder — whole, unless agents may commit; then it is pinned in place
- * and only what runs programs (config, hooks, info) stays read-only.
- */
-function workspaceGuards(
-  workspace: string,
-  env: Readonly<Record<string, string | undefined>>,
-  git: SandboxSettings['git'],
-): { pinned: string[]; readOnly: GuardedPath[] } {
-  const gitDir = path.join(workspace, '.git');
-  const loaded = hostLoadedPaths(workspace, env);
-  if (git === 'read' || kindOf(gitDir) !== 'directory') return { pinned: [], readOnly: loaded };
-  return {
-    pinned: [gitDir],
-    readOnly: [
-      ...loaded.filter((entry) => entry.path !== gitDir),
-      ...GIT_CODE_ENTRIES.map((name) => ({
-        path: path.join(gitDir, name),
-        kind: name.startsWith('config') ? ('file' as const) : ('directory' as const),
-      })),
-    ],
   };
 }
 

@@ -138,6 +138,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         args.timeout_seconds === undefined ? defaultTimeoutMs : args.timeout_seconds * 1000,
         maxTimeoutMs,
       );
+      let setAside: string[] = [];
       const run = await runCommand(args.command, {
         cwd: ctx.workspace,
         env,
@@ -146,7 +147,18 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         maxOutputChars,
         signal: ctx.signal,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      }).finally(() => launcher?.release?.());
+      }).finally(async () => {
+        setAside = (await launcher?.release?.())?.setAside ?? [];
+      });
+      const notes = [
+        ...(run.timedOut
+          ? [
+              `The command was stopped after ${formatSeconds(timeoutMs)} (timeout); the output ` +
+                'is what it printed until then.',
+            ]
+          : []),
+        ...(setAside.length > 0 ? [setAsideNote(setAside)] : []),
+      ];
       return {
         exit_code: run.exitCode,
         stdout: run.stdout,
@@ -155,16 +167,20 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         duration_ms: run.durationMs,
         ...(run.truncated ? { truncated: true as const } : {}),
         ...(run.signal === null ? {} : { signal: run.signal }),
-        ...(run.timedOut
-          ? {
-              note:
-                `The command was stopped after ${formatSeconds(timeoutMs)} (timeout); the output ` +
-                'is what it printed until then.',
-            }
-          : {}),
+        ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
       };
     },
   });
+}
+
+/** Why a repository the command made is no longer one: the model should know its work moved. */
+function setAsideNote(folders: readonly string[]): string {
+  const where = folders.map((folder) => `${folder}/.git`).join(', ');
+  return (
+    `The git repository this command created (${where}) was renamed to .git.untrusted: agents ` +
+    "may not create repositories, because git on the host obeys a repository's config. The " +
+    'files in the folder are kept.'
+  );
 }
 
 /** The default shell tool; it reads `process.env` at each call, not at import. */
