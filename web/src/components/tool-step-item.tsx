@@ -32,7 +32,9 @@ export function ToolStepItem({ step }: { step: ToolStep }) {
       {step.decision && (
         <span className="step-decision">{decisionDetail(step.decision, step.state)}</span>
       )}
-      {step.error && step.state === 'failed' && <span className="step-error">{step.error}</span>}
+      {step.error && step.state === 'failed' && (
+        <span className="step-error">{shown(step.error)}</span>
+      )}
     </li>
   );
 }
