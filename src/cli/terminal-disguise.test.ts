@@ -39,19 +39,13 @@ afterAll(async () => {
   await rm(scripts, { recursive: true, force: true });
 });
 
-/** Runs `cadre run` in a pty; answers "n" to each approval and nothing to "Why not?". */
-function runInTerminal(): Promise<{ code: number | null; output: string }> {
-  const command = [
-    process.execPath,
-    cli,
-    'run',
-    'worker.yaml',
-    'go',
-    '--model',
-    `scripted:${join(scripts, 'turns.json')}`,
-    '--workspace',
-    workspace,
-  ]
+/**
+ * Runs the CLI in a pty; answers "n" to each approval, nothing to "Why not?",
+ * and (chat) "go", then "/quit", at the `you>` prompt.
+ */
+function runInTerminal(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  const model = `scripted:${join(scripts, 'turns.json')}`;
+  const command = [process.execPath, cli, ...args, '--model', model]
     .map((word) => `'${word}'`)
     .join(' ');
   const child = spawn('script', ['-qefc', command, '/dev/null'], {
@@ -60,7 +54,7 @@ function runInTerminal(): Promise<{ code: number | null; output: string }> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  const answered = { allow: 0, why: 0 };
+  const answered = { allow: 0, why: 0, you: 0 };
   const count = (text: string): number => output.split(text).length - 1;
   return new Promise((done, fail) => {
     const timer = setTimeout(() => {
@@ -72,6 +66,8 @@ function runInTerminal(): Promise<{ code: number | null; output: string }> {
       // Answers once each prompt is on screen (the event, not a timer).
       for (; answered.allow < count('in this run: '); answered.allow += 1) child.stdin.write('n\r');
       for (; answered.why < count('Why not?'); answered.why += 1) child.stdin.write('\r');
+      for (; answered.you < count('you> '); answered.you += 1)
+        child.stdin.write(answered.you === 0 ? 'go\r' : '/quit\r');
     });
     child.on('error', fail);
     child.on('close', (code) => {
@@ -87,7 +83,7 @@ describe.skipIf(!hasScript)(
   () => {
     let shown: { code: number | null; output: string };
     beforeAll(async () => {
-      shown = await runInTerminal();
+      shown = await runInTerminal(['run', 'worker.yaml', 'go', '--workspace', workspace]);
     }, 70_000);
 
     it('shows the shell command with its carriage return and erase-line escape escaped, and "n" refuses it', async () => {
@@ -107,5 +103,16 @@ describe.skipIf(!hasScript)(
       expect(shown.code).toBe(0);
       expect(shown.output).not.toContain('warning');
     });
+
+    it('cadre chat asks the same way: escaped on screen, refused with "n"', async () => {
+      const chat = await runInTerminal(['chat', 'worker.yaml']);
+      expect(chat.code).toBe(0);
+      expect(chat.output).toContain('Allow Run: touch X #\\r\\x1b[2KAllow Run: ls -la?');
+      expect(chat.output).toContain('Allow Write 2 bytes to notes\\u202etxt.sh?');
+      expect(chat.output).toContain('worker> Both were refused.');
+      expect(chat.output).not.toContain('\x1b[2K');
+      expect(chat.output).not.toContain('\u202e');
+      expect(await readdir(workspace)).not.toContain('X');
+    }, 70_000);
   },
 );
