@@ -76,3 +76,27 @@ describe('progress: the plan', () => {
     expect(out()).toBe('  ☰ 0 todos\n');
   });
 });
+
+describe('progress: text from the model is shown, never acted on by the terminal', () => {
+  const event = (type: string, message: string): CadreEvent => ({
+    ...todosEvent([]),
+    type,
+    message,
+    data: { ok: false, durationMs: 1 },
+  });
+
+  it('escapes a carriage return, an erase-line escape and a bidi override in any line', () => {
+    const { print, out } = printer();
+    print(event('tool_result', 'shell failed: no such file X #\r\x1b[2Kok'));
+    print(event('warning', 'path notes\u202etxt.sh'));
+    print(event('thought_delta', 'thinking\x1b]0;title\x07'));
+    expect(out()).toContain('shell failed: no such file X #\\r\\x1b[2Kok');
+    expect(out()).toContain('path notes\\u202etxt.sh');
+    expect(out()).toContain('thinking\\x1b]0;title\\x07');
+    expect(out()).not.toMatch(/[\r\x1b\u202e\x07]/);
+  });
+
+  it('escapes a plan item', () => {
+    expect(todoLine(todo('do \x1b[2Kit', 'pending'), plain)).toBe('☐ do \\x1b[2Kit');
+  });
+});

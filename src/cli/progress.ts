@@ -5,6 +5,7 @@ import type { CadreEvent } from '../events/types.js';
 import { todosOf } from '../tools/todo/todo-event.js';
 import type { TodoItem, TodoStatus } from '../tools/todo/todo-list.js';
 import type { Style } from './style.js';
+import { escapeInvisible } from '../util/visible-text.js';
 
 /**
  * Live progress on stderr: turns, each tool call with one-line args,
@@ -25,8 +26,11 @@ export function createProgressPrinter(
     openLine = undefined;
     write(`${'  '.repeat(event.depth)}${text}\n`);
   };
-  return (event) => {
-    const known = asKnown(event);
+  return (raw) => {
+    // Messages carry arguments, paths, errors and the model's thoughts: a
+    // control character or a bidi override in them is shown, never acted on.
+    const event = { ...raw, message: escapeInvisible(raw.message) };
+    const known = asKnown(raw);
     switch (known?.type) {
       case 'run_started':
         line(event, `${style.bold('▶')} ${event.message}`);
@@ -40,7 +44,7 @@ export function createProgressPrinter(
           write(`${'  '.repeat(event.depth)}  ${style.dim('thinking: ')}`);
         }
         openLine = 'thought';
-        write(style.dim(event.message.replaceAll('\n', ' ')));
+        write(style.dim(escapeInvisible(raw.message.replaceAll('\n', ' '))));
         break;
       case 'tool_call':
         line(event, `  ${style.cyan('→')} ${event.message}`);
@@ -99,7 +103,8 @@ function spent(result: Partial<RunResult> | undefined): string {
 
 /** `☐ pending`, `▶ in progress`, `☑ completed`, `☒ cancelled`: one line per item. */
 export function todoLine(todo: TodoItem, style: Style): string {
-  return `${marker(todo.status, style)} ${todo.status === 'cancelled' ? style.dim(todo.content) : todo.content}`;
+  const content = escapeInvisible(todo.content);
+  return `${marker(todo.status, style)} ${todo.status === 'cancelled' ? style.dim(content) : content}`;
 }
 
 function marker(status: TodoStatus, style: Style): string {

@@ -2,6 +2,7 @@ import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
 import { approvalPath, approveTools } from '../runtime/calls/confirmation.js';
 import type { ApproveList } from './approve-names.js';
 import type { CliIO } from './cli-io.js';
+import { escapeInvisible } from '../util/visible-text.js';
 
 /** Approves what `--approve` covers and refuses the rest, with the reason told to the agent. */
 export function approvedOnly(approvals: ApproveList): ConfirmationHandler {
@@ -22,9 +23,12 @@ export function terminalConfirm(io: CliIO, approvals: ApproveList): Confirmation
     for (;;) {
       // A subagent's call says who asks: `assistant › mailer › gmail_send: Send to …`.
       const who = request.execution.depth > 0 ? `${approvalPath(request)}: ` : '';
+      // The preview is made visible where it is built; guarded again here, since a
+      // terminal would act on a control character instead of showing it.
+      const [preview, tool] = [escapeInvisible(request.preview), escapeInvisible(request.tool)];
       const answer = (
         await io.ask(
-          `\nAllow ${who}${request.preview}? [y]es / [n]o / [a]lways for ${request.tool} in this run: `,
+          `\nAllow ${escapeInvisible(who)}${preview}? [y]es / [n]o / [a]lways for ${tool} in this run: `,
           signal,
         )
       )

@@ -172,7 +172,7 @@ export interface ApprovalView {
   runId: string;
   threadId: string;
   tool: string;
-  /** The tool's one-line description of the call. */
+  /** The tool's one-line description of the call, made visible (`visibleText`: controls, bidi and invisible characters escaped). */
   preview: string;
   /** The policy's reason for asking. */
   reason: string;

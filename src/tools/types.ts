@@ -58,7 +58,11 @@ export interface Tool<Args = Record<string, unknown>> {
   sideEffect: boolean;
   /** Approval default for side effects; `auto` only where the policy allows. */
   defaultApproval?: ApprovalDefault;
-  /** One line a person reads on an approval card or in progress output. */
+  /**
+   * One line a person reads on an approval card or in progress output, built
+   * from the raw arguments: the runtime escapes it once for every display
+   * (`previewOf`), so a preview neither escapes nor JSON-quotes its values.
+   */
   preview?(args: Args): string;
   /**
    * Checks a call against the patterns a definition narrowed this tool to

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import type { RunStatus } from '../../store/types.js';
 import type { ApprovalView } from '../../server/run-service-types.js';
+import { escapeInvisible } from '../../util/visible-text.js';
 
 /** What a task is made from: a run as the run service reports it. */
 export interface RunState {
@@ -22,10 +23,7 @@ export const textPart = (text: string): Part => ({
 });
 
 /** The agent speaking on a task; each message has its own id (the SDK keeps one of each in the history). */
-export const agentMessage = (
-  run: Pick<RunState, 'runId' | 'threadId'>,
-  text: string,
-): Message => ({
+export const agentMessage = (run: Pick<RunState, 'runId' | 'threadId'>, text: string): Message => ({
   messageId: randomUUID(),
   contextId: run.threadId,
   taskId: run.runId,
@@ -64,7 +62,10 @@ const approvalText = (approvals: ApprovalView[]): string =>
     'Waiting for approval. Answer on this task with "approve" or "reject" (all of them), or a data part' +
       ' {"decision": "approve" | "reject", "approvalId": "…"} for one; or decide in Cadre' +
       ' (its web page, or POST /api/agent/approvals/resolve):',
-    ...approvals.map((a) => `- ${a.tool}: ${a.preview} (approval ${a.approvalId})`),
+    ...approvals.map(
+      (a) =>
+        `- ${escapeInvisible(a.tool)}: ${escapeInvisible(a.preview)} (approval ${a.approvalId})`,
+    ),
   ].join('\n');
 
 /** The finished answer, as the `answer` artifact (whole, not a chunk). */

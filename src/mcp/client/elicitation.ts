@@ -1,6 +1,7 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
 import type { ToolContext } from '../../tools/types.js';
+import { visibleText } from '../../util/visible-text.js';
 
 type ElicitParams = ElicitRequest['params'];
 
@@ -29,7 +30,8 @@ export function elicitationHost(
         callId: `${callId}:elicit-${asked}`,
         tool: `${server}__elicitation`,
         args: { message: params.message, ...(Object.keys(content).length ? { content } : {}) },
-        preview: `MCP server ${server} asks: ${params.message}`,
+        // The server's words are raw: shown escaped like any preview.
+        preview: visibleText(`MCP server ${server} asks: ${params.message}`),
         reason: `The MCP server "${server}" asks for a decision while it answers a call.`,
         execution: ctx.execution,
         canPause: false,

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, ToolExecutionError } from '../../errors/cadre-error.js';
+import { describeArgs } from '../../runtime/calls/describe-args.js';
 import type { InlineImage, JsonSchema } from '../../model/types.js';
 import { ToolAnswer } from '../../tools/tool-answer.js';
 import { defineTool, type Tool } from '../../tools/types.js';
@@ -131,7 +132,7 @@ function textOf(content: CallToolResult['content'] = []): string {
   return parts.join('\n');
 }
 
+/** Strings as they are (not JSON escaped): the display escapes the preview once. */
 function previewArgs(args: Record<string, unknown>): string {
-  const text = JSON.stringify(args);
-  return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
+  return describeArgs(args, 160);
 }

@@ -262,6 +262,19 @@ describe('agents as MCP tools (in-memory transport, SDK client, scripted model)'
     });
   });
 
+  it('shows a path disguised with a bidi override and an erase-line escape escaped in the elicitation (scripted model)', async () => {
+    const disguised = 'notes\u202etxt.sh\r\x1b[2K';
+    const { client, asked } = await connect(writerModel(disguised), {
+      elicit: () => ({ action: 'decline' }),
+    });
+    await client.callTool({ name: 'writer', arguments: { prompt: 'Write hello' } });
+    expect(asked).toHaveLength(1);
+    const { message } = asked[0]!.params as { message: string };
+    expect(message).toContain('write_file: Write 5 bytes to notes\\u202etxt.sh\\r\\x1b[2K');
+    expect(message).not.toMatch(/[\u202e\r\x1b]/);
+    expect(await exists(join(project, disguised))).toBe(false);
+  });
+
   it('does not write the file when the person rejects, and tells the agent why', async () => {
     const file = join(project, 'rejected.txt');
     const { client, asked } = await connect(writerModel('rejected.txt'), {

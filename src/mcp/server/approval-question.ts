@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { escapeInvisible } from '../../util/visible-text.js';
 
 /** A side-effecting call waiting for a person, as the MCP client is asked about it. */
 export interface ApprovalQuestion {
@@ -31,10 +32,12 @@ export function approvalElicitation(question: ApprovalQuestion): ElicitRequestFo
   const choices = (Object.keys(DECISIONS) as Array<keyof typeof DECISIONS>).filter(
     (d) => d !== 'approve_always' || question.offerAlways,
   );
-  const who = question.agent ? `The agent ${question.agent}` : 'The agent';
+  // A client shows the message as it is: what acts instead of showing is escaped.
+  const shown = (text: string): string => escapeInvisible(text);
+  const who = question.agent ? `The agent ${shown(question.agent)}` : 'The agent';
   return {
     mode: 'form',
-    message: `${who} wants to run ${question.tool}: ${question.preview}\n${question.reason}\nAllow it?`,
+    message: `${who} wants to run ${shown(question.tool)}: ${shown(question.preview)}\n${shown(question.reason)}\nAllow it?`,
     requestedSchema: {
       type: 'object',
       properties: {

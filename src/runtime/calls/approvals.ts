@@ -4,11 +4,8 @@ import type { Tool, ToolContext } from '../../tools/types.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
-import { describeArgs } from './describe-args.js';
+import { previewOf } from './preview-of.js';
 import { SubagentPaused } from '../subagents/child-pause.js';
-
-export const previewOf = (tool: Tool, args: Record<string, unknown>): string =>
-  tool.preview?.(args) ?? `${tool.name} ${describeArgs(args)}`;
 
 /** Asks the confirmation handler; the time budget is paused while a person decides. */
 export async function askPerson(

@@ -6,7 +6,10 @@ export interface ConfirmationRequest {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
-  /** The tool's one-line description of what will happen. */
+  /**
+   * The tool's one-line description of what will happen, made visible
+   * (`visibleText`): a display prints it as it is, never interpreting it.
+   */
   preview: string;
   /** Why the gate asks (the policy's reason, or an interceptor's). */
   reason: string;

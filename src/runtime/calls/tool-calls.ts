@@ -7,6 +7,7 @@ import { COMPLETE_TASK, EMIT_VALUE } from '../completion/completion.js';
 import { completeTask, emitValue } from '../completion/completion-calls.js';
 import { gatedCall } from './gated-call.js';
 import { describeArgs } from './describe-args.js';
+import { visibleText } from '../../util/visible-text.js';
 import { SILENT } from '../loop/run-events.js';
 
 export { type CallEnvironment, type CallOutcome } from './call-environment.js';
@@ -114,7 +115,7 @@ function runOne(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutco
 async function reported(call: FunctionCallPart, env: CallEnvironment): Promise<CallOutcome> {
   env.emit({
     type: 'tool_call',
-    message: `${call.name} ${describeArgs(call.args)}`,
+    message: visibleText(`${call.name} ${describeArgs(call.args)}`),
     data: { callId: call.id, tool: call.name, args: call.args },
   });
   const started = performance.now();

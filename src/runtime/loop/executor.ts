@@ -1,7 +1,8 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
-import { previewOf } from '../calls/approvals.js';
+import { previewOf } from '../calls/preview-of.js';
+import { visibleText } from '../../util/visible-text.js';
 import { finishRun } from './finish.js';
 import { graceTurn, GRACE_MS } from './grace-turn.js';
 import type { LoopContext } from './loop-context.js';
@@ -248,7 +249,7 @@ async function runLoop(
 function pendingCalls(ctx: LoopContext): PendingCall[] {
   return awaitedCalls(ctx.state, (call) => {
     const tool = ctx.registry.get(call.name);
-    return tool ? previewOf(tool, call.args) : call.name;
+    return tool ? previewOf(tool, call.args) : visibleText(call.name);
   });
 }
 

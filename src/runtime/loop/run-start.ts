@@ -2,6 +2,7 @@ import type { AgentInput } from '../../contracts/agent.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { FunctionCallPart } from '../../model/types.js';
+import { visibleText } from '../../util/visible-text.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 
 /**
@@ -56,7 +57,7 @@ export function checkStart(start: RunStart): void {
 /** Every call of the tree waiting for a decision: this turn's own, then those of its paused subagents. */
 export function awaitedCalls(
   state: Readonly<RunState>,
-  preview: (call: FunctionCallPart) => string = (call) => call.name,
+  preview: (call: FunctionCallPart) => string = (call) => visibleText(call.name),
 ): AwaitedCall[] {
   if (state.code)
     return Object.values(state.code.spawns).flatMap((s) => ('child' in s ? s.child.pending : []));

@@ -1,4 +1,5 @@
 import type { RunState } from '../../contracts/run-state.js';
+import { escapeInvisible } from '../../util/visible-text.js';
 
 /** How the thread message of a paused run introduces its calls; the page looks for it. */
 export const APPROVAL_ASK = 'I need your approval to:';
@@ -14,7 +15,7 @@ export function approvalMessage(
 ): string {
   // A subagent's call says who asks: `- desk › mailer › gmail_send: Send "Hi" to bob@…`.
   const asks = pending
-    .map((p) => `- ${p.path ? `${p.path.join(' › ')}: ` : ''}${p.preview}`)
+    .map((p) => escapeInvisible(`- ${p.path ? `${p.path.join(' › ')}: ` : ''}${p.preview}`))
     .join('\n');
   const ask = `${APPROVAL_ASK}\n${asks}`;
   const turn = state.messages.findLast((m) => m.role === 'model');

@@ -1,6 +1,7 @@
 import type { Action, Approval, ApprovalDecision, Run } from '../../store/types.js';
 import type { ActionView, ApprovalView, RunResponse } from '../run-service-types.js';
-import { describeArgs } from '../../runtime/calls/describe-args.js';
+import { previewOf } from '../../runtime/calls/preview-of.js';
+import { visibleText } from '../../util/visible-text.js';
 import type { ServerContext } from './server-context.js';
 import { scopeAgents } from '../../runtime/subagents/child-pause.js';
 
@@ -32,11 +33,9 @@ export function approvalCard(
   const agents = scopeAgents(approval.callId);
   const tool = ctx.tools.find((t) => t.name === approval.tool);
   // Tools a run gets elsewhere (its MCP servers) are not in the pool: show the call itself.
-  const preview = !args
-    ? approval.tool
-    : tool?.preview
-      ? tool.preview(args)
-      : `${approval.tool} ${describeArgs(args)}`;
+  const preview = args
+    ? previewOf(tool ?? { name: approval.tool }, args)
+    : visibleText(approval.tool);
   return {
     approvalId: approval.id,
     runId: approval.runId,

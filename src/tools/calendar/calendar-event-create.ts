@@ -5,7 +5,6 @@ import { ValidationError } from '../../errors/index.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import { toToolError } from '../builtin/fs-error.js';
 import { resolveInWorkspace, toWorkspaceRelative } from '../builtin/workspace-path.js';
-import { quoted } from '../mail/email-address.js';
 import { defineTool, type Tool, type ToolContext } from '../types.js';
 import { addEventToFile } from './calendar-file.js';
 import {
@@ -61,7 +60,7 @@ export function previewEvent(args: unknown): string {
       : `from ${startDay} ${startTime} to ${endDay} ${endTime} UTC`;
   const count = attendees.length;
   const who = count === 0 ? '' : ` (${count} attendee${count === 1 ? '' : 's'})`;
-  return `Create ${quoted(shown)} ${when}${who}`;
+  return `Create "${shown}" ${when}${who}`;
 }
 
 export function createCalendarEventTool(options: CalendarEventOptions): Tool {

@@ -3,7 +3,6 @@ import { ValidationError } from '../../errors/index.js';
 import { optionalImport } from '../../util/optional-import.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import { defineTool, type Tool } from '../types.js';
-import { quoted } from './email-address.js';
 import { MAIL_LIMITS, normalizeMailArgs, type MailArgs } from './mail-args.js';
 import { resolveMailConfig, type MailEnv } from './mail-config.js';
 import { toMailError } from './mail-errors.js';
@@ -49,7 +48,7 @@ export function previewMail(args: unknown): string {
   const [first, ...rest] = normalized.recipients;
   const shown = subject.length > 80 ? `${subject.slice(0, 79)}…` : subject;
   const more = rest.length > 0 ? ` (+${rest.length} more)` : '';
-  return `Send ${quoted(shown)} to ${first ?? '(nobody)'}${more}`;
+  return `Send "${shown}" to ${first ?? '(nobody)'}${more}`;
 }
 
 export function createGmailSendTool(options: GmailSendOptions): Tool {

@@ -86,8 +86,9 @@ describe('shell tool', () => {
     expect(shellTool.sideEffect).toBe(true);
     expect(shellTool.defaultApproval).toBe('require');
     expect(shellTool.preview?.({ command: 'git status --short' })).toBe('Run: git status --short');
+    // Raw here; the display escapes it (`previewOf` shows `Run: git status\nrm -rf /`).
     expect(shellTool.preview?.({ command: 'git status\nrm -rf /' })).toBe(
-      'Run: git status ⏎ rm -rf /',
+      'Run: git status\nrm -rf /',
     );
     const long = shellTool.preview?.({ command: `echo ${'x'.repeat(500)}` }) ?? '';
     expect(long.startsWith(`Run: echo ${'x'.repeat(190)}`)).toBe(true);

@@ -96,7 +96,8 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
     },
     sideEffect: true,
     defaultApproval: 'require',
-    preview: (args) => clipLine(`Run: ${oneLine(args.command)}`, PREVIEW_CHARS),
+    // Raw: the display escapes newlines and controls (`previewOf`), so nothing is hidden or merged.
+    preview: (args) => clipLine(`Run: ${args.command}`, PREVIEW_CHARS),
     outsidePatterns(args, patterns) {
       const check = checkCommand(
         args.command,
@@ -185,11 +186,6 @@ function setAsideNote(folders: readonly string[]): string {
 
 /** The default shell tool; it reads `process.env` at each call, not at import. */
 export const shellTool = createShellTool();
-
-/** Newlines would hide the later lines of a command on a one-line card, so they stay visible. */
-function oneLine(command: string): string {
-  return command.trim().replace(/\r?\n/g, ' ⏎ ');
-}
 
 function formatSeconds(ms: number): string {
   return `${formatCount(Math.round(ms / 100) / 10)} s`;

@@ -78,7 +78,7 @@ export function createWebSearchTool(
       additionalProperties: false,
     },
     sideEffect: false,
-    preview: (args) => `Search the web for ${JSON.stringify(args.query)}`,
+    preview: (args) => `Search the web for "${args.query}"`,
     async execute(args, ctx): Promise<WebSearchResult> {
       throwIfAborted(ctx.signal);
       const count = args.count ?? SEARCH_LIMITS.defaultCount;

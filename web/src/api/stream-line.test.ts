@@ -44,6 +44,12 @@ describe('toStreamLine: the server NDJSON lines', () => {
     expect(toStreamLine({ type: 'event', event: 'nope' })).toBeUndefined();
   });
 
+  it('shows a call summary’s control characters and bidi overrides escaped', () => {
+    expect(describeCall('shell', { command: 'touch X #\r\x1b[2Kok', path: 'a\u202eb' })).toBe(
+      'shell(command: "touch X #\\r\\x1b[2Kok", path: "a\\u202eb")',
+    );
+  });
+
   it('clips long argument values in a call summary', () => {
     expect(describeCall('write', { text: 'x'.repeat(100) })).toBe(
       `write(text: "${'x'.repeat(59)}…)`,

@@ -1,5 +1,6 @@
 import type { StreamLine as WireLine } from '../../../src/server/http/stream-lines.js';
 import type { CadreEvent, RunResponse, WireError } from './wire-types.js';
+import { visibleText } from '../../../src/util/visible-text.js';
 
 type Wire<T extends WireLine['type']> = Omit<Extract<WireLine, { type: T }>, 'seq'>;
 
@@ -48,14 +49,18 @@ function errorOf(value: unknown, code: unknown): WireError {
 
 const MAX_ARG = 60;
 
-/** `gmail_send(to: "bob@example.com", subject: "Hi")`, each value clipped. */
+/**
+ * `gmail_send(to: "bob@example.com", subject: "Hi")`, each value clipped, then
+ * made visible as the server's previews are (`\r`, `\x1b`, `\u202e`, never acted on).
+ */
 export function describeCall(tool: string, args: unknown): string {
-  if (!isObject(args)) return tool;
+  if (!isObject(args)) return visibleText(tool);
   const parts = Object.entries(args).map(([key, value]) => {
-    const shown = JSON.stringify(value) ?? String(value);
+    const shown =
+      typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
     return `${key}: ${shown.length > MAX_ARG ? `${shown.slice(0, MAX_ARG)}…` : shown}`;
   });
-  return `${tool}(${parts.join(', ')})`;
+  return visibleText(`${tool}(${parts.join(', ')})`);
 }
 
 export function toStreamLine(value: unknown): StreamLine | undefined {

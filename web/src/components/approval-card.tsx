@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
 import { feedbackKey, readDraft, writeDraft } from '../state/drafts.js';
+import { escapeInvisible as shown } from '../../../src/util/visible-text.js';
 
 interface Props {
   approval: ApprovalView;
@@ -15,7 +16,9 @@ interface Props {
 
 /**
  * What will be done (the tool's preview), why it waits (the policy's reason),
- * and the three answers; feedback goes to the model with a rejection.
+ * and the three answers; feedback goes to the model with a rejection. The
+ * server sends the preview made visible; the card guards every text again, so
+ * a bidi override or a control character is shown (`\u202e`), never applied.
  */
 export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Props) {
   // Kept as it is typed, so a reload before deciding does not lose it.
@@ -27,18 +30,18 @@ export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Prop
   return (
     <article className="card approval-card" aria-labelledby={`${id}-title`} aria-busy={busy}>
       <h2 id={`${id}-title`} className="approval-title">
-        Approval needed: <code>{approval.tool}</code>
+        Approval needed: <code>{shown(approval.tool)}</code>
       </h2>
       {approval.path && (
         // A subagent's call: who asks, from the run's agent down.
         <p className="approval-path">
-          Asked by <code>{approval.path.join(' › ')}</code>
+          Asked by <code>{shown(approval.path.join(' › '))}</code>
         </p>
       )}
       <h3 className="approval-label">What will be done</h3>
-      <pre className="approval-preview">{approval.preview}</pre>
+      <pre className="approval-preview">{shown(approval.preview)}</pre>
       <h3 className="approval-label">Why you are asked</h3>
-      <p className="approval-reason">{approval.reason}</p>
+      <p className="approval-reason">{shown(approval.reason)}</p>
       <label htmlFor={`${id}-feedback`} className="approval-label">
         Feedback for the agent (optional)
       </label>

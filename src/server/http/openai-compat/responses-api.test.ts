@@ -184,6 +184,18 @@ describe('/v1/responses under cadre serve (openai SDK, real run service, scripte
     expect(last?.type).toBe('response.incomplete');
   });
 
+  it('shows a path disguised with a bidi override and an erase-line escape escaped in the waiting text (scripted model)', async () => {
+    const answer = await client.responses.create({
+      model: 'writer',
+      input: 'write notes\u202etxt.sh\x1b[2K',
+    });
+    expect(answer.output_text).toContain('- Write 2 bytes to notes\\u202etxt.sh\\x1b[2K (approval');
+    expect(answer.output_text).not.toMatch(/[\u202e\x1b]/);
+    expect(cadreOf(answer).approvals[0]?.preview).toBe(
+      'Write 2 bytes to notes\\u202etxt.sh\\x1b[2K',
+    );
+  });
+
   it('raises a failed run (the scripted model breaks) as an OpenAI error, streaming or not', async () => {
     await expect(
       client.responses.create({ model: 'greeter', input: 'break' }),

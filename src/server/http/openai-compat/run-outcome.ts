@@ -1,6 +1,7 @@
 import type { RunResponse } from '../../run-service-types.js';
 import type { CadreOutcome } from './completion-shapes.js';
 import { THREAD_HEADER } from './thread-header.js';
+import { escapeInvisible } from '../../../util/visible-text.js';
 
 export interface RunOutcome {
   /** The assistant message: the answer, or what the run waits for, or why it stopped. */
@@ -51,7 +52,10 @@ function contentOf(response: RunResponse, baseUrl: string, runUrl: string): stri
 
 /** A paused run: what waits, where a person decides, and how to read the answer afterwards. */
 function waitingText(response: RunResponse, baseUrl: string, runUrl: string): string {
-  const asks = response.approvals.map((a) => `- ${a.preview} (approval ${a.approvalId})`);
+  // Previews are visible already; guarded again, as a chat client shows this text as it is.
+  const asks = response.approvals.map(
+    (a) => `- ${escapeInvisible(a.preview)} (approval ${a.approvalId})`,
+  );
   const example = response.approvals[0]?.approvalId ?? '…';
   return [
     `Run ${response.runId} is waiting for approval before it goes on:`,
