@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadCommand, SERVE, WORKER } from '../command-packages.js';
 import type { ServeCommandOptions, WorkerCommandOptions } from '../commands/serve.js';
-import { modelOption, policyOption } from '../options/agent-options.js';
+import { modelOption, policyOption, trustProjectOption } from '../options/agent-options.js';
 import {
   agentsOption,
   dbOption,
@@ -25,6 +25,7 @@ export function registerServe(program: Command, { io, setExit }: CommandContext)
     .option('--no-worker', 'serve HTTP only; `cadre worker` processes drive the runs')
     .addOption(serverWorkspaceOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())
     .addOption(logFormatOption())
@@ -46,6 +47,7 @@ export function registerWorker(program: Command, { io, setExit }: CommandContext
     .addOption(agentsOption())
     .addOption(serverWorkspaceOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())
     .addOption(logFormatOption())
