@@ -27,6 +27,8 @@ export interface TrustCommandOptions {
 
 /** Folders of other tools' agents: their settings files and MCP commands are the project's too. */
 const FOREIGN_AGENT_FOLDERS = ['.claude/agents', '.gemini/agents'];
+/** Where projects keep the policy they name with --policy (`cadre init` writes policy.yaml). */
+const POLICY_FILES = ['policy.yaml', 'policy.yml'];
 
 /**
  * `cadre trust [PATH...]`: records, outside the project, the hash of each
@@ -99,7 +101,7 @@ async function projectFiles(io: CliIO): Promise<GateEntry[]> {
   return gate.entries();
 }
 
-/** Settings of other tools' agent folders, and CADRE_POLICY: loaded when named, so listed too. */
+/** Settings of other tools' agent folders and the policy files: loaded when named, so listed too. */
 async function askAboutOthers(
   io: CliIO,
   gate: ProjectGate,
@@ -110,7 +112,8 @@ async function askAboutOthers(
     if ((await stat(dir).catch(() => undefined))?.isDirectory())
       await loadDefinitionsFromDir(dir, { ...loadOptions, modules: false }).catch(() => undefined);
   }
-  if (io.env.CADRE_POLICY) await gate.allows(path.resolve(io.cwd, io.env.CADRE_POLICY), 'policy');
+  const policies = [...POLICY_FILES, ...(io.env.CADRE_POLICY ? [io.env.CADRE_POLICY] : [])];
+  for (const policy of policies) await gate.allows(path.resolve(io.cwd, policy), 'policy');
 }
 
 /** The files named on the command line, as they are now. */
