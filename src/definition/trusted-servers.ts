@@ -41,7 +41,19 @@ export async function withTrustedServers(
   const kept = Object.fromEntries(
     Object.entries(servers).filter(([name]) => !commands.some((c) => c.name === name)),
   );
-  const definition = { ...loaded.definition };
+  // Their tools go too: a grant of a server that never starts would stop the run instead.
+  const ofLeftOut = (tool: string) => commands.some((c) => tool.startsWith(`${c.name}__`));
+  const { patterns, tools } = loaded.definition.toolConfig;
+  const keptPatterns = patterns
+    ? Object.fromEntries(Object.entries(patterns).filter(([tool]) => !ofLeftOut(tool)))
+    : undefined;
+  const definition = {
+    ...loaded.definition,
+    toolConfig: {
+      tools: tools.filter((tool) => !ofLeftOut(tool)),
+      ...(keptPatterns && Object.keys(keptPatterns).length > 0 ? { patterns: keptPatterns } : {}),
+    },
+  };
   if (Object.keys(kept).length > 0) definition.mcpServers = kept;
   else delete definition.mcpServers;
   return {
@@ -50,7 +62,7 @@ export async function withTrustedServers(
       ...loaded.warnings,
       ...commands.map(({ name }) => ({
         path: `mcpServers.${name}`,
-        message: `MCP server "${name}" is not started: it runs a command on this machine and this file is not trusted (cadre trust ${shown})`,
+        message: `MCP server "${name}" is not started, and its tools are left out: it runs a command on this machine and this file is not trusted (cadre trust ${shown})`,
         file: shown,
         severity: 'warning' as const,
       })),

@@ -5,7 +5,6 @@
  */
 export function showExactly(text: string): string {
   return text.replace(
-    // eslint-disable-next-line no-control-regex
     /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g,
     (char) => {
       const code = char.charCodeAt(0);
