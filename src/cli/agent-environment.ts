@@ -15,6 +15,9 @@ import { availableTools } from '../tools/builtin/index.js';
 import { discoverProjectTools, type CodeTool } from '../tools/discover-tool-files.js';
 import type { Tool } from '../tools/types.js';
 import type { CliIO } from './cli-io.js';
+import type { ProjectGate } from '../trust/project-gate.js';
+import { untrustedHint } from '../trust/trust-report.js';
+import { withProjectTrust } from './project-trust-flow.js';
 
 export interface AgentEnvironment {
   registry: AgentRegistry;
@@ -45,6 +48,13 @@ export interface EnvironmentOptions {
   builtins?: readonly AgentEntry[];
   /** Tool names definitions may use besides this command's own (`cadre validate`: the server's). */
   extraTools?: readonly string[];
+  /**
+   * The project's trust gate, when the command opened it (to ask on a
+   * terminal first). Absent: opened here, and what it left out is named on stderr.
+   */
+  gate?: ProjectGate;
+  /** `--trust-project`: the project's code and configuration load for this run. */
+  trustProject?: boolean;
 }
 
 /**
@@ -57,22 +67,41 @@ export async function agentEnvironment(
   io: CliIO,
   options: EnvironmentOptions = {},
 ): Promise<AgentEnvironment> {
+  if (options.gate) return loadEnvironment(io, options, options.gate);
+  return withProjectTrust(io, options.trustProject ? { trustProject: true } : {}, (gate) =>
+    loadEnvironment(io, options, gate),
+  );
+}
+
+async function loadEnvironment(
+  io: CliIO,
+  options: EnvironmentOptions,
+  gate: ProjectGate,
+): Promise<AgentEnvironment> {
   const builtins = availableTools(io.env);
   // Code tools come only from declared folders, like code agents; a broken one is a warning.
   const code = await discoverProjectTools({
     cwd: io.cwd,
     reserved: builtins.map((tool) => tool.name),
+    gate,
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
   });
   const tools = [...builtins, ...code.tools.map((entry) => entry.tool)];
   const knownTools = [...tools.map((tool) => tool.name), TASK_TOOL, ...(options.extraTools ?? [])];
-  const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd);
-  const prices = await loadPrices(io.cwd, io.env);
-  const contextWindows = await loadContextWindows(io.cwd);
+  const { servers: mcpServers } = await loadProjectMcpConfig(io.cwd, gate);
+  const prices = await loadPrices(io.cwd, io.env, gate);
+  const contextWindows = await loadContextWindows(io.cwd, gate);
+  // An agent that names a tool or server left out as untrusted is told which file it was.
+  const hint = untrustedHint(gate.refused());
+  const trusting = { gate, ...(hint ? { untrustedHint: hint } : {}) };
   const { registry, diagnostics, skipped, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
-    load: { mcpServers: Object.keys(mcpServers), servesModel: servesModelIn(io.env) },
+    load: {
+      mcpServers: Object.keys(mcpServers),
+      servesModel: servesModelIn(io.env),
+      ...trusting,
+    },
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     ...(options.besides ? { besides: options.besides } : {}),
     ...(options.folders ? { folders: options.folders } : {}),
@@ -87,6 +116,7 @@ export async function agentEnvironment(
       servesModel: servesModelIn(io.env),
       isKnownAgent: (name) => names.has(name),
       cwd: io.cwd,
+      ...trusting,
       ...(io.env.HOME ? { home: io.env.HOME } : {}),
     },
     diagnostics: [...code.warnings, ...diagnostics],

@@ -49,6 +49,8 @@ const run = (approve: string[]) =>
       `scripted:${join(dir, 'turns.json')}`,
       '--json',
       '--quiet',
+      // keeper.yaml starts its MCP server by a command: trusted for this run.
+      '--trust-project',
       ...approve.flatMap((name) => ['--approve', name]),
     ],
     { cwd: dir, env: { HOME: dir } },

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { startInProcessServer } from '../testing/in-process-server.js';
 import { runCliCaptured } from '../testing/run-cli-captured.js';
+import { trustForTests, type TestTrust } from '../testing/trust-for-tests.js';
 import type { CliIO } from './cli-io.js';
 import { mcpCommand } from './commands/mcp.js';
 
 let project: string;
+let trust: TestTrust;
 
 /** A read-only code tool, written as a plain module (no package needed to load it). */
 const WORD_COUNT = `export default {
@@ -56,12 +58,15 @@ beforeAll(async () => {
   );
   await writeFile(join(project, 'agents/counter.yaml'), COUNTER);
   await writeFile(join(project, 'turns.json'), JSON.stringify(turns));
+  // The project's code is trusted (as `cadre trust` records it) before any command loads it.
+  trust = await trustForTests(project, { HOME: project });
 });
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });
+  await trust.dispose();
 });
 
-const cli = (args: string[]) => runCliCaptured(args, { cwd: project, env: { HOME: project } });
+const cli = (args: string[]) => runCliCaptured(args, { cwd: project, env: trust.env });
 
 describe('code tools in tools/ and .cadre/tools (scripted model)', () => {
   it('cadre tools lists them with their files; a module that throws on import is a warning naming it', async () => {
@@ -148,7 +153,7 @@ describe('code tools in tools/ and .cadre/tools (scripted model)', () => {
     const io: CliIO = {
       stdout: () => undefined,
       stderr: (text) => void err.push(text),
-      env: { HOME: project },
+      env: trust.env,
       cwd: project,
       isTTY: false,
     };

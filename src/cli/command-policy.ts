@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import { loadGatePolicy } from '../policy/policy-config.js';
 import type { GatePolicy } from '../policy/tool-gate.js';
+import type { FileGate } from '../trust/file-gate.js';
 import type { CliIO } from './cli-io.js';
 
 /**
@@ -7,6 +9,21 @@ import type { CliIO } from './cli-io.js';
  * CADRE_TRUST and CADRE_SIDE_EFFECTS. Read before anything runs, so a bad
  * file or setting stops the command before any model call.
  */
-export function commandPolicy(io: CliIO, file: string | undefined): Promise<GatePolicy> {
-  return loadGatePolicy({ ...(file ? { file } : {}), env: io.env, cwd: io.cwd });
+export function commandPolicy(
+  io: CliIO,
+  file: string | undefined,
+  gate?: FileGate,
+): Promise<GatePolicy> {
+  return loadGatePolicy({
+    ...(file ? { file } : {}),
+    env: io.env,
+    cwd: io.cwd,
+    ...(gate ? { gate } : {}),
+  });
+}
+
+/** The policy file a command would obey (`--policy`, else CADRE_POLICY), to ask the gate about it early. */
+export function policyPath(io: CliIO, file: string | undefined): string | undefined {
+  const named = file ?? (io.env.CADRE_POLICY || undefined);
+  return named ? resolve(io.cwd, named) : undefined;
 }

@@ -10,7 +10,10 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('cadre validate', () => {
   it('accepts the shipped examples (YAML, Markdown and a TS module with a Zod schema)', async () => {
-    const run = await runCliCaptured(['validate', 'examples/agents'], { cwd: repo });
+    // The repository is the project here: its TS example is imported only when trusted.
+    const run = await runCliCaptured(['validate', '--trust-project', 'examples/agents'], {
+      cwd: repo,
+    });
     expect(run.stdout).toContain(
       'ok examples/agents/codebase-investigator.yaml (codebase_investigator)',
     );

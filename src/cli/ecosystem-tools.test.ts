@@ -64,6 +64,8 @@ describe('a Claude Code agent with Bash(git:*) and an MCP server (fake Gemini se
         'run',
         'repo-scribe.md',
         'Survey the repo',
+        // The agent's MCP server starts a command: trusted for this run.
+        '--trust-project',
         '--approve',
         'shell',
         '--approve',

@@ -15,6 +15,8 @@ const STORE = 'CADRE_DATABASE_URL (default .cadre/cadre.db)';
 const SERVER = `${STORE}, CADRE_AUDIT_KEY, CADRE_LOG_LEVEL, CADRE_LOG_FORMAT, CADRE_LEASE_MS, CADRE_POLL_MS, CADRE_STORE_AFTER_MS, ACTIVE_AGENT_PATH, CADRE_SMTP_URL / GMAIL_* and CADRE_MAIL_FROM (gmail_send), CADRE_CALDAV_* (calendar_event_create)`;
 const HTTP =
   'CADRE_RATE_LIMIT, CADRE_AUTH_FAILURE_LIMIT, CADRE_TRUST_PROXY, CADRE_REQUEST_TIMEOUT_MS, CADRE_HEADERS_TIMEOUT_MS, CADRE_KEEP_ALIVE_TIMEOUT_MS, CADRE_MAX_REQUESTS_PER_SOCKET';
+const TRUST =
+  'CADRE_TRUST_FILE (where trust is recorded; default $XDG_CONFIG_HOME/cadre/trust.json, else ~/.config/cadre/trust.json)';
 const TRACES = 'OTEL_EXPORTER_OTLP_ENDPOINT (traces), CADRE_PRICES, NO_COLOR';
 
 interface CommandHelp {
@@ -47,6 +49,15 @@ const HELP: Readonly<Record<string, CommandHelp>> = {
   agents: { examples: ['cadre agents', 'cadre agents examples/agents'], env: [FOLDERS] },
   tools: { examples: ['cadre tools', 'cadre tools --json'], env: [FOLDERS, 'BRAVE_API_KEY'] },
   schema: { examples: ['cadre schema > agent.schema.json'], env: [] },
+  trust: {
+    examples: [
+      'cadre trust --list',
+      'cadre trust',
+      'cadre trust tools/word-count.tool.ts',
+      'cadre trust --revoke',
+    ],
+    env: [TRUST],
+  },
   replay: {
     examples: [
       'cadre replay .cadre/runs/fix.json',

@@ -15,9 +15,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });
+  await rm(`${project}-trust`, { recursive: true, force: true });
 });
 
-const cli = (args: string[], cwd = project) => runCliCaptured(args, { cwd, env: { HOME: cwd } });
+// Trust is recorded outside the project (never in the real ~/.config).
+const cli = (args: string[], cwd = project) =>
+  runCliCaptured(args, {
+    cwd,
+    env: { HOME: cwd, CADRE_TRUST_FILE: join(`${project}-trust`, 'trust.json') },
+  });
 
 describe('cadre init', () => {
   it('writes a starter agent, tool, policy and .gitignore that work as they are (scripted model)', async () => {
@@ -31,6 +37,12 @@ describe('cadre init', () => {
     ])
       expect(init.stdout).toContain(`  ${file}\n`);
     expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain('.cadre/\n');
+
+    // The starter tool and policy are the project's code and configuration: trusted first.
+    const trust = await cli(['trust']);
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toMatch(/trusted {2}tools\/word-count\.tool\.ts {2}sha256 [0-9a-f]{12}/);
+    expect(trust.stdout).toContain('policy.yaml');
 
     const validate = await cli(['validate', 'agents']);
     expect(validate.stdout).toContain('ok agents/helper.yaml (helper)');

@@ -68,6 +68,7 @@ describe('cadre run / validate FILE: only the named file and declared folders ru
       '--model',
       `scripted:${join(project, 'turns.json')}`,
       '--quiet',
+      '--trust-project',
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('hello there');
@@ -75,15 +76,20 @@ describe('cadre run / validate FILE: only the named file and declared folders ru
     expect(result.stderr).toMatch(/warning skipped \.cadre\/agents\/crash\.mjs: .*boom at import/);
   });
 
-  it('the same code in a declared agents folder is loaded (the project chose it)', async () => {
+  it('the same code in a declared agents folder is loaded once the project is trusted', async () => {
     await writeFile(join(project, 'agents/declared.mjs'), planted(marker, 'declared'));
-    const result = await cli(['validate', 'downloads/hello.yaml']);
+    const untrusted = await cli(['validate', 'downloads/hello.yaml']);
+    expect(untrusted.stderr).toContain(
+      'not loaded: agents/declared.mjs (agent module, not trusted yet)',
+    );
+    expect(await exists(marker)).toBe(false);
+    const result = await cli(['validate', '--trust-project', 'downloads/hello.yaml']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(await exists(marker)).toBe(true);
   });
 
-  it('a named folder is validated whole, its modules included', async () => {
-    const result = await cli(['validate', 'downloads']);
+  it('a named folder is validated whole, its modules included (trusted for the run)', async () => {
+    const result = await cli(['validate', '--trust-project', 'downloads']);
     expect(result.stdout).toContain('ok downloads/evil.mjs (evil)');
     expect(await exists(marker)).toBe(true);
   });

@@ -44,6 +44,8 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
       `scripted:${join(dir, 'turns.json')}`,
       '--json',
       '--quiet',
+      // The policy files are the project's: trusted for this run.
+      '--trust-project',
       ...args,
     ],
     { cwd: dir, env },

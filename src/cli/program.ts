@@ -17,6 +17,7 @@ import {
   registerInit,
   registerSchema,
   registerTools,
+  registerTrust,
   registerValidate,
 } from './register/project-commands.js';
 import { registerEval, registerReplay } from './register/recorded-commands.js';
@@ -32,6 +33,7 @@ export const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext)
   registerSchema,
   registerAgents,
   registerTools,
+  registerTrust,
   registerReplay,
   registerEval,
   registerMcp,

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { FileGate } from '../trust/file-gate.js';
 import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
 
@@ -56,7 +57,13 @@ export function contextWindowFor(model: string, table: ContextWindowTable): numb
  * one of them). No file means the built-ins; a bad entry is an error naming the
  * file and the model.
  */
-export async function loadContextWindows(cwd: string): Promise<ContextWindowTable> {
+export async function loadContextWindows(
+  cwd: string,
+  /** Workspace trust: the project's file is read only when it allows it. */
+  gate?: FileGate,
+): Promise<ContextWindowTable> {
+  if (gate && !(await gate.allows(path.resolve(cwd, PROJECT_MODELS_FILE), 'models')))
+    return DEFAULT_CONTEXT_WINDOWS;
   let text: string;
   try {
     text = await readFile(path.resolve(cwd, PROJECT_MODELS_FILE), 'utf8');

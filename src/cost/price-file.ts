@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { ConfigError } from '../errors/cadre-error.js';
+import type { FileGate } from '../trust/file-gate.js';
 import { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
 
 /** Where a project keeps its own prices, unless CADRE_PRICES names a file. */
@@ -13,9 +14,15 @@ export const PROJECT_PRICE_FILE = path.join('.cadre', 'prices.json');
  * cachedInput?}` in dollars per million tokens. No file means the built-ins;
  * a bad file is an error naming the file and the model.
  */
-export async function loadPrices(cwd: string, env: NodeJS.ProcessEnv): Promise<PriceTable> {
+export async function loadPrices(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  /** Workspace trust: a price file in the project is read only when it allows it. */
+  gate?: FileGate,
+): Promise<PriceTable> {
   const named = env.CADRE_PRICES?.trim();
   const file = path.resolve(cwd, named || PROJECT_PRICE_FILE);
+  if (gate && !(await gate.allows(file, 'prices'))) return DEFAULT_PRICES;
   let text: string;
   try {
     text = await readFile(file, 'utf8');

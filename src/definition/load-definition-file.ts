@@ -7,6 +7,7 @@ import { withPlaceholders } from './load-placeholders.js';
 import type { PreparedFile } from './prepared-file.js';
 import { displayFile } from './validate-context.js';
 import { checkPrepared } from './validate-definition.js';
+import { withTrustedServers } from './trusted-servers.js';
 
 type TextReader = (file: string, text: string, options: LoadOptions) => Promise<PreparedFile>;
 
@@ -46,6 +47,12 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
         cwd,
         'a code module here is not imported (only declared agent folders run code)',
       );
+    if (options.gate && !(await options.gate.allows(absolute, 'agent module')))
+      throw fileError(
+        absolute,
+        cwd,
+        `not imported: this project's code is not trusted (cadre trust ${displayFile(absolute, cwd) ?? absolute})`,
+      );
     return (await import('./load-module.js')).loadModuleDefinition(absolute, { ...options, cwd });
   }
   const reader = TEXT_READERS[extension];
@@ -73,8 +80,9 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
     { raw: prepared.raw, mapper: prepared.mapper, text, file: displayFile(absolute, cwd) },
   );
   if (remote) loaded.definition.remote = remote;
-  if (source.foreign !== 'adk') return loaded;
+  const trusted = await withTrustedServers(loaded, absolute, options.gate, cwd);
+  if (source.foreign !== 'adk') return trusted;
   // An ADK config names its sub-agents by file: load them too.
   const { withAdkTree } = await import('./adk-tree.js');
-  return withAdkTree(loaded, absolute, text, { ...options, cwd }, loadDefinition);
+  return withAdkTree(trusted, absolute, text, { ...options, cwd }, loadDefinition);
 }

@@ -44,6 +44,9 @@ export async function loadDefinitionsFromDir(
     .sort();
   const result: DirectoryLoad = { loaded: [], failed: [] };
   for (const file of files) {
+    // An untrusted module is left out quietly here: the gate reports it once, with how to trust it.
+    const module = MODULE_EXTENSIONS.includes(path.extname(file).toLowerCase());
+    if (module && options.gate && !(await options.gate.allows(file, 'agent module'))) continue;
     try {
       result.loaded.push(await loadDefinition(file, options));
     } catch (error) {

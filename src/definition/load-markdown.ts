@@ -86,6 +86,7 @@ export async function readMarkdownDefinition(
       file,
       dialect,
       options.userSettings === false ? undefined : (options.home ?? homedir()),
+      options.gate,
     ),
     fm.data.tools,
     options.mcpServers ?? [],

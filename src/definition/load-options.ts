@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
+import type { FileGate } from '../trust/file-gate.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import type { AgentDefinition, DefinitionSource } from './types.js';
 
@@ -33,6 +34,13 @@ export interface LoadOptions {
    * read only because they sit beside the one named: importing runs their code.
    */
   modules?: boolean;
+  /**
+   * Workspace trust: agent modules, project settings files and the stdio MCP
+   * servers of agent files load only when it allows them. Absent: all load.
+   */
+  gate?: FileGate;
+  /** Said beside an unknown tool or MCP server: the project files left out as untrusted. */
+  untrustedHint?: string;
 }
 
 export interface ValidateOptions extends LoadOptions {

@@ -45,6 +45,7 @@ export function normalizeTools(
       dialect: ctx.source.foreign ?? 'cadre',
       isKnownAgent: ctx.isKnownAgent,
       mcpServers: new Set([...ctx.mcpServers, ...Object.keys(mcpServers)]),
+      ...(ctx.untrustedHint ? { untrustedHint: ctx.untrustedHint } : {}),
     },
   );
   issues.push(...resolved.issues);

@@ -10,6 +10,7 @@ import {
 } from './settings-file.js';
 import type { SourceNote } from './translating-mapper.js';
 import type { DefinitionSource } from './types.js';
+import type { FileGate } from '../trust/file-gate.js';
 
 export type { SettingsServers } from './settings-file.js';
 
@@ -40,6 +41,8 @@ export async function settingsMcpServers(
   dialect: NonNullable<DefinitionSource['foreign']>,
   /** Undefined: the user-level files are not read. */
   home: string | undefined,
+  /** Workspace trust: the project's settings file is read only when it allows it. */
+  gate?: FileGate,
 ): Promise<SettingsServers> {
   const folder = SETTINGS[dialect];
   if (!folder) return NO_SERVERS;
@@ -47,7 +50,20 @@ export async function settingsMcpServers(
   const at = parts.lastIndexOf(folder);
   if (at < 0) return NO_SERVERS;
   const project = [...parts.slice(0, at + 1), 'settings.json'].join(path.sep);
-  const shared = await readSettings(project, `${folder}/settings.json`);
+  const label = `${folder}/settings.json`;
+  const shared =
+    gate && !(await gate.allows(project, 'agent settings'))
+      ? {
+          ...NO_SERVERS,
+          notes: [
+            {
+              path: [],
+              message: `${label} is not trusted; its MCP servers are not read (cadre trust)`,
+              severity: 'warning' as const,
+            },
+          ],
+        }
+      : await readSettings(project, label);
   if (home === undefined) return shared;
   if (dialect === 'claude-code') {
     const own = await claudeJsonServers(home, parts.slice(0, at).join(path.sep) || path.sep);

@@ -130,6 +130,8 @@ export interface ResolveToolsOptions {
   isKnownAgent?: (name: string) => boolean;
   /** MCP servers the agent may reference: its own and the project's. */
   mcpServers?: ReadonlySet<string>;
+  /** The project files left out as untrusted: the likely reason a name is unknown. */
+  untrustedHint?: string;
 }
 
 /**
@@ -153,6 +155,7 @@ export function resolveTools(
   const whole = new Set<string>();
   const issues: PendingIssue[] = [];
   const reported = new Set<string>();
+  const untrusted = options.untrustedHint ? ` (${options.untrustedHint})` : '';
   const grant = (name: string) => {
     if (!tools.includes(name)) tools.push(name);
   };
@@ -171,12 +174,12 @@ export function resolveTools(
     if (mcp) {
       if (servers.has(mcp.server)) grant(referenceName(mcp));
       else {
-        const message = `tool "${written}" needs the MCP server "${mcp.server}", which is not configured`;
+        const message = `tool "${written}" needs the MCP server "${mcp.server}", which is not configured${untrusted}`;
         missing(
           index,
           written,
           message,
-          `${message} (declare it under mcpServers or in .cadre/mcp.json)`,
+          `${message}${untrusted ? '' : ' (declare it under mcpServers or in .cadre/mcp.json)'}`,
         );
       }
       return;
@@ -194,8 +197,8 @@ export function resolveTools(
       missing(
         index,
         written,
-        `tool "${written}"${mapped} is not available${setup ? '' : ' in Cadre'}${because}`,
-        `unknown tool "${written}"${mapped}${because || didYouMean(canonical, known) || `; available: ${known.join(', ')}`}`,
+        `tool "${written}"${mapped} is not available${setup ? '' : ' in Cadre'}${untrusted || because}`,
+        `unknown tool "${written}"${mapped}${untrusted || because || didYouMean(canonical, known) || `; available: ${known.join(', ')}`}`,
       );
       return;
     }

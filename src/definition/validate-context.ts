@@ -19,6 +19,8 @@ export interface ValidateContext {
   cwd: string;
   strict: boolean;
   servesModel: (model: string) => boolean;
+  /** The project files left out as untrusted, said beside an unknown tool. */
+  untrustedHint?: string;
 }
 
 export function validateContext(options: ValidateOptions): ValidateContext {
@@ -37,6 +39,7 @@ export function validateContext(options: ValidateOptions): ValidateContext {
     cwd,
     strict: options.strict ?? false,
     servesModel: options.servesModel ?? servedByDefault,
+    ...(options.untrustedHint ? { untrustedHint: options.untrustedHint } : {}),
   };
 }
 

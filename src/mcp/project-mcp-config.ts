@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
+import type { FileGate } from '../trust/file-gate.js';
 import { toServerConfig, type McpServerConfig } from './mcp-server-config.js';
 import { mcpServersField } from './mcp-servers-schema.js';
 
@@ -11,6 +12,8 @@ export interface ProjectMcpConfig {
   servers: Record<string, McpServerConfig>;
   /** The file they came from, for messages. */
   file?: string;
+  /** The file was there but not trusted: none of its servers were read. */
+  untrusted?: true;
 }
 
 /**
@@ -19,9 +22,15 @@ export interface ProjectMcpConfig {
  * file that is not valid JSON or names a bad server is an error that names
  * the file and the field.
  */
-export async function loadProjectMcpConfig(cwd: string): Promise<ProjectMcpConfig> {
+export async function loadProjectMcpConfig(
+  cwd: string,
+  /** Workspace trust: the file is read only when it allows it. */
+  gate?: FileGate,
+): Promise<ProjectMcpConfig> {
   for (const relative of PROJECT_MCP_FILES) {
     const file = path.join(cwd, relative);
+    if (gate && !(await gate.allows(file, 'MCP servers')))
+      return { servers: {}, file: relative, untrusted: true };
     let text: string;
     try {
       text = await readFile(file, 'utf8');

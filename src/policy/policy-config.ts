@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
 import { ValidationError } from '../errors/validation-error.js';
+import type { FileGate } from '../trust/file-gate.js';
 import { loadPolicyFile } from './policy-file.js';
 import type { GatePolicy } from './tool-gate.js';
 import { TRUST_LEVELS, type TrustLevel } from './types.js';
@@ -18,11 +19,22 @@ export async function loadGatePolicy(options: {
   file?: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Workspace trust: a policy file in the project is obeyed only when it
+   * allows it. Refused, nothing runs: running without the rules a person
+   * named, or with rules an agent rewrote, is not a choice made for them.
+   */
+  gate?: FileGate;
 }): Promise<GatePolicy> {
   const { env } = options;
   const sideEffects = oneOf('CADRE_SIDE_EFFECTS', env.CADRE_SIDE_EFFECTS, SIDE_EFFECTS) ?? 'on';
   const envTrust = oneOf('CADRE_TRUST', env.CADRE_TRUST, TRUST_LEVELS);
   const path = options.file ?? (env.CADRE_POLICY || undefined);
+  const gate = options.gate;
+  if (path && gate && !(await gate.allows(resolve(options.cwd, path), 'policy')))
+    throw new ConfigError(
+      `The policy file ${path} is not obeyed (${gate.why?.(resolve(options.cwd, path)) ?? 'not trusted'}), and nothing runs without it. Trust it with: cadre trust ${path}`,
+    );
   const file = path ? await readPolicy(resolve(options.cwd, path)) : undefined;
   const trust: TrustLevel | undefined = file?.trust ?? envTrust;
   return { rules: file?.rules ?? [], sideEffects, ...(trust ? { trust } : {}) };

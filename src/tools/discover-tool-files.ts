@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/cadre-error.js';
+import type { FileGate } from '../trust/file-gate.js';
 import type { Tool } from './types.js';
 
 const TOOL_FILE = /\.tools?\.(ts|mts|js|mjs)$/;
@@ -56,6 +57,8 @@ export interface ProjectToolOptions {
   home?: string;
   /** Names a code tool may not take (built-in tools, `task`, the completion tools). */
   reserved: readonly string[];
+  /** Workspace trust: a project module is imported only when it allows it (the user's always are). */
+  gate?: FileGate;
   signal?: AbortSignal;
 }
 
@@ -82,7 +85,8 @@ export async function discoverProjectTools(options: ProjectToolOptions): Promise
   for (const { dir, origin } of folders) {
     if (read.has(dir) || !(await stat(dir).catch(() => undefined))?.isDirectory()) continue;
     read.add(dir);
-    for (const loaded of await loadToolFolder(dir, options.signal)) {
+    const gate = origin === 'project' ? options.gate : undefined;
+    for (const loaded of await loadToolFolder(dir, options.signal, gate)) {
       const file = shortPath(options.cwd, loaded.file);
       if (loaded.kind === 'failed') {
         warnings.push(`skipped ${file}: ${loaded.reason}`);
@@ -110,8 +114,15 @@ type LoadedFile =
   | { kind: 'loaded'; file: string; tools: Tool[] }
   | { kind: 'failed'; file: string; reason: string };
 
-async function loadToolFolder(root: string, signal?: AbortSignal): Promise<LoadedFile[]> {
-  const files = await findToolFiles(root, 3, signal);
+async function loadToolFolder(
+  root: string,
+  signal?: AbortSignal,
+  gate?: FileGate,
+): Promise<LoadedFile[]> {
+  const found = await findToolFiles(root, 3, signal);
+  // An untrusted module is never imported; the gate reports it, with how to trust it.
+  const files: string[] = [];
+  for (const file of found) if (!gate || (await gate.allows(file, 'tool module'))) files.push(file);
   if (files.length === 0) return [];
   const { createJiti } = await import('jiti');
   // `import { defineTool } from 'cadre'` works in a tool folder even where cadre is not installed.

@@ -14,7 +14,8 @@ import { createRuntime } from '../../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
-import { commandPolicy } from '../command-policy.js';
+import { commandPolicy, policyPath } from '../command-policy.js';
+import { withProjectTrust } from '../project-trust-flow.js';
 import { createProgressPrinter } from '../progress.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
@@ -25,12 +26,17 @@ import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { workspaceFolder } from '../workspace-folder.js';
-import type { ApproveFlag, ModelFlag, PolicyFlag } from '../options/agent-options.js';
+import type {
+  ApproveFlag,
+  ModelFlag,
+  PolicyFlag,
+  TrustProjectFlag,
+} from '../options/agent-options.js';
 
 const HELP =
   'Commands: /agent NAME (switch agent), /agents (list), /clear (forget the conversation), /quit';
 
-export type ChatCommandOptions = ModelFlag & ApproveFlag & PolicyFlag;
+export type ChatCommandOptions = ModelFlag & ApproveFlag & PolicyFlag & TrustProjectFlag;
 
 /**
  * `cadre chat [agent]`: a conversation in the terminal. The agent is a
@@ -52,10 +58,22 @@ export async function chatCommand(
     // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; every turn shares the session's conversation id.
     telemetry = await telemetryFromEnv(io.env);
     const session = randomUUID();
-    const policy = await commandPolicy(io, options.policy);
-    const environment = await agentEnvironment(io);
+    // What the project would load is gathered first: the terminal is asked once about what is untrusted.
+    const policyFile = policyPath(io, options.policy);
+    const started = await withProjectTrust(
+      io,
+      { ask: true, ...(options.trustProject ? { trustProject: true } : {}) },
+      async (gate) => {
+        if (policyFile) await gate.allows(policyFile, 'policy');
+        const environment = await agentEnvironment(io, { gate });
+        const agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);
+        return { gate, environment, agent };
+      },
+    );
+    const policy = await commandPolicy(io, options.policy, started.gate);
+    const environment = started.environment;
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('note')} ${line}\n`);
-    let agent = await pickAgent(agentArg ?? io.env.ACTIVE_AGENT_PATH, environment, io);
+    let agent = started.agent;
     // Checked against the first agent; a later `/agent` keeps the same approvals.
     const approvals = checkedApprovals(options.approve, agent, environment);
     const runtime = await createRuntime();

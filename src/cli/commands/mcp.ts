@@ -5,7 +5,8 @@ import type { ModelClient } from '../../model/types.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { agentEnvironment } from '../agent-environment.js';
-import { commandPolicy } from '../command-policy.js';
+import { commandPolicy, policyPath } from '../command-policy.js';
+import { withProjectTrust } from '../project-trust-flow.js';
 import { mcpApprovals } from '../mcp-approvals.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
@@ -15,11 +16,16 @@ import type {
   ApproveFlag,
   ModelFlag,
   PolicyFlag,
+  TrustProjectFlag,
   WorkspaceFlag,
 } from '../options/agent-options.js';
 
 /** `--approve`: tools approved without asking the client, in any spelling a tool list takes ('all' for every tool). */
-export type McpCommandOptions = WorkspaceFlag & ModelFlag & ApproveFlag & PolicyFlag;
+export type McpCommandOptions = WorkspaceFlag &
+  ModelFlag &
+  ApproveFlag &
+  PolicyFlag &
+  TrustProjectFlag;
 
 /** What tests hand the command instead of the process's stdin and stdout (and a real model). */
 export interface McpCommandOverrides {
@@ -42,11 +48,19 @@ export async function mcpCommand(
   const restoreConsole = overrides ? () => {} : consoleToStderr();
   let stopInterrupt: (() => void) | undefined;
   try {
-    const policy = await commandPolicy(io, options.policy);
     const workspace = await workspaceFolder(io, options.workspace);
     // The workspace is the project: its agents, MCP servers and model tables, wherever the process started.
     const projectIO: CliIO = { ...io, cwd: workspace };
-    const environment = await agentEnvironment(projectIO);
+    const policyFile = policyPath(io, options.policy);
+    const { gate, environment } = await withProjectTrust(
+      projectIO,
+      options.trustProject ? { trustProject: true } : {},
+      async (gate) => {
+        if (policyFile) await gate.allows(policyFile, 'policy');
+        return { gate, environment: await agentEnvironment(projectIO, { gate }) };
+      },
+    );
+    const policy = await commandPolicy(io, options.policy, gate);
     for (const line of environment.diagnostics) io.stderr(`${style.yellow('warning')} ${line}\n`);
     // Checked before serving: a name that matches no tool is exit 2, not a silent no-op.
     const approve = mcpApprovals(options.approve, environment);

@@ -12,7 +12,9 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
-import { commandPolicy } from '../command-policy.js';
+import { commandPolicy, policyPath } from '../command-policy.js';
+import { withProjectTrust } from '../project-trust-flow.js';
+import type { ProjectGate } from '../../trust/project-gate.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
@@ -34,6 +36,7 @@ import type {
   InputFlag,
   ModelFlag,
   PolicyFlag,
+  TrustProjectFlag,
   WorkspaceFlag,
 } from '../options/agent-options.js';
 import type { JsonFlag, QuietFlag, RecordFlag } from '../options/output-options.js';
@@ -45,7 +48,8 @@ export type RunCommandOptions = InputFlag &
   JsonFlag &
   QuietFlag &
   RecordFlag &
-  PolicyFlag;
+  PolicyFlag &
+  TrustProjectFlag;
 
 /** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
 export async function runCommand(
@@ -63,8 +67,21 @@ export async function runCommand(
   try {
     // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; nothing is loaded otherwise.
     telemetry = await telemetryFromEnv(io.env);
-    const policy = await commandPolicy(io, options.policy);
-    const { environment, definition } = await runTarget(file, io, style);
+    // What the project would load is gathered first: a terminal is asked once about what is untrusted.
+    const policyFile = policyPath(io, options.policy);
+    const { gate, environment, definition } = await withProjectTrust(
+      io,
+      {
+        ask: true,
+        signal: interrupt.signal,
+        ...(options.trustProject ? { trustProject: true } : {}),
+      },
+      async (gate) => {
+        if (policyFile) await gate.allows(policyFile, 'policy');
+        return { gate, ...(await runTarget(file, io, style, gate)) };
+      },
+    );
+    const policy = await commandPolicy(io, options.policy, gate);
     const unconfined = await unconfinedShellWarning(definition.toolConfig.tools, io.env);
     if (unconfined) io.stderr(`${style.yellow('warning')} ${unconfined}\n`);
     const approvals = checkedApprovals(options.approve, definition, environment);
@@ -122,18 +139,19 @@ async function runTarget(
   file: string,
   io: CliIO,
   style: Style,
+  gate: ProjectGate,
 ): Promise<{ environment: AgentEnvironment; definition: AgentDefinition }> {
   const warn = (line: string): void => io.stderr(`${style.yellow('warning')} ${line}\n`);
   const path = resolve(io.cwd, file);
   const isFile = (await stat(path).catch(() => undefined)) !== undefined;
   if (isFile || !AGENT_NAME_PATTERN.test(file)) {
-    const environment = await agentEnvironment(io, { besides: path });
+    const environment = await agentEnvironment(io, { besides: path, gate });
     environment.skipped.forEach(warn);
     const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
     for (const warning of warnings) warn(formatIssue(warning));
     return { environment, definition };
   }
-  const environment = await agentEnvironment(io);
+  const environment = await agentEnvironment(io, { gate });
   environment.skipped.forEach(warn);
   const entry = environment.registry.get(file);
   if (entry?.kind === 'definition') return { environment, definition: entry.definition };

@@ -11,7 +11,7 @@ import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
 import { serverWorkspaces } from './server-workspace.js';
 import { describeConfinement } from '../sandbox-notice.js';
-import type { ModelFlag, PolicyFlag } from '../options/agent-options.js';
+import type { ModelFlag, PolicyFlag, TrustProjectFlag } from '../options/agent-options.js';
 import type {
   AgentsFlag,
   DbFlag,
@@ -30,6 +30,7 @@ export type ServeCommandOptions = {
   AgentsFlag &
   DrainFlag &
   PolicyFlag &
+  TrustProjectFlag &
   LogFlags &
   ServerWorkspaceFlag;
 
@@ -157,6 +158,7 @@ async function openCore(
       onError: (error, runId) =>
         log.error({ err: error, ...(runId ? { runId } : {}) }, 'worker: run failed'),
       onWarning: (message) => log.warn(message),
+      trust: options.trustProject ? { oneRun: true } : {},
     });
     const confinement = await describeConfinement(io.env);
     return { store, service, confinement: `${workspaces.description}; ${confinement}` };

@@ -4,8 +4,9 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import type { JsonFlag } from '../options/output-options.js';
+import type { TrustProjectFlag } from '../options/agent-options.js';
 
-export type ToolsCommandOptions = JsonFlag;
+export type ToolsCommandOptions = JsonFlag & TrustProjectFlag;
 
 /**
  * `cadre tools`: every tool an agent of this project can name: the
@@ -16,7 +17,9 @@ export type ToolsCommandOptions = JsonFlag;
 export async function toolsCommand(options: ToolsCommandOptions, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   try {
-    const environment = await agentEnvironment(io);
+    const environment = await agentEnvironment(io, {
+      ...(options.trustProject ? { trustProject: true } : {}),
+    });
     const fromFile = new Map(environment.codeTools.map((entry) => [entry.tool, entry]));
     const rows = environment.tools.map((tool) => {
       const code = fromFile.get(tool);

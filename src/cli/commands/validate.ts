@@ -12,6 +12,8 @@ import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle } from '../style.js';
+import { withProjectTrust } from '../project-trust-flow.js';
+import type { TrustProjectFlag } from '../options/agent-options.js';
 
 /** Fields the spec requires that Cadre lets chat agents and Markdown files omit. */
 const STRICT_FIELDS = [
@@ -21,7 +23,7 @@ const STRICT_FIELDS = [
   'promptConfig.systemPrompt',
 ] as const;
 
-export interface ValidateCommandOptions {
+export interface ValidateCommandOptions extends TrustProjectFlag {
   /** Also require the spec's required fields. */
   strict?: boolean;
 }
@@ -69,18 +71,24 @@ export async function validateCommand(
       // Definitions may name agents found beside them or in the project's agent folders;
       // a named folder is read whole, a named file's sibling code is never imported.
       // What `cadre serve` runs is valid here: its mail and calendar tools included.
-      const { loadOptions, skipped } = await agentEnvironment(io, {
-        ...(isDir ? { folders: [absolute] } : { besides: absolute }),
-        extraTools: SERVER_TOOL_NAMES,
-      });
-      for (const line of skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
-      if (isDir) {
-        const { loaded, failed: broken } = await loadDefinitionsFromDir(absolute, loadOptions);
-        loaded.forEach(pass);
-        for (const entry of broken) fail(entry.error.issues);
-      } else {
-        pass(await loadDefinition(absolute, loadOptions));
-      }
+      // Untrusted project code is not imported to check it: it is named, with how to trust it.
+      const checked = await withProjectTrust(
+        io,
+        options.trustProject ? { trustProject: true } : {},
+        async (gate) => {
+          const { loadOptions, skipped } = await agentEnvironment(io, {
+            ...(isDir ? { folders: [absolute] } : { besides: absolute }),
+            extraTools: SERVER_TOOL_NAMES,
+            gate,
+          });
+          for (const line of skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
+          return isDir
+            ? await loadDefinitionsFromDir(absolute, loadOptions)
+            : { loaded: [await loadDefinition(absolute, loadOptions)], failed: [] };
+        },
+      );
+      checked.loaded.forEach(pass);
+      for (const entry of checked.failed) fail(entry.error.issues);
     } catch (error) {
       if (error instanceof ValidationError) fail(error.issues);
       else return reportError(error, io.stderr, style);

@@ -49,3 +49,14 @@ export const inputOption = (): Option =>
   new Option('-i, --input <key=value>', 'an input value (repeatable)')
     .default([])
     .argParser(collect);
+
+/** `--trust-project` */
+export interface TrustProjectFlag {
+  /** Load the project's untrusted code and configuration for this run only (records nothing). */
+  trustProject?: boolean;
+}
+export const trustProjectOption = (): Option =>
+  new Option(
+    '--trust-project',
+    "load this project's code tools, agent modules, MCP commands and settings for this run without trusting them (records nothing)",
+  );

@@ -8,6 +8,7 @@ import {
   inputOption,
   modelOption,
   policyOption,
+  trustProjectOption,
   workspaceOption,
 } from '../options/agent-options.js';
 import { jsonOption, quietOption, recordOption } from '../options/output-options.js';
@@ -30,6 +31,7 @@ export function registerRun(program: Command, { io, setExit }: CommandContext): 
     .addOption(quietOption())
     .addOption(recordOption('record the run as a trajectory (JSON) for replay and evals'))
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .action(async (file: string, prompt: string[], options: RunCommandOptions) => {
       const { runCommand } = await import('../commands/run.js');
       setExit(await runCommand(file, prompt, options, io));
@@ -47,6 +49,7 @@ export function registerChat(program: Command, { io, setExit }: CommandContext):
     .addOption(modelOption('model to use'))
     .addOption(approveOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .action(async (agent: string | undefined, options: ChatCommandOptions) => {
       const { chatCommand } = await import('../commands/chat.js');
       setExit(await chatCommand(agent, options, io));
@@ -62,6 +65,7 @@ export function registerMcp(program: Command, { io, setExit }: CommandContext): 
     .addOption(modelOption("model for every agent (default: each agent's, then CADRE_MODEL)"))
     .addOption(approveOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .action(async (options: McpCommandOptions) => {
       const { mcpCommand } = await loadCommand(() => import('../commands/mcp.js'), MCP);
       setExit(await mcpCommand(options, io));

@@ -14,6 +14,7 @@ import type {
   TokenListOptions,
 } from '../commands/token.js';
 import type { ToolsCommandOptions } from '../commands/tools.js';
+import type { TrustCommandOptions } from '../commands/trust.js';
 import type { ValidateCommandOptions } from '../commands/validate.js';
 import { COMMANDS } from '../program.js';
 
@@ -36,11 +37,16 @@ const EXPECTED: ReadonlyArray<[string, string[]]> = [
       quiet: true,
       record: true,
       policy: true,
+      trustProject: true,
     }),
   ],
-  ['validate', fields<ValidateCommandOptions>({ strict: true })],
-  ['chat', fields<ChatCommandOptions>({ model: true, approve: true, policy: true })],
-  ['tools', fields<ToolsCommandOptions>({ json: true })],
+  ['validate', fields<ValidateCommandOptions>({ strict: true, trustProject: true })],
+  [
+    'chat',
+    fields<ChatCommandOptions>({ model: true, approve: true, policy: true, trustProject: true }),
+  ],
+  ['tools', fields<ToolsCommandOptions>({ json: true, trustProject: true })],
+  ['trust', fields<TrustCommandOptions>({ list: true, revoke: true })],
   [
     'replay',
     fields<ReplayCommandOptions>({
@@ -74,7 +80,16 @@ const EXPECTED: ReadonlyArray<[string, string[]]> = [
       json: true,
     }),
   ],
-  ['mcp', fields<McpCommandOptions>({ workspace: true, model: true, approve: true, policy: true })],
+  [
+    'mcp',
+    fields<McpCommandOptions>({
+      workspace: true,
+      model: true,
+      approve: true,
+      policy: true,
+      trustProject: true,
+    }),
+  ],
   [
     'serve',
     fields<ServeCommandOptions>({
@@ -87,6 +102,7 @@ const EXPECTED: ReadonlyArray<[string, string[]]> = [
       workspace: true,
       workspaceScope: true,
       policy: true,
+      trustProject: true,
       drainSeconds: true,
       logLevel: true,
       logFormat: true,
@@ -101,6 +117,7 @@ const EXPECTED: ReadonlyArray<[string, string[]]> = [
       workspace: true,
       workspaceScope: true,
       policy: true,
+      trustProject: true,
       drainSeconds: true,
       logLevel: true,
       logFormat: true,

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { jsonOption } from '../options/output-options.js';
+import { trustProjectOption } from '../options/agent-options.js';
 import type { ToolsCommandOptions } from '../commands/tools.js';
+import type { TrustCommandOptions } from '../commands/trust.js';
 import type { ValidateCommandOptions } from '../commands/validate.js';
 import type { CommandContext } from './command-context.js';
 
@@ -28,6 +30,7 @@ export function registerValidate(program: Command, { io, setExit }: CommandConte
       '--strict',
       "also require the spec's required fields (inputConfig, outputConfig, query, systemPrompt)",
     )
+    .addOption(trustProjectOption())
     .action(async (paths: string[], options: ValidateCommandOptions) => {
       const { validateCommand } = await import('../commands/validate.js');
       setExit(await validateCommand(paths, options, io));
@@ -65,8 +68,25 @@ export function registerTools(program: Command, { io, setExit }: CommandContext)
       'List the tools agents can name: built-ins and code tools in tools/, .cadre/tools and ~/.cadre/tools',
     )
     .addOption(jsonOption('print the tools as JSON'))
+    .addOption(trustProjectOption())
     .action(async (options: ToolsCommandOptions) => {
       const { toolsCommand } = await import('../commands/tools.js');
       setExit(await toolsCommand(options, io));
+    });
+}
+
+/** `cadre trust [paths...]` */
+export function registerTrust(program: Command, { io, setExit }: CommandContext): void {
+  program
+    .command('trust')
+    .description(
+      "Trust this project's code tools, agent modules, MCP commands and settings (by content hash, recorded outside the project)",
+    )
+    .argument('[paths...]', 'files to trust (default: everything the project loads)')
+    .option('--list', 'show what the project loads: trusted, untrusted or changed')
+    .option('--revoke', 'forget trust in the named files (default: all of the project)')
+    .action(async (paths: string[], options: TrustCommandOptions) => {
+      const { trustCommand } = await import('../commands/trust.js');
+      setExit(await trustCommand(paths, options, io));
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadCommand, SERVE, WORKER } from '../command-packages.js';
 import type { ServeCommandOptions, WorkerCommandOptions } from '../commands/serve.js';
-import { modelOption, policyOption } from '../options/agent-options.js';
+import { modelOption, policyOption, trustProjectOption } from '../options/agent-options.js';
 import {
   agentsOption,
   dbOption,
@@ -27,6 +27,7 @@ export function registerServe(program: Command, { io, setExit }: CommandContext)
     .addOption(serverWorkspaceOption())
     .addOption(workspaceScopeOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())
     .addOption(logFormatOption())
@@ -49,6 +50,7 @@ export function registerWorker(program: Command, { io, setExit }: CommandContext
     .addOption(serverWorkspaceOption())
     .addOption(workspaceScopeOption())
     .addOption(policyOption())
+    .addOption(trustProjectOption())
     .addOption(drainSecondsOption())
     .addOption(logLevelOption())
     .addOption(logFormatOption())

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { builtinAgentEntries } from '../../agents/builtin/index.js';
 import { discoverAgents } from '../../agents/discover-agents.js';
 import { loadActiveAgent } from '../../compat/active-agent.js';
@@ -36,6 +36,8 @@ import { startRunWorker } from '../worker/run-worker.js';
 import type { RunWorkerOptions } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 import type { WorkspacePlan } from './run-workspace.js';
+import { openProjectTrust } from '../../trust/project-trust.js';
+import { refusalLines, untrustedHint } from '../../trust/trust-report.js';
 
 export interface RunServiceOptions {
   store: Store;
@@ -73,6 +75,15 @@ export interface RunServiceOptions {
   onError?: (error: unknown, runId: string) => void;
   /** Reports what start-up left out (a code tool that failed to load), each naming the file. */
   onWarning?: (message: string) => void;
+  /**
+   * Workspace trust (`cadre serve` and `cadre worker` always set it): the
+   * project's code tools, agent modules, MCP files and commands, settings,
+   * policy and price files load only when trusted (`cadre trust`), or all of
+   * them with `oneRun` (`--trust-project`), and never from inside
+   * `workspace`, where the agents can write. Absent: everything loads (code
+   * that embeds the server vouches for its own folder).
+   */
+  trust?: { oneRun?: boolean };
 }
 
 export const DEFAULT_WORKER: RunWorkerOptions = {
@@ -90,6 +101,23 @@ export const DEFAULT_WORKER: RunWorkerOptions = {
  */
 export async function createRunService(options: RunServiceOptions): Promise<RunService> {
   const { store, cwd, env } = options;
+  const workspaces = await workspacePlan(options.workspace, cwd);
+  // Agents write anywhere under this folder: no project code is loaded from inside it.
+  const workspace = workspaces.kind === 'shared' ? workspaces.folder : workspaces.base;
+  const trust = options.trust
+    ? await openProjectTrust({
+        cwd,
+        env,
+        ...(options.trust.oneRun ? { oneRun: true } : {}),
+        denied: [
+          {
+            folder: workspace,
+            why: `it lies inside the agents' workspace (${workspace}), where they can write it; keep project code outside it`,
+          },
+        ],
+      })
+    : undefined;
+  const gate = trust?.gate;
   const builtinTools = [
     ...availableTools(env),
     createGmailSendTool({ env }),
@@ -99,13 +127,16 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const code = await discoverProjectTools({
     cwd,
     reserved: builtinTools.map((t) => t.name),
+    ...(gate ? { gate } : {}),
     ...(env.HOME ? { home: env.HOME } : {}),
   });
   for (const warning of code.warnings) options.onWarning?.(warning);
   const tools = [...builtinTools, ...code.tools.map((entry) => entry.tool)];
-  const { servers: mcpServers } = await loadProjectMcpConfig(cwd);
-  const prices = await loadPrices(cwd, env);
-  const contextWindows = await loadContextWindows(cwd);
+  const { servers: mcpServers } = await loadProjectMcpConfig(cwd, gate);
+  const prices = await loadPrices(cwd, env, gate);
+  const contextWindows = await loadContextWindows(cwd, gate);
+  const hint = gate && untrustedHint(gate.refused());
+  const trusting = { ...(gate ? { gate } : {}), ...(hint ? { untrustedHint: hint } : {}) };
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
@@ -114,6 +145,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       servesModel: servesModelIn(env),
       // The operator's own ~/.gemini/settings.json and ~/.claude.json stay theirs, not every user's.
       userSettings: false,
+      ...trusting,
     },
     builtins: builtinAgentEntries(),
     ...(options.agentDirs ? { folders: options.agentDirs } : {}),
@@ -128,20 +160,25 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
         servesModel: servesModelIn(env),
         userSettings: false,
         isKnownAgent: (n) => names.has(n),
+        ...trusting,
       })
     : undefined;
+  if (options.policyFile ?? env.CADRE_POLICY)
+    await gate?.allows(resolve(cwd, options.policyFile ?? env.CADRE_POLICY ?? ''), 'policy');
+  if (trust)
+    for (const line of refusalLines(trust.gate.refused(), trust.notes)) options.onWarning?.(line);
   // Checked before anything runs: a bad file or an unknown CADRE_TRUST is a setup error.
   const policy = await loadGatePolicy({
     ...(options.policyFile ? { file: options.policyFile } : {}),
     env,
     cwd,
+    ...(gate ? { gate } : {}),
   });
   const resolveModel = conversationResolver(env, cwd);
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
   const telemetry = await telemetryFromEnv(env);
-  const workspaces = await workspacePlan(options.workspace, cwd);
   const ctx: ServerContext = {
     store,
     agents: registry,
