@@ -66,15 +66,13 @@ export class CostBudget {
   /** What a new call may still hold: the least room under any cap up to the root. */
   remainingUsd(): number {
     let room = Infinity;
-    for (const node of this.#chain)
-      room = Math.min(room, node.#room());
+    for (const node of this.#chain) room = Math.min(room, node.#room());
     return room;
   }
 
   /** True when some cap up the chain applies: calls are then sent with a bounded output. */
   bounded(): boolean {
-    for (const node of this.#chain)
-      if (Number.isFinite(node.limitUsd)) return true;
+    for (const node of this.#chain) if (Number.isFinite(node.limitUsd)) return true;
     return false;
   }
 
