@@ -16,32 +16,25 @@ const CHARS_PER_TOKEN = 3;
 /** What providers charge for one image at most, roughly (a large Anthropic or OpenAI image). */
 const IMAGE_TOKENS = 1_600;
 
-/** Input tokens a request will be billed for, estimated from its text before it is sent. */
+/**
+ * Input tokens a request will be billed for, estimated before it is sent from
+ * its JSON (structure included: providers bill call ids, names and argument
+ * keys too). Images count a fixed amount each; signatures are not input.
+ */
 export function estimateInputTokens(request: ModelRequest): number {
-  let chars = request.systemInstruction?.length ?? 0;
   let images = 0;
-  for (const tool of request.tools)
-    chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
-  for (const message of request.messages) {
-    for (const part of message.parts) {
-      switch (part.kind) {
-        case 'text':
-        case 'thought':
-          chars += part.text.length;
-          break;
-        case 'function_call':
-          chars += part.name.length + JSON.stringify(part.args).length;
-          break;
-        case 'function_response':
-          chars += part.name.length + JSON.stringify(part.response).length;
-          images += part.images?.length ?? 0;
-          break;
-        default:
-          part satisfies never;
+  const json = JSON.stringify(
+    [request.systemInstruction, request.tools, request.messages],
+    (key, value: unknown) => {
+      if (key === 'signature') return undefined;
+      if (key === 'images' && Array.isArray(value)) {
+        images += value.length;
+        return undefined;
       }
-    }
-  }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+      return value;
+    },
+  );
+  return Math.ceil(json.length / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
 }
 
 /**
@@ -56,9 +49,11 @@ export function outputCeiling(request: ModelRequest): number {
   return thinking > asked ? thinking + asked : asked;
 }
 
-/** The worst case of a call in dollars: estimated input plus its whole output ceiling, at list prices. */
-export function worstCaseUsd(request: ModelRequest, price: ModelPrice): number {
-  return (
-    (estimateInputTokens(request) * price.input + outputCeiling(request) * price.output) / 1_000_000
-  );
+/** The worst case of a call in dollars: `inputTokens` plus its whole output ceiling, at list prices. */
+export function worstCaseUsd(
+  request: ModelRequest,
+  price: ModelPrice,
+  inputTokens = estimateInputTokens(request),
+): number {
+  return (inputTokens * price.input + outputCeiling(request) * price.output) / 1_000_000;
 }

@@ -74,8 +74,33 @@ describe('call estimates', () => {
     config: {},
   };
 
-  it('estimates input on the high side of 4 characters a token', () => {
-    expect(estimateInputTokens(request)).toBe(300);
+  it('estimates input on the high side of 4 characters a token, structure included', () => {
+    // 900 characters of text alone would be 225 tokens at 4 a token.
+    expect(estimateInputTokens(request)).toBeGreaterThanOrEqual(300);
+    expect(estimateInputTokens(request)).toBeLessThan(340);
+  });
+
+  it('counts an image as a fixed amount, not by its base64 length', () => {
+    const image = { mimeType: 'image/png', data: 'A'.repeat(3_000_000) };
+    const withImages = {
+      ...request,
+      messages: [
+        {
+          role: 'user' as const,
+          parts: [
+            {
+              kind: 'function_response' as const,
+              id: 'c1',
+              name: 'shot',
+              response: { output: 'ok' },
+              images: [image, image],
+            },
+          ],
+        },
+      ],
+    };
+    expect(estimateInputTokens(withImages)).toBeGreaterThan(3_200);
+    expect(estimateInputTokens(withImages)).toBeLessThan(3_400);
   });
 
   it('bounds output by the request, else the budget default, and never above the model’s own limit', () => {

@@ -27,6 +27,8 @@ export class CostBudget {
   readonly parent: CostBudget | undefined;
   #spentUsd: number;
   #heldUsd = 0;
+  /** Kept at the root: billed input over estimated input, the largest seen in the tree (at least 1). */
+  #inputScale = 1;
   readonly #onSpent: ((spentUsd: number) => void) | undefined;
   /** This node, then each ancestor up to the root. */
   readonly #chain: readonly CostBudget[];
@@ -121,6 +123,23 @@ export class CostBudget {
     };
   }
 
+  /**
+   * How much to scale input estimates by: the largest ratio of billed to
+   * estimated input any call of the tree has shown. The first settled call
+   * calibrates every later reservation, so a tokenizer that counts more than
+   * the estimate assumes is misjudged once, not by every call after.
+   */
+  inputScale(): number {
+    return this.#root().#inputScale;
+  }
+
+  /** Learns from one settled call how its input was billed against its estimate. */
+  observeInput(estimatedTokens: number, billedTokens: number): void {
+    if (estimatedTokens <= 0) return;
+    const root = this.#root();
+    root.#inputScale = Math.max(root.#inputScale, billedTokens / estimatedTokens);
+  }
+
   /** Counts spending that held nothing first (a worker thread's child, told when it ends). */
   charge(usd: number): void {
     if (usd === 0) return;
@@ -137,6 +156,10 @@ export class CostBudget {
       if (room <= 0 || usd > room) return node.limitUsd;
     }
     return undefined;
+  }
+
+  #root(): CostBudget {
+    return this.#chain[this.#chain.length - 1] ?? this;
   }
 
   #room(): number {

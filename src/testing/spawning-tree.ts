@@ -19,8 +19,11 @@ export interface SpawningTree {
   levels?: number;
   /** The agent's `maxOutputTokens`: each call writes this many. */
   outputTokens?: number;
-  /** How much more input the provider bills than a 4-characters-a-token count (misestimate). */
-  inputFactor?: number;
+  /**
+   * How much more input the provider bills than a 4-characters-a-token count
+   * (a misestimate), or that factor by call number, to vary it call to call.
+   */
+  inputFactor?: number | ((call: number) => number);
   model?: string;
 }
 
@@ -48,7 +51,8 @@ export async function runSpawningTree(tree: SpawningTree): Promise<TreeOutcome> 
   const fanOut = tree.fanOut ?? 8;
   const levels = tree.levels ?? 3;
   const outputTokens = tree.outputTokens ?? 500;
-  const inputFactor = tree.inputFactor ?? 1;
+  const factor = tree.inputFactor ?? 1;
+  const inputFactor = typeof factor === 'number' ? () => factor : factor;
   const modelName = tree.model ?? 'gemini-2.5-flash';
   const price = priceFor(modelName, DEFAULT_PRICES);
   if (!price) throw new TypeError(`${modelName} has no price`);
@@ -65,7 +69,7 @@ export async function runSpawningTree(tree: SpawningTree): Promise<TreeOutcome> 
   const model = new ScriptedModel(
     (request): ScriptedTurn => {
       calls++;
-      const billed = billedTokens(request, outputTokens, inputFactor);
+      const billed = billedTokens(request, outputTokens, inputFactor(calls));
       const cost = (billed.inputTokens * price.input + billed.outputTokens * price.output) / 1e6;
       spentUsd += cost;
       costliestCallUsd = Math.max(costliestCallUsd, cost);

@@ -1,4 +1,4 @@
-import { outputCeiling, worstCaseUsd } from '../../cost/call-estimate.js';
+import { estimateInputTokens, outputCeiling, worstCaseUsd } from '../../cost/call-estimate.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
 import { CostLimitError } from '../../errors/cadre-error.js';
@@ -33,11 +33,16 @@ export function holdForCall(
   prices: PriceTable,
 ): HeldCall {
   const price = priceFor(request.model, prices);
+  const bounded = budget.bounded();
   const sent =
-    budget.bounded() && request.config.maxOutputTokens === undefined
+    bounded && request.config.maxOutputTokens === undefined
       ? { ...request, config: { ...request.config, maxOutputTokens: outputCeiling(request) } }
       : request;
-  const reservation = budget.reserve(price ? worstCaseUsd(request, price) : 0);
+  // With no cap anywhere above, nothing needs holding: the estimate (a pass over the conversation) is skipped.
+  const estimated = bounded && price ? estimateInputTokens(request) : 0;
+  const reservation = budget.reserve(
+    bounded && price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
+  );
   if (reservation.kind === 'refused') return reservation;
   const { hold } = reservation;
   return {
@@ -46,6 +51,7 @@ export function holdForCall(
     settle: (usage) => {
       // A call that failed before reporting usage is counted as free, as the run's usage counts it.
       const cost = usage ? priced(usage, price) : undefined;
+      if (usage) budget.observeInput(estimated, usage.inputTokens);
       hold.settle(cost?.costUsd ?? 0);
       return cost;
     },

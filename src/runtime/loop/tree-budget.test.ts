@@ -59,6 +59,14 @@ describe('one cost budget for the run tree (scripted models, real price table)',
     expect(tree.calls).toBeGreaterThan(9);
   });
 
+  it('input billed at three times what the estimate assumed: the first call calibrates the rest of the tree', async () => {
+    const cap = 0.1;
+    const tree = await runSpawningTree({ capUsd: cap, inputFactor: 3 });
+    // Uncalibrated, the ~70 calls in flight each overran by their misjudged input (7 calls' worth in all).
+    expect(tree.spentUsd).toBeLessThanOrEqual(cap + tree.costliestCallUsd);
+    expect(tree.result.terminate_reason).toBe('MAX_COST');
+  });
+
   it('a child whose own cap is higher still stops at the tree’s cap (its own spend is not the limit)', async () => {
     const cap = 0.005;
     const worker = agent('worker', ['echo'], { runConfig: { max_cost_usd: 1 } });
