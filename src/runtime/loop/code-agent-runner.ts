@@ -23,6 +23,8 @@ import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
+  /** The definition's `max_cost_usd` (a router or workflow), nested in its tree's budget. */
+  maxCostUsd?: number;
   /** A child's pause below this agent pauses the run (see code-replay). */
   pausable?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
@@ -76,6 +78,7 @@ export async function driveCodeOutcome(
       : undefined;
     // Under its parent's budget; its state's spend when it resumes. Replayed replies cost nothing again.
     const budget = CostBudget.open({
+      limitUsd: options.maxCostUsd,
       parent: options.budget,
       spentUsd: options.resume ? storedSpendUsd(options.resume.state) : 0,
     });

@@ -166,6 +166,15 @@ async function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
 ): Promise<CodeAgentRun> {
+  const run = await codeAgentOf(definition, options);
+  const cap = definition.runConfig?.max_cost_usd;
+  return cap === undefined ? run : { ...run, options: { ...run.options, maxCostUsd: cap } };
+}
+
+async function codeAgentOf(
+  definition: AgentDefinition,
+  options: ExecutionOptions,
+): Promise<CodeAgentRun> {
   if (definition.router) {
     const { routerRun } = await import('../router/run-router.js');
     return routerRun({ ...definition, router: definition.router }, options);
