@@ -1,5 +1,5 @@
 import { CostBudget } from '../../cost/cost-budget.js';
-import { worstCaseUsd } from '../../cost/call-estimate.js';
+import { estimateInputTokens, worstCaseUsd } from '../../cost/call-estimate.js';
 import { priceFor } from '../../cost/prices.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { ToolDeclaration } from '../../model/types.js';
@@ -21,21 +21,18 @@ export function turnFits(
   ctx: Pick<LoopContext, 'budget' | 'state' | 'generation' | 'prices'>,
   declarations: readonly ToolDeclaration[],
 ): boolean {
-  const { state } = ctx;
+  const { state, budget } = ctx;
   const price = priceFor(state.model, ctx.prices);
-  const usd = price
-    ? worstCaseUsd(
-        {
-          model: state.model,
-          ...(state.systemInstruction ? { systemInstruction: state.systemInstruction } : {}),
-          messages: state.messages,
-          tools: declarations,
-          config: ctx.generation,
-        },
-        price,
-      )
-    : 0;
-  return ctx.budget.wouldRefuse(usd) === undefined;
+  if (!price || !budget.bounded()) return budget.exhausted() === undefined;
+  const request = {
+    model: state.model,
+    ...(state.systemInstruction ? { systemInstruction: state.systemInstruction } : {}),
+    messages: state.messages,
+    tools: declarations,
+    config: ctx.generation,
+  };
+  const inputTokens = estimateInputTokens(request) * budget.inputScale();
+  return budget.wouldRefuse(worstCaseUsd(request, price, inputTokens)) === undefined;
 }
 
 /**

@@ -116,6 +116,24 @@ describe('one cost budget for the run tree (scripted models, real price table)',
     expect(result.cost_usd).toBeCloseTo(calls * usd(100, 10), 10);
   });
 
+  it('no grace turn when its worst case would not fit what is left: MAX_TURNS ends as MAX_COST', async () => {
+    let calls = 0;
+    const events: string[] = [];
+    const model = new ScriptedModel((): ScriptedTurn => {
+      calls++;
+      return echoForever;
+    });
+    const result = await run(
+      agent('brief', ['echo'], {
+        runConfig: { max_turns: 2, max_cost_usd: 2 * CALL_USD + 0.0005 },
+      }),
+      { model, tools: [echoTool()], inputs: { prompt: 'go' }, onEvent: (e) => events.push(e.type) },
+    );
+    expect(calls).toBe(2);
+    expect(result.terminate_reason).toBe('MAX_COST');
+    expect(events).not.toContain('recovery_started');
+  });
+
   it('a child with a lower cap of its own stops there, and the parent goes on within its own', async () => {
     const childCap = 0.003;
     const worker = agent('worker', ['echo'], { runConfig: { max_cost_usd: childCap } });
