@@ -12,7 +12,7 @@ export type RunStateUpgrade = (state: Record<string, unknown>) => Record<string,
  * code could not read (or that older states lack and this code cannot do
  * without) bumps the version and adds its step here, so runs paused before it
  * still resume. Fields added as optional need no step: version 1 grew that
- * way (pendingTurn, subagentCosts, children, contextTokens, code), and the
+ * way (pendingTurn, subagentCosts, children, contextTokens, code, costSpentUsd), and the
  * fixtures beside this file keep states as each of those versions wrote them.
  */
 export const RUN_STATE_UPGRADES: Readonly<Record<number, RunStateUpgrade>> = {};

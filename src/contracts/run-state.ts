@@ -37,6 +37,13 @@ export interface RunState {
   usage: Usage;
   /** Input tokens the provider reported for the last model call: how full the context is. */
   contextTokens?: number;
+  /**
+   * Dollars this execution and every agent below it have spent (settled
+   * model calls), as its cost budget counts them: a resumed run's tree starts
+   * from here, in whatever process takes it up. Absent in states stored
+   * before it was kept: read as the run's cost and its paused subagents'.
+   */
+  costSpentUsd?: number;
   /** What finished subagents cost; kept in the state so a paused run's total survives resume. */
   subagentCosts?: SubagentCost[];
   /** Tools a person approved for the rest of this run ("always"). */

@@ -190,7 +190,7 @@ const runConfig = strictObject(
     max_cost_usd: numberBetween(
       0.000001,
       1_000_000,
-      'Most US dollars the run may spend (model prices from the built-in table or .cadre/prices.json); once spent, no further model call (MAX_COST).',
+      'Most US dollars the run and all its subagents may spend together (model prices from the built-in table or .cadre/prices.json); a model call whose worst case would not fit does not start (MAX_COST).',
     ).optional(),
     maxCostUsd: numberBetween(
       0.000001,

@@ -40,6 +40,17 @@ export class PolicyError extends CadreError {
   }
 }
 
+/** A model call that would not fit what is left of a `max_cost_usd` (its own or its tree's). */
+export class CostLimitError extends PolicyError {
+  /** The cap that refused the call, in US dollars. */
+  readonly limitUsd: number;
+
+  constructor(limitUsd: number) {
+    super(`Not started: the run's cost limit ($${limitUsd}) is spent.`);
+    this.limitUsd = limitUsd;
+  }
+}
+
 export class ToolExecutionError extends CadreError {
   constructor(message: string, options?: { cause?: unknown; details?: unknown }) {
     super('tool_execution_error', message, options);

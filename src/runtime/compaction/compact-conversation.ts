@@ -1,9 +1,9 @@
 import { isAbortError } from '../../errors/cadre-error.js';
-import { priceFor, priced } from '../../cost/prices.js';
 import { addUsage, type Message, type ModelRequest } from '../../model/types.js';
 import { costSpent } from '../loop/cost-ceiling.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { runModelTurn } from '../loop/model-turn.js';
+import { holdForCall } from '../loop/budgeted-call.js';
 import { planCompaction } from './plan-compaction.js';
 import { foldedConversation, latestRequest, transcript } from './split-conversation.js';
 
@@ -46,20 +46,22 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
     tools: [],
     config: {},
   };
+  // Held like any call: a summary that would not fit the budget is not asked for.
+  const held = holdForCall(ctx.budget, request, ctx.prices);
+  if (held.kind === 'refused') return;
   let turn;
   try {
     // Only retries are told: the summary's text is not the agent speaking.
-    turn = await runModelTurn(ctx.client, request, signal, (event) => {
+    turn = await runModelTurn(ctx.client, held.request, signal, (event) => {
       if (event.type === 'model_retry') emit(event);
     });
   } catch (error) {
+    held.settle(undefined);
     if (isAbortError(error) || signal.aborted) throw error;
     warn(ctx, `Earlier conversation could not be summarised: ${messageOf(error)}`);
     return;
   }
-  const summaryUsage = turn.usage
-    ? priced(turn.usage, priceFor(state.model, ctx.prices))
-    : undefined;
+  const summaryUsage = held.settle(turn.usage);
   if (summaryUsage) {
     state.usage = addUsage(state.usage, summaryUsage);
     emit({

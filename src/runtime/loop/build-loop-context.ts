@@ -11,7 +11,8 @@ import type { OfferedTools } from '../../mcp/client/offered-tools.js';
 import { grantedTools } from '../subagents/granted-tools.js';
 import { spawnChild } from '../subagents/spawn-child.js';
 import { compactionSettings } from '../compaction/compaction-settings.js';
-import { costSpent } from './cost-ceiling.js';
+import { costLimitOf, costSpent, executionBudget } from './cost-ceiling.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import { toolModelCall } from './tool-model-call.js';
 import { frameDeadline, spawnParentOf } from './execution-frame.js';
 import type { LoopContext } from './loop-context.js';
@@ -63,6 +64,8 @@ export function buildLoopContext({
   // Per run, never shared: listeners added to it must not pile up across runs.
   const callerSignal = options.signal ?? new AbortController().signal;
   const maxCostUsd = definition.runConfig?.max_cost_usd;
+  // Under the parent's budget: a child's calls count against every cap above it.
+  const budget = executionBudget(maxCostUsd, options.budget, state);
   const spawning = allowNested
     ? nestedSpawns({
         prepared,
@@ -71,6 +74,7 @@ export function buildLoopContext({
         grantedNames: registry.names(),
         state,
         callerSignal,
+        budget,
         maxCostUsd,
       })
     : undefined;
@@ -96,13 +100,14 @@ export function buildLoopContext({
       ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
       emit,
       // What an MCP server asks mid-call: this agent's model (priced as the run's), its person.
-      generate: toolModelCall(client, state, emit, services.prices, maxCostUsd),
+      generate: toolModelCall(client, state, emit, services.prices, budget),
       confirm: services.confirm,
       ...(spawning ? { spawn: spawning.spawn } : {}),
     },
     ...(spawning ? { resumeSpawn: spawning.resumeSpawn } : {}),
     maxTurns: definition.runConfig?.max_turns ?? DEFAULT_MAX_TURNS,
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    budget,
     prices: services.prices,
     ...(services.claim ? { claim: services.claim } : {}),
     ...(services.settle ? { settle: services.settle } : {}),
@@ -129,6 +134,7 @@ function nestedSpawns({
   grantedNames,
   state,
   callerSignal,
+  budget,
   maxCostUsd,
 }: {
   prepared: PreparedExecution;
@@ -137,6 +143,7 @@ function nestedSpawns({
   grantedNames: string[];
   state: RunState;
   callerSignal: AbortSignal;
+  budget: CostBudget;
   maxCostUsd: number | undefined;
 }): Pick<Required<LoopContext>, 'resumeSpawn'> & {
   spawn: NonNullable<LoopContext['toolContext']['spawn']>;
@@ -148,20 +155,26 @@ function nestedSpawns({
     ...(definition.mcpServers ? { mcpServers: definition.mcpServers } : {}),
   };
   // Read by the cost limit and the result; kept in the state so a resume keeps the total.
-  const parent = spawnParentOf(prepared, deadline, tools, (result) => {
-    if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
-    (state.subagentCosts ??= []).push({
-      agent: result.agent,
-      execution_id: result.execution_id,
-      cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
-    });
-  });
+  const parent = spawnParentOf(
+    prepared,
+    deadline,
+    tools,
+    (result) => {
+      if (result.cost_usd === undefined && result.usage.costUsd === undefined) return;
+      (state.subagentCosts ??= []).push({
+        agent: result.agent,
+        execution_id: result.execution_id,
+        cost_usd: result.cost_usd ?? result.usage.costUsd ?? 0,
+      });
+    },
+    budget,
+  );
   return {
     spawn: (request) => {
       // A subagent's model calls are the run's spending too.
-      if (costSpent({ maxCostUsd, state }))
+      if (costSpent({ budget }))
         throw new ToolExecutionError(
-          `Not started: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
+          `Not started: the run's cost limit ($${costLimitOf({ budget, maxCostUsd })}) is spent.`,
         );
       return spawnChild(services, parent, request, callerSignal, { suspendable: true });
     },

@@ -1,5 +1,7 @@
 import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
-import { isAbortError, ToolExecutionError } from '../../errors/cadre-error.js';
+import { CostLimitError, isAbortError, ToolExecutionError } from '../../errors/cadre-error.js';
+import { CostBudget } from '../../cost/cost-budget.js';
+import { budgetedClient } from './budgeted-call.js';
 import { addUsage, emptyUsage, type Usage } from '../../model/types.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import type {
@@ -13,7 +15,7 @@ import { spawnChild } from '../subagents/spawn-child.js';
 import { announceResult, closingServers, frameDeadline, spawnParentOf } from './execution-frame.js';
 import { pickModel, prepareExecution, runtimeFor } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
-import { runCostUsd } from './run-cost.js';
+import { runCostUsd, storedSpendUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import { ExecutionPaused } from '../subagents/child-pause.js';
@@ -21,6 +23,8 @@ import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
   modelName?: string;
+  /** The definition's `max_cost_usd` (a router or workflow), nested in its tree's budget. */
+  maxCostUsd?: number;
   /** A child's pause below this agent pauses the run (see code-replay). */
   pausable?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
@@ -72,7 +76,14 @@ export async function driveCodeOutcome(
     const replay = options.pausable
       ? codeReplay(input, options.resume?.state.code, options.resume?.decisions ?? {})
       : undefined;
-    const client = replay ? replay.model(picked.client) : picked.client;
+    // Under its parent's budget; its state's spend when it resumes. Replayed replies cost nothing again.
+    const budget = CostBudget.open({
+      limitUsd: options.maxCostUsd,
+      parent: options.budget,
+      spentUsd: options.resume ? storedSpendUsd(options.resume.state) : 0,
+    });
+    const live = budgetedClient(picked.client, budget, services.prices);
+    const client = replay ? replay.model(live) : live;
     // A resumed run has only the time it had not used before it paused.
     const usedMs = options.resume?.state.activeMs ?? 0;
     const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs, usedMs);
@@ -89,11 +100,17 @@ export async function driveCodeOutcome(
     const emitOwn: typeof emit = (event) => {
       if (!replay || replay.fresh()) emit(event);
     };
-    const parent = spawnParentOf(prepared, deadline, { grantedNames: [] }, (result) => {
-      const cost = result.cost_usd ?? result.usage.costUsd;
-      if (cost !== undefined)
-        children.push({ agent: result.agent, execution_id: result.execution_id, cost_usd: cost });
-    });
+    const parent = spawnParentOf(
+      prepared,
+      deadline,
+      { grantedNames: [] },
+      (result) => {
+        const cost = result.cost_usd ?? result.usage.costUsd;
+        if (cost !== undefined)
+          children.push({ agent: result.agent, execution_id: result.execution_id, cost_usd: cost });
+      },
+      budget,
+    );
     const ctx: AgentContext = {
       runId,
       execution,
@@ -103,6 +120,8 @@ export async function driveCodeOutcome(
       spawn: (request) => {
         if (options.allowNested === false)
           throw new ToolExecutionError(`${agent.name} may not start subagents.`);
+        const limit = budget.exhausted();
+        if (limit !== undefined) throw new CostLimitError(limit);
         return replay
           ? replay.spawn(
               request,
@@ -131,6 +150,7 @@ export async function driveCodeOutcome(
     let final: Record<string, unknown> | undefined;
     let reason: TerminateReason = 'ERROR';
     let error: { code: string; message: string } | undefined;
+    let limitMessage: string | undefined;
     try {
       for await (const event of agent.execute(input, ctx)) {
         if (event.type === 'final_result') {
@@ -147,7 +167,11 @@ export async function driveCodeOutcome(
     } catch (cause) {
       if (isAbortError(cause) || signal.aborted)
         reason = callerSignal.aborted ? 'ABORTED' : 'TIMEOUT';
-      else
+      else if (cause instanceof CostLimitError) {
+        // Ends like a declarative agent at its cap: a limit, not a failure.
+        reason = 'MAX_COST';
+        limitMessage = `Agent reached the cost limit ($${cause.limitUsd}).`;
+      } else
         error = {
           code: 'internal',
           message: `${agent.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
@@ -170,6 +194,7 @@ export async function driveCodeOutcome(
         emittedVars: {},
         traces: [],
         usage,
+        costSpentUsd: budget.spentUsd(),
         alwaysApproved: [],
         nudged: false,
         code: replay.memo,
@@ -185,7 +210,7 @@ export async function driveCodeOutcome(
     const content =
       typeof final?.content === 'string'
         ? final.content
-        : (error?.message ?? `${agent.name}: ${reason}`);
+        : (error?.message ?? limitMessage ?? `${agent.name}: ${reason}`);
     const result: RunResult = {
       run_id: runId,
       execution_id: execution.executionId,

@@ -84,21 +84,22 @@ describe('cost (scripted model responses with usage)', () => {
     expect(result.final_message).toBe('Agent reached the cost limit ($0.5).');
   });
 
-  it('stops at the turn that reaches max_cost_usd, not one later', async () => {
+  it('stops before the call whose worst case would cross max_cost_usd, not after it', async () => {
     const definition: AgentDefinition = {
       name: 'spender',
       description: 'd',
       promptConfig: {},
-      modelConfig: { model: 'test-model' },
+      // Each call may write 50,000 tokens ($0.50 at $10/M): that is what it reserves.
+      modelConfig: { model: 'test-model', maxOutputTokens: 50_000 },
       toolConfig: { tools: ['echo'] },
-      runConfig: { max_cost_usd: 2.5 },
+      runConfig: { max_cost_usd: 1.6 },
     };
     let calls = 0;
     const model = new ScriptedModel((): ScriptedTurn => {
       calls++;
       return {
         parts: [{ functionCall: { name: 'echo', args: { text: 'again' } } }],
-        usage: million,
+        usage: { inputTokens: 10, outputTokens: 50_000, thoughtTokens: 0, totalTokens: 50_010 },
       };
     });
     const result = await run(definition, {
@@ -107,9 +108,10 @@ describe('cost (scripted model responses with usage)', () => {
       tools: [echoTool()],
       inputs: { prompt: 'spend' },
     });
+    // $1.50 spent: a fourth call could reach $2.00, so it never starts (checking after it would have let it).
     expect(calls).toBe(3);
     expect(result.terminate_reason).toBe('MAX_COST');
-    expect(result.cost_usd).toBeCloseTo(3, 10);
+    expect(result.cost_usd).toBeCloseTo(1.5 + 30 / 1e6, 10);
   });
 
   it('gives no grace turn for another limit once the budget is spent', async () => {

@@ -3,6 +3,7 @@ import type { EventSink } from '../../events/types.js';
 import { Semaphore } from '../../util/semaphore.js';
 import type { SpawnParent } from '../subagents/spawn-child.js';
 import { Deadline } from './deadline.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import type { PreparedExecution } from './prepare-execution.js';
 
 /**
@@ -26,6 +27,7 @@ export function spawnParentOf(
   deadline: Deadline,
   tools: Pick<SpawnParent, 'grantedNames' | 'toolPatterns' | 'mcpServers'>,
   childFinished: (result: RunResult) => void,
+  budget?: CostBudget,
 ): SpawnParent {
   let perParent: Semaphore | undefined;
   return {
@@ -36,6 +38,7 @@ export function spawnParentOf(
     perParent: () => (perParent ??= new Semaphore(prepared.services.perParentLimit)),
     emit: prepared.emit,
     childFinished,
+    ...(budget ? { budget } : {}),
   };
 }
 

@@ -15,7 +15,8 @@ import { ExecutionPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
-import { costSpent } from './cost-ceiling.js';
+import { costSpent, turnFits } from './cost-ceiling.js';
+import { completionDeclarations } from '../completion/completion.js';
 import type { LaunchChild } from '../subagents/spawn-services.js';
 import type { Agent } from '../../contracts/agent.js';
 import type { CodeAgentRun } from './code-agent-runner.js';
@@ -166,6 +167,15 @@ async function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
 ): Promise<CodeAgentRun> {
+  const run = await codeAgentOf(definition, options);
+  const cap = definition.runConfig?.max_cost_usd;
+  return cap === undefined ? run : { ...run, options: { ...run.options, maxCostUsd: cap } };
+}
+
+async function codeAgentOf(
+  definition: AgentDefinition,
+  options: ExecutionOptions,
+): Promise<CodeAgentRun> {
   if (definition.router) {
     const { routerRun } = await import('../router/run-router.js');
     return routerRun({ ...definition, router: definition.router }, options);
@@ -213,7 +223,7 @@ async function runLoop(
     if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
       // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
       stop =
-        stop.reason === 'MAX_COST' || costSpent(ctx)
+        stop.reason === 'MAX_COST' || !turnFits(ctx, completionDeclarations(ctx.protocol))
           ? { reason: 'MAX_COST' }
           : await graceTurn(
               ctx,

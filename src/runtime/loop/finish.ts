@@ -3,6 +3,7 @@ import type { LoopContext } from './loop-context.js';
 import type { RunResult, TerminateReason } from '../../contracts/run-result.js';
 import type { FinalStop } from './stop.js';
 import { runCostUsd } from './run-cost.js';
+import { costLimitOf } from './cost-ceiling.js';
 
 /** Turns the final state into the result every caller gets (one shape for all protocols). */
 export function finishRun(ctx: LoopContext, stop: FinalStop, startedAtMs: number): RunResult {
@@ -95,7 +96,7 @@ function failureMessage(ctx: LoopContext, stop: FinalStop): string {
     case 'MAX_TURNS':
       return `Agent reached the max turns limit (${ctx.maxTurns}).`;
     case 'MAX_COST':
-      return `Agent reached the cost limit ($${ctx.maxCostUsd ?? 0}).`;
+      return `Agent reached the cost limit ($${costLimitOf(ctx)}).`;
     case 'TIMEOUT':
       return `Agent timed out after ${formatMinutes(ctx.definition.runConfig?.max_time_minutes)}.`;
     case 'NO_COMPLETION':

@@ -59,6 +59,8 @@ export async function graceTurn(
     }
     if (stop?.reason === 'ABORTED' && ctx.callerSignal.aborted) return stop;
     if (stop?.reason === 'ERROR') return stop;
+    // The budget ran out between the check and the call: no call was made.
+    if (stop?.reason === 'MAX_COST') return stop;
     return { reason: from };
   } finally {
     budget.dispose();

@@ -6,6 +6,7 @@ import type {
   ToolDeclaration,
 } from '../../model/types.js';
 import type { PriceTable } from '../../cost/prices.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ToolContext } from '../../tools/types.js';
@@ -44,8 +45,13 @@ export interface LoopContext {
   cancellable: boolean;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTurns: number;
-  /** `runConfig.max_cost_usd`: at this cost (subagents included) the run makes no more model calls and ends MAX_COST. */
+  /** `runConfig.max_cost_usd`: this execution's own cap (subagents included), nested in its tree's. */
   maxCostUsd?: number;
+  /**
+   * This execution's cost budget, under its parent's: every model call
+   * reserves its worst case here first, and does not start if it would not fit.
+   */
+  budget: CostBudget;
   /** Prices the model calls of this execution. */
   prices: PriceTable;
   /** Exactly-once guard for side effects (a store's compare-and-set). */

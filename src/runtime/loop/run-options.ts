@@ -1,6 +1,7 @@
 import type { AgentLookup } from '../../contracts/agent.js';
 import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { PriceTable } from '../../cost/prices.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
@@ -100,6 +101,8 @@ export interface ExecutionOptions extends RunOptions {
   events?: RunEvents;
   /** Shared by a whole run tree; children receive their root's. */
   services?: SpawnServices;
+  /** The parent's cost budget: a child's own budget is opened under it, so the tree shares one cap. */
+  budget?: CostBudget;
   graceMs?: number;
   /**
    * Claims a side-effecting call just before it runs; false means it already

@@ -1,6 +1,5 @@
 import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
-import { priceFor, priced } from '../../cost/prices.js';
 import {
   addUsage,
   type FunctionCallPart,
@@ -11,6 +10,7 @@ import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
+import { holdForCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
@@ -38,6 +38,19 @@ export async function takeTurn(
       return interruption(ctx, error, signal);
     }
   }
+  // The call's worst case is held first: one that would not fit does not start (no turn counted).
+  const held = holdForCall(
+    ctx.budget,
+    {
+      model: state.model,
+      systemInstruction: state.systemInstruction,
+      messages: state.messages,
+      tools: declarations,
+      config: ctx.generation,
+    },
+    ctx.prices,
+  );
+  if (held.kind === 'refused') return { reason: 'MAX_COST' };
   // Nobody listening: skip building the event (once per turn, on every turn).
   if (emit !== SILENT) {
     emit({
@@ -52,25 +65,15 @@ export async function takeTurn(
   }
   let turn;
   try {
-    turn = await runModelTurn(
-      ctx.client,
-      {
-        model: state.model,
-        systemInstruction: state.systemInstruction,
-        messages: state.messages,
-        tools: declarations,
-        config: ctx.generation,
-      },
-      signal,
-      emit,
-    );
+    turn = await runModelTurn(ctx.client, held.request, signal, emit);
   } catch (error) {
+    held.settle(undefined);
     return interruption(ctx, error, signal);
   } finally {
     state.turns++;
   }
-  if (turn.usage) {
-    const usage = priced(turn.usage, priceFor(state.model, ctx.prices));
+  const usage = held.settle(turn.usage);
+  if (usage) {
     state.usage = addUsage(state.usage, usage);
     state.contextTokens = usage.inputTokens;
     if (emit !== SILENT)

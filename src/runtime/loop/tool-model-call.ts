@@ -1,10 +1,11 @@
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import type { EventSink } from '../../events/types.js';
-import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
+import type { PriceTable } from '../../cost/prices.js';
 import { addUsage, type ModelClient } from '../../model/types.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { ToolContext } from '../../tools/types.js';
-import { costSpent } from './cost-ceiling.js';
+import { holdForCall } from './budgeted-call.js';
 import { runModelTurn } from './model-turn.js';
 
 /**
@@ -17,16 +18,11 @@ export function toolModelCall(
   state: RunState,
   emit: EventSink,
   prices: PriceTable,
-  maxCostUsd: number | undefined,
+  budget: CostBudget,
 ): NonNullable<ToolContext['generate']> {
   return async (request, signal) => {
-    if (costSpent({ maxCostUsd, state }))
-      throw new ToolExecutionError(
-        `Not asked: the run's cost limit ($${maxCostUsd ?? 0}) is spent.`,
-      );
-    // Only retries are told: the answer is the tool's, not the agent speaking.
-    const turn = await runModelTurn(
-      client,
+    const held = holdForCall(
+      budget,
       {
         model: state.model,
         ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
@@ -37,13 +33,22 @@ export function toolModelCall(
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         },
       },
-      signal,
-      (event) => {
-        if (event.type === 'model_retry') emit(event);
-      },
+      prices,
     );
-    if (turn.usage) {
-      const usage = priced(turn.usage, priceFor(state.model, prices));
+    if (held.kind === 'refused')
+      throw new ToolExecutionError(`Not asked: the run's cost limit ($${held.limitUsd}) is spent.`);
+    let turn;
+    try {
+      // Only retries are told: the answer is the tool's, not the agent speaking.
+      turn = await runModelTurn(client, held.request, signal, (event) => {
+        if (event.type === 'model_retry') emit(event);
+      });
+    } catch (error) {
+      held.settle(undefined);
+      throw error;
+    }
+    const usage = held.settle(turn.usage);
+    if (usage) {
       state.usage = addUsage(state.usage, usage);
       emit({
         type: 'usage',

@@ -8,9 +8,11 @@ import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import type { SpawnServices } from './spawn-services.js';
 import { splitGrants } from '../../mcp/client/offered-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
+import { storedSpendUsd } from '../loop/run-cost.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import {
   childScope,
@@ -48,6 +50,8 @@ export interface SpawnParent {
   /** The per-parent concurrency limit, created on first use (most runs never spawn). */
   perParent(): Semaphore;
   emit: EventSink;
+  /** The parent's cost budget: every child's calls reserve against it (and its ancestors'). */
+  budget?: CostBudget;
   /** Told of each child's result (its cost counts toward the parent's). */
   childFinished?: (result: RunResult) => void;
 }
@@ -171,6 +175,7 @@ function runTarget(
     // A thread child resumed here keeps the thread's rule: no subagents of its own.
     allowNested: resume && request.isolation === 'thread' ? false : (request.allowNested ?? true),
     timeBudgetMs: budgetMs,
+    ...(parent.budget ? { budget: parent.budget } : {}),
     ...(request.history ? { history: request.history } : {}),
     ...(request.memory ? { memory: request.memory } : {}),
     ...(request.state ? { state: request.state } : {}),
@@ -199,6 +204,8 @@ function runTarget(
     };
   if (request.isolation === 'thread' && !resume) {
     const blocker = threadBlocker(definition, services);
+    const room = parent.budget?.remainingUsd();
+    const costLimit = room !== undefined && Number.isFinite(room) ? Math.max(0, room) : undefined;
     if (!blocker) {
       const job = {
         definition,
@@ -210,12 +217,13 @@ function runTarget(
         workspace: services.workspace,
         ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
         timeBudgetMs: Number.isFinite(budgetMs) ? budgetMs : DEFAULT_MAX_TIME_MINUTES * 60_000,
+        ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
         runId: parent.runId,
         execution,
       };
       // Worker threads load only for the runs that ask for one.
       return import('./run-in-thread.js').then(({ runInThread }) =>
-        runInThread(services, job, signal),
+        chargedToParent(runInThread(services, job, signal), parent.budget),
       );
     }
     parent.emit({
@@ -233,6 +241,24 @@ function runTarget(
       ...resumed,
     },
   });
+}
+
+/**
+ * A thread child's spending, counted in the parent's budget once it ends or
+ * pauses (it could not reserve there while it ran).
+ */
+async function chargedToParent(
+  running: Promise<RunResult>,
+  budget: CostBudget | undefined,
+): Promise<RunResult> {
+  try {
+    const result = await running;
+    budget?.charge(result.cost_usd ?? result.usage.costUsd ?? 0);
+    return result;
+  } catch (error) {
+    if (error instanceof ExecutionPaused) budget?.charge(storedSpendUsd(error.state));
+    throw error;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { ExecutionContext } from '../../events/types.js';
 import type { McpHub } from '../../mcp/client/mcp-hub.js';
 import type { PriceTable } from '../../cost/prices.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
@@ -64,6 +65,8 @@ export interface ChildOptions {
   signal: AbortSignal;
   allowNested: boolean;
   timeBudgetMs: number;
+  /** The parent's cost budget, which the child's spending counts against. */
+  budget?: CostBudget;
   history?: Message[];
   memory?: string;
   state?: Readonly<Record<string, unknown>>;

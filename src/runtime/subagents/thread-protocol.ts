@@ -18,6 +18,12 @@ export interface ThreadJob {
   workspace: string;
   protectedPaths?: readonly string[];
   timeBudgetMs: number;
+  /**
+   * What the tree's budget had left when the thread started (absent: no cap).
+   * A thread cannot hold the parent's budget object: it gets this as its own
+   * cap, and the parent counts what it spent when it ends.
+   */
+  costLimitUsd?: number;
   runId: string;
   execution: ExecutionContext;
 }

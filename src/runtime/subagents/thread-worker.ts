@@ -5,6 +5,7 @@ import { builtinTools } from '../../tools/builtin/index.js';
 import type { PolicyDecision } from '../../policy/types.js';
 import type { ConfirmationDecision } from '../calls/confirmation.js';
 import { drive, NEW_RUN } from '../loop/executor.js';
+import { CostBudget } from '../../cost/cost-budget.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
 
 /*
@@ -35,6 +36,9 @@ if (port) {
         runId: job.runId,
         execution: job.execution,
         timeBudgetMs: job.timeBudgetMs,
+        ...(job.costLimitUsd !== undefined
+          ? { budget: CostBudget.open({ limitUsd: job.costLimitUsd }) }
+          : {}),
         // Agents are not shipped to the thread, so a threaded child cannot start its own.
         allowNested: false,
         signal: controller.signal,

@@ -188,6 +188,38 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
     expect(model.requests).toHaveLength(2);
   });
 
+  it('a LoopAgent’s max_cost_usd bounds its sub-agents’ calls together (real prices)', async () => {
+    const file = await project('budgeted', {
+      'root_agent.yaml': [
+        'agent_class: LoopAgent',
+        'name: budgeted',
+        'description: d',
+        'max_iterations: 50',
+        'sub_agents:',
+        '  - config_path: step.yaml',
+      ],
+      'step.yaml': llm('step', 'You are step.', [
+        'generate_content_config:',
+        '  max_output_tokens: 500',
+      ]),
+    });
+    // 1,000 tokens in and 400 out of gemini-2.5-flash: $0.0013 a call.
+    const usage = { inputTokens: 1_000, outputTokens: 400, thoughtTokens: 0, totalTokens: 1_400 };
+    const callUsd = (1_000 * 0.3 + 400 * 2.5) / 1e6;
+    const model = new ScriptedModel(() => ({ parts: [{ text: 'again' }], usage }));
+    const { definition } = await loadDefinition(file, { cwd: dir });
+    const cap = 0.01;
+    const result = await runDefinition(
+      { ...definition, runConfig: { ...definition.runConfig, max_cost_usd: cap } },
+      { model, workspace: dir, inputs: { prompt: 'go' } },
+    );
+    // Each step is a new child with no cap of its own: only the loop's budget stops the iterations.
+    expect(model.requests.length).toBeGreaterThan(3);
+    expect(model.requests.length * callUsd).toBeLessThanOrEqual(cap + callUsd);
+    expect(model.requests.every((r) => r.config.maxOutputTokens === 500)).toBe(true);
+    expect(result.cost_usd ?? 0).toBeLessThanOrEqual(cap + callUsd);
+  });
+
   it('an LlmAgent with sub_agents offers them as tools', async () => {
     const file = await project('delegating', {
       'root_agent.yaml': [

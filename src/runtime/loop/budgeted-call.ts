@@ -1,0 +1,87 @@
+import { estimateInputTokens, outputCeiling, worstCaseUsd } from '../../cost/call-estimate.js';
+import type { CostBudget } from '../../cost/cost-budget.js';
+import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
+import { CostLimitError } from '../../errors/cadre-error.js';
+import {
+  addUsage,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type Usage,
+} from '../../model/types.js';
+
+/** A call cleared to start (with the request to send), or the cap it would not fit under. */
+export type HeldCall =
+  | {
+      kind: 'held';
+      request: ModelRequest;
+      /** The call's usage, priced; its real cost replaces what was held. Call once, failed or not. */
+      settle(usage: Usage | undefined): Usage | undefined;
+    }
+  | { kind: 'refused'; limitUsd: number };
+
+/**
+ * Reserves a call's worst case (estimated input plus its output ceiling, at
+ * the model's price) before it starts. Under a cap, a request with no output
+ * limit is sent with the one the reservation assumed, so the estimate holds.
+ * A model with no known price holds nothing (its cost is unknown, not zero),
+ * but still does not start once a cap is spent.
+ */
+export function holdForCall(
+  budget: CostBudget,
+  request: ModelRequest,
+  prices: PriceTable,
+): HeldCall {
+  const price = priceFor(request.model, prices);
+  const bounded = budget.bounded();
+  const sent =
+    bounded && request.config.maxOutputTokens === undefined
+      ? { ...request, config: { ...request.config, maxOutputTokens: outputCeiling(request) } }
+      : request;
+  // With no cap anywhere above, nothing needs holding: the estimate (a pass over the conversation) is skipped.
+  const estimated = bounded && price ? estimateInputTokens(request) : 0;
+  const reservation = budget.reserve(
+    bounded && price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
+  );
+  if (reservation.kind === 'refused') return reservation;
+  const { hold } = reservation;
+  return {
+    kind: 'held',
+    request: sent,
+    settle: (usage) => {
+      // A call that failed before reporting usage is counted as free, as the run's usage counts it.
+      const cost = usage ? priced(usage, price) : undefined;
+      if (usage) budget.observeInput(estimated, usage.inputTokens);
+      hold.settle(cost?.costUsd ?? 0);
+      return cost;
+    },
+  };
+}
+
+/**
+ * A client whose every call reserves against `budget` first and settles when
+ * it ends: for callers that hold only a client (code agents, tools asking the
+ * model). A refused call throws CostLimitError before anything is sent.
+ */
+export function budgetedClient(
+  client: ModelClient,
+  budget: CostBudget,
+  prices: PriceTable,
+): ModelClient {
+  return {
+    provider: client.provider,
+    async *generate(request, signal): AsyncIterable<ModelChunk> {
+      const held = holdForCall(budget, request, prices);
+      if (held.kind === 'refused') throw new CostLimitError(held.limitUsd);
+      let usage: Usage | undefined;
+      try {
+        for await (const chunk of client.generate(held.request, signal)) {
+          if (chunk.type === 'usage') usage = usage ? addUsage(usage, chunk.usage) : chunk.usage;
+          yield chunk;
+        }
+      } finally {
+        held.settle(usage);
+      }
+    },
+  };
+}
