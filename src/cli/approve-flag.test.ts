@@ -53,7 +53,7 @@ const run = (approve: string[]) =>
       '--trust-project',
       ...approve.flatMap((name) => ['--approve', name]),
     ],
-    { cwd: dir, env: { HOME: dir } },
+    { cwd: dir, env: { HOME: `${dir}-home` } },
   );
 
 const firstOutput = (stdout: string): string =>
