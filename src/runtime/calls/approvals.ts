@@ -5,6 +5,7 @@ import { answered, type CallEnvironment, type CallOutcome } from './call-environ
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
 import { describeArgs } from './describe-args.js';
+import { bindingOf } from './approval-binding.js';
 import { SubagentPaused } from '../subagents/child-pause.js';
 
 export const previewOf = (tool: Tool, args: Record<string, unknown>): string =>
@@ -18,6 +19,7 @@ export async function askPerson(
   reason: string,
 ): Promise<ConfirmationDecision> {
   const preview = previewOf(tool, call.args);
+  const binding = bindingOf(call, tool, await env.definitionHash());
   env.emit({
     type: 'approval_required',
     message: `Approval needed: ${preview}`,
@@ -34,6 +36,7 @@ export async function askPerson(
         preview,
         reason,
         execution: env.toolContext.execution,
+        binding,
       },
       env.toolContext.signal,
     );
@@ -73,7 +76,8 @@ export async function applyDecision(
       );
     }
     case 'pause':
-      return { kind: 'waiting', call };
+      // Bound to the call as the person will see it: a resume checks the approval against it.
+      return { kind: 'waiting', call, binding: bindingOf(call, tool, await env.definitionHash()) };
     default:
       return decision satisfies never;
   }

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 import { previewOf } from '../calls/approvals.js';
 import { finishRun } from './finish.js';
 import { graceTurn, GRACE_MS } from './grace-turn.js';
@@ -183,7 +183,7 @@ async function codeRunOf(
 /** Runs a router or workflow that may wait for a person (its children's approvals). */
 async function pausableCode(
   run: CodeAgentRun,
-  resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> },
+  resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> },
 ): Promise<RunOutcome> {
   const { driveCodeOutcome } = await import('./code-agent-runner.js');
   return driveCodeOutcome(
