@@ -68,10 +68,14 @@ export async function resolveApproval(
       mode: 'require_approval',
       reason: matches
         ? `decided by ${by}: ${request.decision}`
-        : 'the approval no longer matches the call: not run, asking again',
+        : `the approval (${request.decision} by ${by}) no longer matches the call: not run, asking again`,
     },
     approvalId: approval.id,
-    execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected', by },
+    execution: approving
+      ? { status: 'awaiting_confirmation' }
+      : matches || request.decision === 'reject'
+        ? { status: 'rejected', by }
+        : { status: 'not_executed' },
   });
   if (!resolved.resumed) {
     const current = await ctx.store.runs.get(run.id, request.userId, { signal: hooks.signal });
