@@ -120,6 +120,25 @@ describe('library resume: approvals bound to what was approved (scripted model)'
     expect(again[0]?.binding?.inputHash).toBe(canonicalHash({ to: 'mallory' }));
   });
 
+  it('arguments tampered, approved without a binding: the binding stored at the pause refuses it', async () => {
+    const { state, pending } = await pausedRun();
+    const call = state.pendingTurn?.calls[0];
+    if (!call) throw new Error('no pending call');
+    call.args = { to: 'mallory' };
+    const sent: Array<Record<string, unknown>> = [];
+    const person = askedAgain();
+    pausedAgain(
+      await resume(
+        mailer,
+        state,
+        Object.fromEntries(pending.map((p) => [p.callId, { kind: 'approve' as const }])),
+        { model: model(), tools: [sendTool(sent)], confirm: person.confirm },
+      ),
+    );
+    expect(sent).toEqual([]);
+    expect(person.asked.map((a) => a.reason)).toEqual([expect.stringMatching(/arguments changed/)]);
+  });
+
   it('arguments and the stored binding both tampered: the binding the person saw still refuses it', async () => {
     const { state, pending } = await pausedRun();
     const call = state.pendingTurn?.calls[0];
@@ -138,6 +157,38 @@ describe('library resume: approvals bound to what was approved (scripted model)'
     );
     expect(sent).toEqual([]);
     expect(person.asked).toHaveLength(1);
+  });
+
+  it('the tool name tampered in the stored state (same arguments, another tool): refused, neither runs, asked again', async () => {
+    const both: AgentDefinition = { ...mailer, toolConfig: { tools: ['send', 'broadcast'] } };
+    const sent: Array<Record<string, unknown>> = [];
+    const broadcast: Tool = { ...sendTool(sent), name: 'broadcast' };
+    const outcome = await start(both, {
+      model: model(),
+      tools: [sendTool(sent), broadcast],
+      inputs: { prompt: 'mail ann' },
+      confirm: () => Promise.resolve({ kind: 'pause' }),
+    });
+    if (outcome.status !== 'paused') throw new Error('expected a pause');
+    const { state, pending } = JSON.parse(JSON.stringify(outcome)) as {
+      state: RunState;
+      pending: PendingCall[];
+    };
+    const call = state.pendingTurn?.calls[0];
+    if (!call) throw new Error('no pending call');
+    call.name = 'broadcast';
+    const person = askedAgain();
+    pausedAgain(
+      await resume(both, state, approveShown(pending), {
+        model: model(),
+        tools: [sendTool(sent), broadcast],
+        confirm: person.confirm,
+      }),
+    );
+    expect(sent).toEqual([]);
+    expect(person.asked.map((a) => [a.tool, a.reason])).toEqual([
+      ['broadcast', expect.stringMatching(/tool changed/)],
+    ]);
   });
 
   it('the definition changed between pause and resume: refused, not sent, asked again', async () => {
