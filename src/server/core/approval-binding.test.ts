@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { ModelRequest } from '../../model/types.js';
+import { inputHashOf } from '../../runtime/calls/approval-binding.js';
 import { openKyselyStore } from '../../store/open-store.js';
 import type { KyselyStore } from '../../store/kysely-store.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
@@ -173,6 +174,28 @@ describe('server: approvals bound to what was approved (scripted model, real SMT
     const done = await approve(svc, userId, fresh);
     expect(done.status).toBe('completed');
     expect(smtp.messages.map((m) => m.rcptTo)).toEqual([['mallory@example.com']]);
+  });
+
+  it('the waiting call and the binding stored with it both tampered: the approval’s own binding refuses it, nothing sent', async () => {
+    const dir = await project('p');
+    const { service: svc, userId, store } = await open(dir, oneCall('gmail_send', MAIL_BOB));
+    const paused = await pausedOn(svc, userId);
+    const old = paused.approvals[0]?.approvalId ?? '';
+    const stored = await sql<{
+      state: string;
+    }>`select state from runs where id = ${paused.runId}`.execute(store.db);
+    const state = JSON.parse(stored.rows[0]?.state ?? '{}') as RunState;
+    const call = state.pendingTurn?.calls[0];
+    const binding = call ? state.pendingTurn?.bindings?.[call.id] : undefined;
+    if (!call || !binding) throw new Error('no bound waiting call stored');
+    call.args = { ...call.args, to: 'mallory@example.com' };
+    binding.inputHash = inputHashOf('gmail_send', call.args);
+    await sql`update runs set state = ${JSON.stringify(state)} where id = ${paused.runId}`.execute(
+      store.db,
+    );
+    const after = await approve(svc, userId, old);
+    expect(smtp.messages).toHaveLength(0);
+    await askedAgain(store, userId, after, old);
   });
 
   it('the arguments the card shows tampered in the database: the approval is stale when decided, nothing sent, asked again', async () => {
