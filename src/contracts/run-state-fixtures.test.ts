@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import type { RunOutcome } from '../runtime/loop/executor.js';
+import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
 import { resume } from '../runtime/run-verbs.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { writeFileTool } from '../tools/builtin/index.js';
@@ -19,8 +20,9 @@ import {
 /**
  * Paused runs as earlier versions of Cadre stored them (each file names the
  * commit whose code wrote it, by pausing the same scripted run). A release
- * must still resume them: the person's decision runs the waiting call once,
- * and the run goes on from where it stopped.
+ * must still resume them: they predate approvals bound to what was approved,
+ * so the person is asked once more (fail closed), and once they approve the
+ * waiting call runs once and the run goes on from where it stopped.
  */
 const FIXTURES = new URL('./run-state-fixtures/', import.meta.url);
 
@@ -61,6 +63,18 @@ const afterPause = () =>
 const approveAll = (pending: AwaitedCall[]) =>
   Object.fromEntries(pending.map((p) => [p.callId, { kind: 'approve' as const }]));
 
+/** The person, asked again because the stored approval is bound to nothing: they approve. */
+function askedAgain(): { confirm: ConfirmationHandler; reasons: string[] } {
+  const reasons: string[] = [];
+  return {
+    reasons,
+    confirm: (request) => {
+      reasons.push(request.reason);
+      return Promise.resolve({ kind: 'approve' });
+    },
+  };
+}
+
 function finished(outcome: RunOutcome) {
   if (outcome.status !== 'finished') throw new Error(`expected the end, got ${outcome.status}`);
   return outcome.result;
@@ -90,8 +104,10 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     workspace = await mkdtemp(join(tmpdir(), 'cadre-old-state-'));
     const model = afterPause();
     const writer = def('writer', ['write_file']);
+    const person = askedAgain();
     const result = finished(
       await resume(writer, state as RunState, approveAll(pending), {
+        confirm: person.confirm,
         model,
         tools: [writeFileTool],
         workspace,
@@ -100,6 +116,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     expect(result.terminate_reason).toBe('GOAL');
     expect(result.final_message).toBe('Wrote it.');
     expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('hi');
+    expect(person.reasons).toEqual([expect.stringMatching(/not bound to a call/)]);
     // The conversation went on from the stored one: the model sees its call answered.
     expect(model.requests).toHaveLength(1);
     const sent = model.requests[0]?.messages.at(-1)?.parts[0];
@@ -112,14 +129,17 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     const sent: Array<Record<string, unknown>> = [];
     const model = afterPause();
     const assistant = def('assistant', ['mailer', 'helper']);
+    const person = askedAgain();
     const result = finished(
       await resume(assistant, state as RunState, approveAll(pending), {
+        confirm: person.confirm,
         model,
         tools: [sendTool(sent), echoTool()],
         agents: catalog(def('mailer', ['send']), def('helper', ['echo']), assistant),
       }),
     );
     expect(sent).toEqual([{ to: 'ann' }]);
+    expect(person.reasons).toHaveLength(1);
     // The child went on from its own conversation: one more turn, not a fresh start.
     const mailer = model.requests.filter((r) => role(r) === 'mailer');
     expect(mailer).toHaveLength(1);
@@ -137,8 +157,10 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     const router = def('assistant', [], {
       router: { domains: ['mailer', 'news'], domainTimeoutSecs: 30 },
     });
+    const person = askedAgain();
     const result = finished(
       await resume(router, state as RunState, approveAll(pending), {
+        confirm: person.confirm,
         model,
         tools: [sendTool(sent), echoTool()],
         agents: catalog(def('mailer', ['send']), def('news', []), router),
@@ -146,6 +168,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     );
     expect(result.terminate_reason).toBe('GOAL');
     expect(sent).toEqual([{ to: 'ann' }]);
+    expect(person.reasons).toHaveLength(1);
     const count = (who: string) => model.requests.filter((r) => role(r) === who).length;
     expect([count('router'), count('news'), count('mailer'), count('synth')]).toEqual([0, 0, 1, 1]);
     expect(result.content).toContain('mailer heard');

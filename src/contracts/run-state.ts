@@ -61,6 +61,12 @@ export interface RunState {
      * Absent in states stored before subagents could wait.
      */
     children?: Record<string, SuspendedChild>;
+    /**
+     * What each waiting call was when the person was asked, by call id: a
+     * resume checks an approval against it. Absent in states stored before
+     * approvals were bound: their approvals are asked again.
+     */
+    bindings?: Record<string, ApprovalBinding>;
   };
   /** A router or workflow paused for approval: what it did so far, replayed when it resumes. */
   code?: CodeMemo;
@@ -79,6 +85,22 @@ export interface AwaitedCall {
   preview: string;
   /** The agents from the root to the one that asked, then the tool: `assistant › mailer › gmail_send`. */
   path?: string[];
+  /** What the person is asked to approve; give it back with the decision (`{ kind: 'approve', binding }`). */
+  binding?: ApprovalBinding;
+}
+
+/**
+ * What an approval is bound to: the tool, its arguments (`inputHash`, the
+ * SHA-256 of their canonical JSON), the definition's content hash and the
+ * tool's side-effect class. An approval carries over to a resume only while
+ * all four are unchanged; otherwise the person is asked again.
+ */
+export interface ApprovalBinding {
+  tool: string;
+  inputHash: string;
+  definitionHash: string;
+  /** `effect:require`, `effect:auto`, `effect` (no default) or `none`: see `toolClassOf`. */
+  toolClass: string;
 }
 
 /** A subagent paused for approval, kept inside its parent's paused turn. */

@@ -62,7 +62,9 @@ export type ApprovalRequiredData = {
 export type ApprovalResolvedData = {
   callId: string;
   tool: string;
-  decision: 'approve' | 'approve_always' | 'reject';
+  /** `stale`: an approval given earlier no longer matches the call (`reason`); the person is asked again. */
+  decision: 'approve' | 'approve_always' | 'reject' | 'stale';
+  reason?: string;
 };
 
 export type OutputEmittedData = { name: string; value?: unknown };

@@ -2,7 +2,7 @@ import type { RunResult } from '../contracts/run-result.js';
 import type { RunState } from '../contracts/run-state.js';
 import type { AgentDefinition } from '../definition/types.js';
 import type { CadreEvent } from '../events/types.js';
-import type { ConfirmationDecision } from './calls/confirmation.js';
+import type { ResumeDecision } from './calls/confirmation.js';
 import { drive, NEW_RUN, resultOf, type RunOutcome, type Runnable } from './loop/executor.js';
 import type { RunOptions } from './loop/run-options.js';
 import { streamEvents } from './stream-events.js';
@@ -35,7 +35,7 @@ export function start(agent: AgentDefinition, options: RunOptions = {}): Promise
 export function resume(
   agent: AgentDefinition,
   state: Readonly<RunState>,
-  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  decisions: Readonly<Record<string, ResumeDecision>>,
   options: RunOptions = {},
 ): Promise<RunOutcome> {
   return drive(agent, { kind: 'resume', state, decisions }, options);

@@ -1,6 +1,6 @@
 import type { CadreEvent } from '../events/types.js';
 import type { Message, Usage } from '../model/types.js';
-import type { RunState } from '../contracts/run-state.js';
+import type { ApprovalBinding, RunState } from '../contracts/run-state.js';
 
 /** The records the server persists. Times are ISO 8601 strings (UTC). */
 
@@ -24,7 +24,8 @@ export type ActionStatus =
   | 'rejected'
   | 'interrupted';
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+/** `stale`: approved, but the call no longer matched what was approved; the person was asked again. */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'stale';
 export type ApprovalDecision = 'reject' | 'approve_once' | 'approve_and_always_allow_recipient';
 export type MessageRole = 'user' | 'assistant' | 'system';
 
@@ -126,7 +127,15 @@ export interface StartExtras {
   conversation?: Message[];
 }
 
-export type ResumeDecision = { kind: 'approve' } | { kind: 'reject'; feedback?: string };
+/**
+ * `binding`: what the approval is bound to (the resume runs the call only if
+ * it still matches); `ask_again`: the approval was found not to match when it
+ * was decided, so the call is not run and the person is asked again.
+ */
+export type ResumeDecision =
+  | { kind: 'approve'; binding?: ApprovalBinding }
+  | { kind: 'reject'; feedback?: string }
+  | { kind: 'ask_again'; reason: string };
 
 export interface Action {
   id: string;
@@ -155,6 +164,8 @@ export interface Approval {
   tool: string;
   inputHash: string;
   definitionHash: string;
+  /** The tool's side-effect class when the person was asked (absent on approvals stored before it was bound). */
+  toolClass?: string;
   userId: string;
   /** Calls awaiting approval in one model turn share a batch; the run goes on when all are decided. */
   batchId: string;

@@ -125,6 +125,7 @@ export const toApproval = (row: ApprovalRow): Approval => ({
   tool: row.tool,
   inputHash: row.input_hash,
   definitionHash: row.definition_hash,
+  ...(row.tool_class === null ? {} : { toolClass: row.tool_class }),
   userId: row.user_id,
   batchId: row.batch_id,
   status: row.status as ApprovalStatus,

@@ -5,6 +5,7 @@ import { answered, type CallEnvironment, type CallOutcome } from './call-environ
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from './confirmation.js';
 import { previewOf } from './preview-of.js';
+import { bindingOf } from './approval-binding.js';
 import { SubagentPaused } from '../subagents/child-pause.js';
 
 /** Asks the confirmation handler; the time budget is paused while a person decides. */
@@ -15,6 +16,7 @@ export async function askPerson(
   reason: string,
 ): Promise<ConfirmationDecision> {
   const preview = previewOf(tool, call.args);
+  const binding = bindingOf(call, tool, await env.definitionHash());
   env.emit({
     type: 'approval_required',
     message: `Approval needed: ${preview}`,
@@ -31,6 +33,7 @@ export async function askPerson(
         preview,
         reason,
         execution: env.toolContext.execution,
+        binding,
       },
       env.toolContext.signal,
     );
@@ -70,7 +73,8 @@ export async function applyDecision(
       );
     }
     case 'pause':
-      return { kind: 'waiting', call };
+      // Bound to the call as the person will see it: a resume checks the approval against it.
+      return { kind: 'waiting', call, binding: bindingOf(call, tool, await env.definitionHash()) };
     default:
       return decision satisfies never;
   }

@@ -6,7 +6,7 @@ import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { CompletionProtocol } from '../completion/completion.js';
 import type { ConfirmationHandler } from './confirmation.js';
-import type { RunState, SuspendedChild } from '../../contracts/run-state.js';
+import type { ApprovalBinding, RunState, SuspendedChild } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 
 /** What the calls of one turn need from the run. */
@@ -35,6 +35,8 @@ export interface CallEnvironment {
   policy?: GatePolicy;
   /** Tools the definition narrowed to patterns (`shell` → `git status:*`). */
   patterns?: Readonly<Record<string, readonly string[]>>;
+  /** The content hash of the running definition (computed once, when an approval first needs it). */
+  definitionHash(): Promise<string>;
 }
 
 export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };
@@ -54,7 +56,7 @@ export type CallOutcome =
       failRun?: { code: string; message: string };
     }
   /** A person decides later: the run pauses with this call unanswered (or its subagent waiting). */
-  | { kind: 'waiting'; call: FunctionCallPart; child?: SuspendedChild };
+  | { kind: 'waiting'; call: FunctionCallPart; child?: SuspendedChild; binding?: ApprovalBinding };
 
 export const answered = (
   response: FunctionResponsePart,

@@ -1,3 +1,4 @@
+import type { ApprovalBinding } from '../../contracts/run-state.js';
 import type { ExecutionContext } from '../../events/types.js';
 
 /** A side-effecting call waiting for a person's decision. */
@@ -14,6 +15,8 @@ export interface ConfirmationRequest {
   /** Why the gate asks (the policy's reason, or an interceptor's). */
   reason: string;
   execution: ExecutionContext;
+  /** What an approval of this request is bound to (store it with the approval). */
+  binding?: ApprovalBinding;
   /**
    * false: something above this call cannot keep a paused subagent (a code
    * agent run to the end with `run`), so `pause` will be read as a refusal.
@@ -25,13 +28,24 @@ export interface ConfirmationRequest {
 export const approvalPath = (request: Pick<ConfirmationRequest, 'execution' | 'tool'>): string =>
   [...request.execution.path, request.tool].join(' › ');
 
+/**
+ * `binding` on an approval given to `resume`: what the person saw (the
+ * pending call's `binding`); the call runs only if it still matches.
+ */
 export type ConfirmationDecision =
-  | { kind: 'approve' }
+  | { kind: 'approve'; binding?: ApprovalBinding }
   /** Approve this call and every later call of the same tool in this run. */
-  | { kind: 'approve_always' }
+  | { kind: 'approve_always'; binding?: ApprovalBinding }
   | { kind: 'reject'; feedback?: string }
   /** Decide later: the run pauses (`start` / `resume`), e.g. behind an HTTP approval card. */
   | { kind: 'pause' };
+
+/**
+ * A decision given to `resume`: a person's, or `ask_again` when what they
+ * approved was found changed before the resume (the server's check of what
+ * the approval card showed): the call is not run and the person is asked again.
+ */
+export type ResumeDecision = ConfirmationDecision | { kind: 'ask_again'; reason: string };
 
 export type ConfirmationHandler = (
   request: ConfirmationRequest,

@@ -17,7 +17,7 @@ import { pickModel, prepareExecution, runtimeFor } from './prepare-execution.js'
 import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd, storedSpendUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 import { ExecutionPaused } from '../subagents/child-pause.js';
 import { codeReplay } from '../subagents/code-replay.js';
 
@@ -28,7 +28,7 @@ export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'
   /** A child's pause below this agent pauses the run (see code-replay). */
   pausable?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
-  resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> };
+  resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> };
 };
 
 /** A code agent run ends with a result, or paused with a child waiting for a person. */

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 import { previewOf } from '../calls/preview-of.js';
 import { visibleText } from '../../util/visible-text.js';
 import { finishRun } from './finish.js';
@@ -194,7 +194,7 @@ async function codeAgentOf(
 /** Runs a router or workflow that may wait for a person (its children's approvals). */
 async function pausableCode(
   run: CodeAgentRun,
-  resume?: { state: RunState; decisions: Readonly<Record<string, ConfirmationDecision>> },
+  resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> },
 ): Promise<RunOutcome> {
   const { driveCodeOutcome } = await import('./code-agent-runner.js');
   return driveCodeOutcome(

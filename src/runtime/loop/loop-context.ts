@@ -65,6 +65,8 @@ export interface LoopContext {
   compaction?: CompactionSettings;
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
+  /** The definition's content hash, once an approval needed it (approvals are bound to it). */
+  definitionHash?: Promise<string>;
   /** Continues a subagent that paused inside one of this execution's calls. */
   resumeSpawn?: (request: SpawnRequest, resume: ChildResume) => Promise<RunResult>;
 }

@@ -3,7 +3,7 @@ import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { FunctionCallPart } from '../../model/types.js';
 import { visibleText } from '../../util/visible-text.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 
 /**
  * Where a run begins: afresh, from a pause with a decision for every
@@ -18,7 +18,7 @@ export type RunStart =
   | {
       kind: 'resume';
       state: Readonly<RunState>;
-      decisions: Readonly<Record<string, ConfirmationDecision>>;
+      decisions: Readonly<Record<string, ResumeDecision>>;
     }
   | { kind: 'recover'; state: Readonly<RunState> };
 
@@ -67,6 +67,15 @@ export function awaitedCalls(
     if (pending.responses[i] !== null) return [];
     const child = pending.children?.[call.id];
     if (child) return child.pending;
-    return [{ callId: call.id, tool: call.name, args: call.args, preview: preview(call) }];
+    const binding = pending.bindings?.[call.id];
+    return [
+      {
+        callId: call.id,
+        tool: call.name,
+        args: call.args,
+        preview: preview(call),
+        ...(binding ? { binding } : {}),
+      },
+    ];
   });
 }

@@ -1,12 +1,15 @@
 import { ConfigError, isAbortError } from '../../errors/cadre-error.js';
-import { applyDecision, execute } from '../calls/approvals.js';
+import { applyDecision, askPerson, execute } from '../calls/approvals.js';
+import { bindingOf, staleReason } from '../calls/approval-binding.js';
+import type { FunctionCallPart } from '../../model/types.js';
+import type { Tool } from '../../tools/types.js';
 import { decisionsFor } from '../subagents/child-pause.js';
-import type { SuspendedChild } from '../../contracts/run-state.js';
+import type { ApprovalBinding, SuspendedChild } from '../../contracts/run-state.js';
 import type { CallEnvironment } from '../calls/call-environment.js';
 import { eitherSignal } from './either-signal.js';
 import { answered, type CallOutcome } from '../calls/call-environment.js';
 import { errorResponse } from '../calls/call-responses.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ConfirmationDecision, ResumeDecision } from '../calls/confirmation.js';
 import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
 import { afterCalls, callEnvironment, pausedTurn } from './take-turn.js';
@@ -20,7 +23,7 @@ import { observed } from '../calls/full-gate.js';
  */
 export async function settlePendingTurn(
   ctx: LoopContext,
-  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  decisions: Readonly<Record<string, ResumeDecision>>,
 ): Promise<Stop | undefined> {
   const pending = ctx.state.pendingTurn;
   if (!pending) return undefined;
@@ -57,8 +60,8 @@ export async function settlePendingTurn(
         throw new ConfigError(`A resumed call needs a decision; got "pause" for ${call.id}.`);
       const started = performance.now();
       // The gate ran when the call paused; its observers hear how the decided call ends.
-      const outcome = await observed(call, tool, env, () =>
-        applyDecision(call, tool, decision, env),
+      const outcome = await observed(call, tool, env, async () =>
+        applyDecision(call, tool, await bound(call, tool, decision, pending.bindings, env), env),
       );
       if (outcome.kind === 'answered')
         reportResult(call, outcome, performance.now() - started, env);
@@ -86,12 +89,58 @@ export async function settlePendingTurn(
   return afterCalls(ctx, outcomes, false);
 }
 
+/**
+ * Approvals are bound to what was approved: an approval runs the call only if
+ * the tool, its arguments, the definition and the tool's side-effect class are
+ * still what the person was shown (the decision's binding, if it carries one,
+ * and the one stored when the call paused). Otherwise it is refused and the
+ * person is asked again about the call as it is now; nothing runs meanwhile.
+ */
+async function bound(
+  call: FunctionCallPart,
+  tool: Tool,
+  decision: ResumeDecision,
+  bindings: Readonly<Record<string, ApprovalBinding>> | undefined,
+  env: CallEnvironment,
+): Promise<ConfirmationDecision> {
+  let reason: string | undefined;
+  switch (decision.kind) {
+    case 'reject':
+    case 'pause':
+      return decision;
+    case 'ask_again':
+      reason = decision.reason;
+      break;
+    case 'approve':
+    case 'approve_always':
+      reason = staleReason(bindingOf(call, tool, await env.definitionHash()), [
+        decision.binding,
+        bindings?.[call.id],
+      ]);
+      if (reason === undefined) return decision;
+      break;
+    default:
+      return decision satisfies never;
+  }
+  env.emit({
+    type: 'approval_resolved',
+    message: `${tool.name}: the approval no longer holds (${reason}); asking again`,
+    data: { callId: call.id, tool: tool.name, decision: 'stale', reason },
+  });
+  return askPerson(
+    call,
+    tool,
+    env,
+    `The earlier approval no longer holds (${reason}): asking again about the call as it is now.`,
+  );
+}
+
 /** The call's environment with a spawn that continues the paused child instead of starting one. */
 function resumingEnv(
   ctx: LoopContext,
   env: CallEnvironment,
   child: SuspendedChild,
-  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  decisions: Readonly<Record<string, ResumeDecision>>,
 ): CallEnvironment {
   const resume = ctx.resumeSpawn;
   if (!resume) return env;

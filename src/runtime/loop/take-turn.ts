@@ -1,3 +1,4 @@
+import { definitionHash } from '../../trajectory/definition-snapshot.js';
 import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
 import {
@@ -141,10 +142,14 @@ export function pausedTurn(
   const children = Object.fromEntries(
     outcomes.flatMap((o) => (o.kind === 'waiting' && o.child ? [[o.call.id, o.child]] : [])),
   );
+  const bindings = Object.fromEntries(
+    outcomes.flatMap((o) => (o.kind === 'waiting' && o.binding ? [[o.call.id, o.binding]] : [])),
+  );
   return {
     calls: [...calls],
     responses: outcomes.map((o) => (o.kind === 'answered' ? o.response : null)),
     ...(Object.keys(children).length > 0 ? { children } : {}),
+    ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
   };
 }
 
@@ -267,6 +272,7 @@ export function callEnvironment(
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
     ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
+    definitionHash: () => (ctx.definitionHash ??= definitionHash(ctx.definition)),
   };
   ctx.callEnvironment = env;
   return env;

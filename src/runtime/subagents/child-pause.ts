@@ -1,4 +1,4 @@
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 import type { AwaitedCall, RunState, SuspendedChild } from '../../contracts/run-state.js';
 
 /** A child execution stopped to wait for a person (thrown by the launcher, caught by its spawn). */
@@ -23,7 +23,7 @@ export class SubagentPaused extends Error {
 /** What a resumed child needs: where it stopped, and the decisions for its waiting calls. */
 export interface ChildResume {
   child: SuspendedChild;
-  decisions: Readonly<Record<string, ConfirmationDecision>>;
+  decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
 /**
@@ -39,8 +39,8 @@ export const scopedCallId = (scope: string, callId: string): string => `${scope}
 /** The decisions meant for one child, with its scope taken off. */
 export function decisionsFor(
   scope: string,
-  decisions: Readonly<Record<string, ConfirmationDecision>>,
-): Record<string, ConfirmationDecision> {
+  decisions: Readonly<Record<string, ResumeDecision>>,
+): Record<string, ResumeDecision> {
   const prefix = `${scope}/`;
   return Object.fromEntries(
     Object.entries(decisions).flatMap(([id, decision]) =>

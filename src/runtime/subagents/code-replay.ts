@@ -3,7 +3,7 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, CodeMemo } from '../../contracts/run-state.js';
 import type { ModelChunk, ModelClient } from '../../model/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../calls/confirmation.js';
 import { decisionsFor, SubagentPaused } from './child-pause.js';
 import { entryName, type SpawnMode } from './spawn-child.js';
 
@@ -39,7 +39,7 @@ export interface CodeReplay {
 export function codeReplay(
   input: AgentInput,
   before: CodeMemo | undefined,
-  decisions: Readonly<Record<string, ConfirmationDecision>>,
+  decisions: Readonly<Record<string, ResumeDecision>>,
 ): CodeReplay {
   const memo: CodeMemo = { input, models: [], spawns: {}, events: 0 };
   const told = before?.events ?? 0;

@@ -11,7 +11,7 @@ import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js'
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ConfirmationDecision, ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler, ResumeDecision } from '../calls/confirmation.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
@@ -97,7 +97,7 @@ export type ChildRun =
 /** Where a paused child stopped, and the decisions for its waiting calls. */
 export interface ChildResumeState {
   state: RunState;
-  decisions: Readonly<Record<string, ConfirmationDecision>>;
+  decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
 /** Starts (or resumes) a child; a definition child that waits for a person throws ExecutionPaused. */

@@ -11,6 +11,10 @@ export interface WaitingCall {
   actionId: string;
   tool: string;
   inputHash: string;
+  /** The content hash of the definition that asked (absent: the run's). */
+  definitionHash?: string;
+  /** The tool's side-effect class when asked: the approval is bound to it. */
+  toolClass?: string;
 }
 
 /**
@@ -104,7 +108,15 @@ export function pauseForApproval(
       },
       { signal },
     );
-    paused.push({ callId: request.callId, actionId: action.id, tool: request.tool, inputHash });
+    paused.push({
+      callId: request.callId,
+      actionId: action.id,
+      tool: request.tool,
+      inputHash,
+      ...(request.binding
+        ? { definitionHash: request.binding.definitionHash, toolClass: request.binding.toolClass }
+        : {}),
+    });
     await audit(
       ctx.store,
       {

@@ -32,11 +32,12 @@ export async function resolveApproval(
   ]);
   if (!run) throw new NotFoundError('No such run.');
   const normalized = normalizeCall(approval.tool, action?.args ?? {});
-  // Bound to what was approved: other arguments or another definition fail closed.
+  // The card shows the action: an approval of anything but the call it is bound to is stale (never
+  // run; asked again). The definition and tool class are checked where the call would run (resume).
   const matches =
     action !== undefined &&
-    canonicalHash(normalized.ok ? normalized.args : action.args) === approval.inputHash &&
-    approval.definitionHash === run.definitionHash;
+    action.tool === approval.tool &&
+    canonicalHash(normalized.ok ? normalized.args : action.args) === approval.inputHash;
   const approving = matches && request.decision !== 'reject';
   const resolved = await ctx.store.approvals.resolve(
     request.approvalId,
@@ -67,10 +68,14 @@ export async function resolveApproval(
       mode: 'require_approval',
       reason: matches
         ? `decided by ${by}: ${request.decision}`
-        : 'the approval no longer matches the call',
+        : `the approval (${request.decision} by ${by}) no longer matches the call: not run, asking again`,
     },
     approvalId: approval.id,
-    execution: approving ? { status: 'awaiting_confirmation' } : { status: 'rejected', by },
+    execution: approving
+      ? { status: 'awaiting_confirmation' }
+      : matches || request.decision === 'reject'
+        ? { status: 'rejected', by }
+        : { status: 'not_executed' },
   });
   if (!resolved.resumed) {
     const current = await ctx.store.runs.get(run.id, request.userId, { signal: hooks.signal });

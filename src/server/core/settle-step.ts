@@ -21,7 +21,8 @@ export async function settleStep(
         callId: p.callId,
         tool: p.tool,
         inputHash: p.inputHash,
-        definitionHash: run.definitionHash,
+        definitionHash: p.definitionHash ?? run.definitionHash,
+        ...(p.toolClass ? { toolClass: p.toolClass } : {}),
         userId: run.userId,
       })),
     });

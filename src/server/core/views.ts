@@ -70,7 +70,8 @@ export async function runResponse(
         ctx.store.approvals.list(userId, { runId: run.id }),
       ]);
   const views: ActionView[] = actions.map((a) => {
-    const approval = approvals.find((p) => p.actionId === a.id);
+    // The latest: an action asked about again has its stale approvals before the current one.
+    const approval = approvals.findLast((p) => p.actionId === a.id);
     return {
       actionId: a.id,
       tool: a.tool,

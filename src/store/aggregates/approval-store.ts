@@ -3,7 +3,7 @@ import type { CallOptions } from './call-options.js';
 
 export type NewApproval = Pick<
   Approval,
-  'runId' | 'actionId' | 'callId' | 'tool' | 'inputHash' | 'definitionHash' | 'userId'
+  'runId' | 'actionId' | 'callId' | 'tool' | 'inputHash' | 'definitionHash' | 'userId' | 'toolClass'
 >;
 
 export interface ApprovalFilter {
@@ -41,7 +41,7 @@ export interface Resolution {
   userId: string;
   decision: ApprovalDecision;
   feedback?: string;
-  /** false: the call no longer matches what was approved; it is rejected whatever the decision. */
+  /** false: the call is not what the person was shown; an approval becomes `stale` (not run, asked again). */
   matches?: boolean;
   /** "Always allow" grants stored with an approving decision, for the agent of the approval's run. */
   grants?: ReadonlyArray<{

@@ -31,7 +31,20 @@ export async function createAction(
       updated_at: time,
       finished_at: FINISHED.includes(input.status) ? time : null,
     })
-    .onConflict((conflict) => conflict.columns(['run_id', 'call_id']).doNothing())
+    .onConflict((conflict) =>
+      input.status === 'awaiting_confirmation'
+        ? // Asking again about a call still waiting: its action shows the call as it is now.
+          conflict
+            .columns(['run_id', 'call_id'])
+            .doUpdateSet({
+              tool: input.tool,
+              args_json: JSON.stringify(input.args),
+              input_hash: input.inputHash,
+              updated_at: time,
+            })
+            .where('actions.status', '=', 'awaiting_confirmation')
+        : conflict.columns(['run_id', 'call_id']).doNothing(),
+    )
     .execute();
   const row = await context.db
     .selectFrom('actions')

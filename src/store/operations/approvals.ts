@@ -34,6 +34,7 @@ export function approvalRows(
     tool: item.tool,
     input_hash: item.inputHash,
     definition_hash: item.definitionHash,
+    tool_class: item.toolClass ?? null,
     user_id: item.userId,
     batch_id: batchId,
     status: 'pending',
@@ -112,10 +113,12 @@ export function resolveApproval(
           .execute();
       const time = now();
       const rejected = resolution.decision === 'reject';
+      // Approved, but not what the person was shown: refused (stale), never run; they are asked again.
+      const stale = !rejected && resolution.matches === false;
       const row = await db
         .updateTable('approvals')
         .set({
-          status: rejected ? 'rejected' : 'approved',
+          status: rejected ? 'rejected' : stale ? 'stale' : 'approved',
           decision: resolution.decision,
           feedback: resolution.feedback ?? null,
           resolved_at: time,
@@ -126,14 +129,13 @@ export function resolveApproval(
         .executeTakeFirst();
       if (row === undefined) return { ok: false, reason: 'already_resolved' };
       const approval = toApproval(row);
-      const mismatch = resolution.matches === false;
-      if (rejected || mismatch) {
+      if (rejected) {
         await db
           .updateTable('actions')
           .set({
             status: 'rejected',
-            error_code: mismatch ? APPROVAL_MISMATCH : 'rejected',
-            error_message: mismatch ? MISMATCH_FEEDBACK : (resolution.feedback ?? null),
+            error_code: 'rejected',
+            error_message: resolution.feedback ?? null,
             updated_at: time,
             finished_at: time,
           })
@@ -141,7 +143,7 @@ export function resolveApproval(
           .where('status', '=', 'awaiting_confirmation')
           .execute();
       }
-      if (!rejected && !mismatch && (resolution.grants?.length ?? 0) > 0) {
+      if (!rejected && !stale && (resolution.grants?.length ?? 0) > 0) {
         // The grant goes to the agent whose call asked: a subagent's, else the run's own.
         const earner = await db
           .selectFrom('runs')
@@ -173,23 +175,9 @@ export function resolveApproval(
           .execute()
       ).map(toApproval);
       if (batch.some((a) => a.status === 'pending')) return { ok: true, approval, resumed: false };
-      const actions = await db
-        .selectFrom('actions')
-        .select(['id', 'error_code'])
-        .where(
-          'id',
-          'in',
-          batch.map((a) => a.actionId),
-        )
-        .execute();
-      const mismatched = new Set(
-        actions.filter((a) => a.error_code === APPROVAL_MISMATCH).map((a) => a.id),
-      );
       const job: RunJob = {
         kind: 'resume',
-        decisions: Object.fromEntries(
-          batch.map((a) => [a.callId, resumeDecision(a, mismatched.has(a.actionId))]),
-        ),
+        decisions: Object.fromEntries(batch.map((a) => [a.callId, resumeDecision(a)])),
       };
       const resumed = await db
         .updateTable('runs')
@@ -208,13 +196,32 @@ export function resolveApproval(
   );
 }
 
-/** Error code on an action whose approval no longer matched the call (other args or definition). */
-export const APPROVAL_MISMATCH = 'approval_mismatch';
-const MISMATCH_FEEDBACK = 'The approval no longer matches this call, so it was not run.';
+/** Said to the resumed run about an approval that did not match what its card showed. */
+const STALE_REASON = 'the call changed after the person was shown it';
 
-function resumeDecision(approval: Approval, mismatched: boolean): ResumeDecision {
-  if (mismatched) return { kind: 'reject', feedback: MISMATCH_FEEDBACK };
-  if (approval.status === 'rejected')
-    return approval.feedback ? { kind: 'reject', feedback: approval.feedback } : { kind: 'reject' };
-  return { kind: 'approve' };
+/** A decided approval as the resume reads it: an approval carries what it is bound to. */
+function resumeDecision(approval: Approval): ResumeDecision {
+  switch (approval.status) {
+    case 'stale':
+    case 'pending':
+      // A batch resumes only when all are decided: an undecided one would be asked again too.
+      return { kind: 'ask_again', reason: STALE_REASON };
+    case 'rejected':
+      return approval.feedback
+        ? { kind: 'reject', feedback: approval.feedback }
+        : { kind: 'reject' };
+    case 'approved':
+      return {
+        kind: 'approve',
+        binding: {
+          tool: approval.tool,
+          inputHash: approval.inputHash,
+          definitionHash: approval.definitionHash,
+          // An approval stored before the class was bound binds to none: it is asked again.
+          toolClass: approval.toolClass ?? '',
+        },
+      };
+    default:
+      return approval.status satisfies never;
+  }
 }

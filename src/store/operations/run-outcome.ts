@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Approval, Run } from '../records.js';
 import { toApproval, toRun } from '../rows.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
@@ -66,12 +67,27 @@ export function pauseRun(
         time,
       );
       // A run taken over mid-pause asks again for the same calls: their approvals stay as they were.
-      if (rows.length > 0)
+      if (rows.length > 0) {
+        // An approval of a call asked about again did not run it: it is stale, superseded by the new one.
+        await db
+          .updateTable('approvals')
+          .set({ status: 'stale' })
+          .where(
+            'action_id',
+            'in',
+            rows.map((r) => r.action_id),
+          )
+          .where('status', '=', 'approved')
+          .execute();
         await db
           .insertInto('approvals')
           .values(rows)
-          .onConflict((c) => c.column('action_id').doNothing())
+          .onConflict((c) =>
+            // A literal: the target must repeat the partial unique index's predicate.
+            c.column('action_id').where('status', '=', sql.lit('pending')).doNothing(),
+          )
           .execute();
+      }
       await insertMessage(
         context,
         db,

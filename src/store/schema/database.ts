@@ -112,6 +112,8 @@ export interface ApprovalRow {
   tool: string;
   input_hash: string;
   definition_hash: string;
+  /** The tool's side-effect class when the person was asked (0010); null on older rows. */
+  tool_class: string | null;
   user_id: string;
   batch_id: string;
   status: string;

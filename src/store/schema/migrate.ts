@@ -15,6 +15,7 @@ import { pendingApprovalsPageMigration } from './0006-pending-approvals-page.js'
 import { agentGrantsMigration } from './0007-agent-grants.js';
 import { threadAgentMigration } from './0008-thread-agent.js';
 import { cancelledRunsMigration } from './0009-cancelled-runs.js';
+import { approvalBindingMigration } from './0010-approval-binding.js';
 import { writeTransaction, type StoreDialect } from '../store-context.js';
 import type { Database } from './database.js';
 
@@ -29,6 +30,7 @@ const migrations = (dialect: StoreDialect): Record<string, Migration> => ({
   '0007_agent_grants': agentGrantsMigration,
   '0008_thread_agent': threadAgentMigration,
   '0009_cancelled_runs': cancelledRunsMigration(dialect),
+  '0010_approval_binding': approvalBindingMigration,
 });
 
 /**

@@ -216,7 +216,7 @@ export function queueCases(fixture: CurrentFixture): void {
       });
     });
 
-    it('an approval that no longer matches its call resumes the run with a rejection', async () => {
+    it('an approval that no longer matches its call is stale: the run resumes to ask again, the call not run', async () => {
       const { store } = fixture();
       const { user, run, approval, action } = await seedApproval(store);
       await store.approvals.resolve(approval.id, {
@@ -224,9 +224,30 @@ export function queueCases(fixture: CurrentFixture): void {
         decision: 'approve_once',
         matches: false,
       });
-      expect((await store.actions.get(action.id))?.status).toBe('rejected');
+      expect((await store.approvals.get(approval.id, user.id))?.status).toBe('stale');
+      expect((await store.actions.get(action.id))?.status).toBe('awaiting_confirmation');
       const job = (await store.runs.get(run.id, user.id))?.job;
-      expect(job).toMatchObject({ kind: 'resume', decisions: { call_1: { kind: 'reject' } } });
+      expect(job).toMatchObject({ kind: 'resume', decisions: { call_1: { kind: 'ask_again' } } });
+    });
+
+    it('an approval resumes the run with what it is bound to', async () => {
+      const { store } = fixture();
+      const { user, run, approval } = await seedApproval(store);
+      await store.approvals.resolve(approval.id, { userId: user.id, decision: 'approve_once' });
+      const job = (await store.runs.get(run.id, user.id))?.job;
+      expect(job).toMatchObject({
+        kind: 'resume',
+        decisions: {
+          call_1: {
+            kind: 'approve',
+            binding: {
+              tool: approval.tool,
+              inputHash: approval.inputHash,
+              definitionHash: approval.definitionHash,
+            },
+          },
+        },
+      });
     });
   });
 
