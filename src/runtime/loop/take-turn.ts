@@ -1,4 +1,3 @@
-import { definitionHash } from '../../trajectory/definition-snapshot.js';
 import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
 import {
@@ -272,7 +271,11 @@ export function callEnvironment(
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
     ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
-    definitionHash: () => (ctx.definitionHash ??= definitionHash(ctx.definition)),
+    // Loaded on the first pause: the package entry does not load the trajectory code.
+    definitionHash: () =>
+      (ctx.definitionHash ??= import('../../trajectory/definition-snapshot.js').then((m) =>
+        m.definitionHash(ctx.definition),
+      )),
   };
   ctx.callEnvironment = env;
   return env;
