@@ -3,17 +3,28 @@ import type { FileGate } from '../trust/file-gate.js';
 import type { LoadResult } from './load-options.js';
 import { displayFile } from './validate-context.js';
 
-/** `name: command arg…`, as a person is shown it before trusting it. */
+/**
+ * What trusting a server would let the file do, as a person is shown it:
+ * `name: command arg…` for a command it starts on this machine, or the URL
+ * and headers for a server by URL that fills in `${VAR}`s from this
+ * machine's environment (an untrusted file could send a token anywhere).
+ * Undefined for a server that needs no trust (a URL with no variables).
+ */
 export function describeCommand(name: string, config: McpServerConfig): string | undefined {
-  if (config.transport !== 'stdio') return undefined;
   const quote = (word: string): string =>
     /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
-  return `${name}: ${[config.command, ...config.args].map(quote).join(' ')}`;
+  if (config.transport === 'stdio')
+    return `${name}: ${[config.command, ...config.args].map(quote).join(' ')}`;
+  const values = [config.url, ...Object.values(config.headers)];
+  if (!values.some((value) => value.includes('${'))) return undefined;
+  const headers = Object.entries(config.headers).map(([key, value]) => `${key}: ${value}`);
+  return `${name}: ${[config.url, ...headers].map(quote).join(' ')} (reads your environment)`;
 }
 
 /**
- * An agent file's stdio MCP servers start a command on the host: they stay
- * only when the gate trusts the file. A server by URL is not code and stays.
+ * An agent file's stdio MCP servers start a command on the host, and a
+ * server by URL with `${VAR}`s sends the host's secrets: they stay only when
+ * the gate trusts the file. A plain URL is neither and stays.
  * Each server left out is a warning naming the file.
  */
 export async function withTrustedServers(
@@ -62,7 +73,7 @@ export async function withTrustedServers(
       ...loaded.warnings,
       ...commands.map(({ name }) => ({
         path: `mcpServers.${name}`,
-        message: `MCP server "${name}" is not started, and its tools are left out: it runs a command on this machine and this file is not trusted (cadre trust ${shown})`,
+        message: `MCP server "${name}" is not started, and its tools are left out: it runs a command on this machine, or sends values from its environment, and this file is not trusted (cadre trust ${shown})`,
         file: shown,
         severity: 'warning' as const,
       })),
