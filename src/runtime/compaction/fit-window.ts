@@ -6,6 +6,11 @@ import { isSafeCut, planCompaction, turnCut, type CompactionPlan } from './plan-
 import { foldedConversation, latestRequest } from './split-conversation.js';
 import { trimLargestResults } from './trim-results.js';
 
+/**
+ * What a fold keeps of the window for the newest turns: about half, so the
+ * run grows a while before the next fold instead of folding on every turn.
+ */
+const KEPT_SHARE = 0.5;
 /** What the summary note may take of the window, at most (it replaces the folded turns). */
 const NOTE_SHARE = 0.1;
 const NOTE_MAX_TOKENS = 1_500;
@@ -58,7 +63,7 @@ export async function fitWindow(
   const plan =
     legacy && sized.tokens <= trigger
       ? legacy
-      : foldPlan(ctx, legacy, trigger / scale - fixed - note);
+      : foldPlan(ctx, legacy, Math.min(trigger, KEPT_SHARE * window) / scale - fixed - note);
   if (plan) sized = await fold(ctx, declarations, signal, plan);
   if (sized.tokens <= window) return fits(sized, window);
 
