@@ -1,4 +1,4 @@
-import { estimateInputTokens, estimateTokensOf, charsForTokens } from '../../cost/call-estimate.js';
+import { estimateTokensOf, charsForTokens } from '../../cost/call-estimate.js';
 import type { Message, ModelRequest, ToolDeclaration } from '../../model/types.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { effectiveWindow, measureRequest } from './measure-request.js';
@@ -50,7 +50,7 @@ export async function fitWindow(
   const scale = sized.tokens / Math.max(1, sized.estimated);
   const fixed = estimateTokensOf([state.systemInstruction, declarations]);
   const note = Math.min(NOTE_SHARE * window, NOTE_MAX_TOKENS) / scale;
-  const sizes = state.messages.map((m) => estimateTokensOf(m));
+  const sizes = sizesOf(ctx, state.messages);
   const lastCut = lastSafeCut(state.messages);
   const newest = fixed + note + sum(sizes, lastCut);
   if (newest > trigger / scale) {
@@ -94,8 +94,31 @@ function measure(ctx: LoopContext, declarations: readonly ToolDeclaration[]): Si
     tools: [...declarations],
     config: ctx.generation,
   };
-  const estimated = estimateInputTokens(request);
+  const estimated = estimateCached(ctx, request);
   return { request, estimated, tokens: measureRequest(ctx, request, estimated) };
+}
+
+/**
+ * estimateInputTokens, message by message, each message's estimate kept
+ * (messages are not changed once in the conversation): measuring every turn
+ * costs the new messages, not the whole conversation again.
+ */
+function estimateCached(ctx: LoopContext, request: ModelRequest): number {
+  let total = estimateTokensOf([request.systemInstruction, request.tools]);
+  for (const tokens of sizesOf(ctx, request.messages)) total += tokens;
+  return total;
+}
+
+function sizesOf(ctx: LoopContext, messages: readonly Message[]): number[] {
+  const cache = (ctx.messageTokens ??= new WeakMap());
+  return messages.map((message) => {
+    let tokens = cache.get(message);
+    if (tokens === undefined) {
+      tokens = estimateTokensOf(message);
+      cache.set(message, tokens);
+    }
+    return tokens;
+  });
 }
 
 const fits = (sized: Sized, window: number | undefined): Fit => ({
@@ -127,7 +150,7 @@ function foldPlan(
   room: number,
 ): CompactionPlan | undefined {
   const { messages } = ctx.state;
-  const sizes = messages.map((m) => estimateTokensOf(m));
+  const sizes = sizesOf(ctx, messages);
   const safe = safeCuts(messages);
   if (safe.length === 0) return legacy;
   const least = legacy?.cut ?? turnCut(messages, ctx.compaction!.keepTurns);
@@ -153,7 +176,7 @@ function trim(ctx: LoopContext, from: number, excess: number, window: number): v
 /** Leaves the oldest turns out, unsummarised, until the rest fits `room`: the last resort. */
 function leaveOut(ctx: LoopContext, room: number): void {
   const { messages } = ctx.state;
-  const sizes = messages.map((m) => estimateTokensOf(m));
+  const sizes = sizesOf(ctx, messages);
   const safe = safeCuts(messages);
   const cut = safe.find((c) => sum(sizes, c) <= room) ?? safe[safe.length - 1];
   if (cut === undefined) return;

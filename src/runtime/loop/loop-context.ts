@@ -2,6 +2,7 @@ import type { EventSink } from '../../events/types.js';
 import type {
   FunctionCallPart,
   GenerationConfig,
+  Message,
   ModelClient,
   ToolDeclaration,
 } from '../../model/types.js';
@@ -68,6 +69,8 @@ export interface LoopContext {
   measured?: MeasuredRequest;
   /** A smaller window than the model table's, learned from a provider's "too long" answer. */
   learnedWindow?: number;
+  /** Each message's estimated tokens, kept so a turn's measure costs only its new messages. */
+  messageTokens?: WeakMap<Message, number>;
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** Continues a subagent that paused inside one of this execution's calls. */
