@@ -22,20 +22,26 @@ const IMAGE_TOKENS = 1_600;
  * keys too). Images count a fixed amount each; signatures are not input.
  */
 export function estimateInputTokens(request: ModelRequest): number {
-  let images = 0;
-  const json = JSON.stringify(
-    [request.systemInstruction, request.tools, request.messages],
-    (key, value: unknown) => {
-      if (key === 'signature') return undefined;
-      if (key === 'images' && Array.isArray(value)) {
-        images += value.length;
-        return undefined;
-      }
-      return value;
-    },
-  );
-  return Math.ceil(json.length / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+  return estimateTokensOf([request.systemInstruction, request.tools, request.messages]);
 }
+
+/** The same estimate for any part of a request (one message, the tools), so parts can be summed. */
+export function estimateTokensOf(value: unknown): number {
+  let images = 0;
+  const json = JSON.stringify(value, (key, inner: unknown) => {
+    if (key === 'signature') return undefined;
+    if (key === 'images' && Array.isArray(inner)) {
+      images += inner.length;
+      return undefined;
+    }
+    return inner;
+  });
+  return Math.ceil((json?.length ?? 0) / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+}
+
+/** Characters that many estimated tokens stand for (to trim a text to a token budget). */
+export const charsForTokens = (tokens: number): number =>
+  Math.max(0, Math.floor(tokens)) * CHARS_PER_TOKEN;
 
 /**
  * The most output a call may be billed for: its `maxOutputTokens`, else

@@ -17,6 +17,8 @@ export interface ProviderFailure {
   retryable: boolean;
   /** The provider's own short message, with anything key-like masked. */
   detail: string;
+  /** The provider's error code, when its body has one (OpenAI: `context_length_exceeded`). */
+  code?: string;
 }
 
 /**
@@ -65,9 +67,11 @@ export function describeFailure(thrown: unknown, now = Date.now()): ProviderFail
   let detail = providerMessage(error, body);
   if (networkCode !== undefined && !detail.includes(networkCode))
     detail = `${detail} (${networkCode})`;
+  const code = asRecord(asRecord(body)?.['error'])?.['code'];
   return {
     status,
     networkCode,
+    ...(typeof code === 'string' ? { code } : {}),
     retryAfterMs: retryAfterFromHeaders(headers, now) ?? retryDelayFromBody(body),
     retryable: status === undefined ? networkCode !== undefined : isRetryableStatus(status),
     detail: shortDetail(detail),

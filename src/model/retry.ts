@@ -9,6 +9,7 @@ import { abortableSleep } from './abortable-sleep.js';
 import type { Sleep } from './abortable-sleep.js';
 import { describeFailure } from './provider-failure.js';
 import type { ProviderFailure } from './provider-failure.js';
+import { contextOverflow } from './context-overflow.js';
 
 export type { Sleep } from './abortable-sleep.js';
 
@@ -99,9 +100,11 @@ function toModelError(
         : undefined;
   const gaveUp = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
   const message = `${label} request failed${what ? ` (${what})` : ''}: ${failure.detail}${gaveUp}`;
+  const overflow = contextOverflow(failure);
   return new ModelError(message, {
     status: failure.status,
     retryable: failure.retryable,
+    ...(overflow ? { contextOverflow: overflow } : {}),
     cause,
     details: { status: failure.status, networkCode: failure.networkCode, attempts },
   });

@@ -12,7 +12,7 @@
  */
 import { startFakeHttp } from './fake-http.js';
 import type { FakeProvider, SseEvent } from './fake-http.js';
-import { exhaustedMessage, splitInTwo, usageOf } from './fake-turn.js';
+import { exhaustedMessage, fakeInputTokens, splitInTwo, usageOf } from './fake-turn.js';
 import type {
   CapturedRequest,
   FakePart,
@@ -68,6 +68,13 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeS
         message,
       },
     }),
+    tooLong: (inputTokens, maxTokens) => ({
+      status: 400,
+      body: provider.errorBody(
+        400,
+        `prompt is too long: ${inputTokens} tokens > ${maxTokens} maximum`,
+      ),
+    }),
     async handle(request, turnIndex, reply) {
       if (request.method !== 'POST' || !ROUTE.test(request.path)) {
         reply.json(
@@ -97,7 +104,11 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeS
       const blocks = turn.parts.map((part, index) => scriptedBlock(part, turnIndex, index));
       const stopReason =
         turn.stopReason ?? (turn.parts.some((p) => 'functionCall' in p) ? 'tool_use' : 'end_turn');
-      const usage = usageOf(turn, request.body);
+      const usage = usageOf(
+        turn,
+        request.body,
+        options.maxInputTokens !== undefined ? fakeInputTokens(request.body) : undefined,
+      );
       if (!body.stream) {
         reply.json(200, {
           ...message,

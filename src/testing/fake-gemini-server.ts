@@ -8,7 +8,7 @@
  */
 import { startFakeHttp } from './fake-http.js';
 import type { FakeProvider } from './fake-http.js';
-import { exhaustedMessage, pickTurn, splitInTwo, usageOf } from './fake-turn.js';
+import { exhaustedMessage, fakeInputTokens, pickTurn, splitInTwo, usageOf } from './fake-turn.js';
 import type { FakePart, FakeServer, FakeServerOptions, FakeTurn, FakeUsage } from './fake-turn.js';
 
 export type {
@@ -40,6 +40,13 @@ export function startFakeGemini(options: FakeServerOptions): Promise<FakeServer>
     errorBody: (status, message) => ({
       error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN' },
     }),
+    tooLong: (inputTokens, maxTokens) => ({
+      status: 400,
+      body: provider.errorBody(
+        400,
+        `The input token count (${inputTokens}) exceeds the maximum number of tokens allowed (${maxTokens}).`,
+      ),
+    }),
     async handle(request, turnIndex, reply) {
       const route = ROUTE.exec(request.path);
       if (request.method !== 'POST' || !route) {
@@ -58,7 +65,11 @@ export function startFakeGemini(options: FakeServerOptions): Promise<FakeServer>
         );
         return;
       }
-      const usage = usageOf(turn, request.body);
+      const usage = usageOf(
+        turn,
+        request.body,
+        options.maxInputTokens !== undefined ? fakeInputTokens(request.body) : undefined,
+      );
       if (route[2] === 'generateContent') {
         reply.json(200, response(model, turn.parts.map(wholePart), usage, true));
         return;

@@ -3,12 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realClock, type Clock } from '../util/clock.js';
 import type { CapturedRequest, FakeFailure, FakeServer, FakeServerOptions } from './fake-turn.js';
+import { fakeInputTokens } from './fake-turn.js';
 
 /** What a fake provider plugs into the shared server: routing and its wire formats. */
 export interface FakeProvider {
   name: string;
   /** Provider-shaped error body for a scripted failure or a script that ran out. */
   errorBody(status: number, message: string): unknown;
+  /** The provider's real answer to a request longer than the window: its status and body. */
+  tooLong(inputTokens: number, maxTokens: number): { status: number; body: unknown };
   /**
    * Answers one request that passed the scripted failures; `turnIndex` counts
    * those requests only. `stream` writes one streamed event after the pause.
@@ -45,6 +48,12 @@ export async function startFakeHttp(
         const failure = failures.shift();
         if (failure) {
           replyFailure(reply, provider, failure);
+          return;
+        }
+        const counted = options.maxInputTokens !== undefined ? fakeInputTokens(captured.body) : 0;
+        if (options.maxInputTokens !== undefined && counted > options.maxInputTokens) {
+          const refusal = provider.tooLong(counted, options.maxInputTokens);
+          reply.json(refusal.status, refusal.body);
           return;
         }
         await provider.handle(captured, turnIndex++, reply);

@@ -10,7 +10,7 @@
  */
 import { startFakeHttp } from './fake-http.js';
 import type { FakeProvider } from './fake-http.js';
-import { exhaustedMessage, pickTurn, splitInTwo, usageOf } from './fake-turn.js';
+import { exhaustedMessage, fakeInputTokens, pickTurn, splitInTwo, usageOf } from './fake-turn.js';
 import type { FakePart, FakeServer, FakeServerOptions, FakeTurn, FakeUsage } from './fake-turn.js';
 
 export type {
@@ -42,6 +42,17 @@ export function startFakeOpenAI(options: FakeServerOptions): Promise<FakeServer>
         code: null,
       },
     }),
+    tooLong: (inputTokens, maxTokens) => ({
+      status: 400,
+      body: {
+        error: {
+          message: `This model's maximum context length is ${maxTokens} tokens. However, your messages resulted in ${inputTokens} tokens. Please reduce the length of the messages.`,
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
+    }),
     async handle(request, turnIndex, reply) {
       if (request.method !== 'POST' || !ROUTE.test(request.path)) {
         reply.json(
@@ -63,7 +74,11 @@ export function startFakeOpenAI(options: FakeServerOptions): Promise<FakeServer>
         );
         return;
       }
-      const usage = usageOf(turn, request.body);
+      const usage = usageOf(
+        turn,
+        request.body,
+        options.maxInputTokens !== undefined ? fakeInputTokens(request.body) : undefined,
+      );
       const head = {
         id: `chatcmpl-fake-${turnIndex}`,
         created: 1_700_000_000,

@@ -52,6 +52,12 @@ export interface FakeServerOptions {
   chunkDelayMs?: number;
   /** What those pauses wait on; a manual clock lets a test release the stream event by event. */
   clock?: Clock;
+  /**
+   * The model's context window: a request counted larger (fakeInputTokens) is
+   * refused with the provider's real "too long" error, as the provider would.
+   * The count is also the usage reported, unless a turn scripts its own.
+   */
+  maxInputTokens?: number;
 }
 
 export interface FakeServer {
@@ -83,8 +89,18 @@ export interface FakeUsage {
   thoughts: number;
 }
 
+/**
+ * A request's input tokens as the fakes count them: its whole JSON body at 3
+ * characters a token. Stricter than Cadre's own estimate (which counts the
+ * conversation without the wire format's wrapping), so a run that stays under
+ * the window by its own measure is really tested against a provider.
+ */
+export function fakeInputTokens(requestBody: unknown): number {
+  return Math.ceil(JSON.stringify(requestBody ?? '').length / 3);
+}
+
 /** Scripted usage, or a crude deterministic estimate (4 characters a token). */
-export function usageOf(turn: FakeTurn, requestBody: unknown): FakeUsage {
+export function usageOf(turn: FakeTurn, requestBody: unknown, counted?: number): FakeUsage {
   const estimate = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
   let output = 0;
   let thoughts = 0;
@@ -94,7 +110,7 @@ export function usageOf(turn: FakeTurn, requestBody: unknown): FakeUsage {
     else output += estimate(JSON.stringify(part.functionCall.args));
   }
   return {
-    input: turn.usage?.input ?? estimate(JSON.stringify(requestBody ?? '')),
+    input: turn.usage?.input ?? counted ?? estimate(JSON.stringify(requestBody ?? '')),
     output: turn.usage?.output ?? output,
     thoughts: turn.usage?.thoughts ?? thoughts,
   };

@@ -62,9 +62,10 @@ const approvalText = (approvals: ApprovalView[]): string =>
     'Waiting for approval. Answer on this task with "approve" or "reject" (all of them), or a data part' +
       ' {"decision": "approve" | "reject", "approvalId": "…"} for one; or decide in Cadre' +
       ' (its web page, or POST /api/agent/approvals/resolve):',
+    // A subagent's call names who asks: `- office › team › mailer › gmail_send: Send …`.
     ...approvals.map(
       (a) =>
-        `- ${escapeInvisible(a.tool)}: ${escapeInvisible(a.preview)} (approval ${a.approvalId})`,
+        `- ${escapeInvisible((a.path ?? [a.tool]).join(' › '))}: ${escapeInvisible(a.preview)} (approval ${a.approvalId})`,
     ),
   ].join('\n');
 

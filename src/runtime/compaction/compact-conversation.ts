@@ -4,7 +4,9 @@ import { costSpent } from '../loop/cost-ceiling.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { runModelTurn } from '../loop/model-turn.js';
 import { holdForCall } from '../loop/budgeted-call.js';
-import { planCompaction } from './plan-compaction.js';
+import { planCompaction, type CompactionPlan } from './plan-compaction.js';
+import { effectiveWindow } from './measure-request.js';
+import { charsForTokens, estimateTokensOf } from '../../cost/call-estimate.js';
 import { foldedConversation, latestRequest, transcript } from './split-conversation.js';
 
 /** What the summariser is told; Cadre's own words, never templated. */
@@ -22,13 +24,19 @@ export const SUMMARY_INSTRUCTION = [
  * newest turns stay verbatim and a call is never parted from its answer.
  * A failed summary is a warning: the run goes on uncompacted.
  */
-export async function compactConversation(ctx: LoopContext, signal: AbortSignal): Promise<void> {
+export async function compactConversation(
+  ctx: LoopContext,
+  signal: AbortSignal,
+  /** Where to cut, when the caller measured it (fit-window.ts); else the count and usage triggers. */
+  planned?: CompactionPlan,
+): Promise<boolean> {
   const settings = ctx.compaction;
-  if (!settings) return;
-  const plan = planCompaction(ctx, settings);
-  if (!plan || costSpent(ctx)) return;
+  if (!settings) return false;
+  const plan = planned ?? planCompaction(ctx, settings);
+  if (!plan || costSpent(ctx)) return false;
   const { state, emit } = ctx;
   const head = state.messages.slice(0, plan.cut);
+  const window = effectiveWindow(ctx);
   const request: ModelRequest = {
     model: state.model,
     systemInstruction: SUMMARY_INSTRUCTION,
@@ -38,7 +46,7 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
         parts: [
           {
             kind: 'text',
-            text: `The conversation so far:\n\n${transcript(head, settings.maxToolResultChars)}\n\nWrite the note.`,
+            text: `The conversation so far:\n\n${transcript(head, settings.maxToolResultChars, window === undefined ? Infinity : summaryChars(ctx, window, settings.threshold))}\n\nWrite the note.`,
           },
         ],
       },
@@ -48,7 +56,7 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
   };
   // Held like any call: a summary that would not fit the budget is not asked for.
   const held = holdForCall(ctx.budget, request, ctx.prices);
-  if (held.kind === 'refused') return;
+  if (held.kind === 'refused') return false;
   let turn;
   try {
     // Only retries are told: the summary's text is not the agent speaking.
@@ -59,7 +67,7 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
     held.settle(undefined);
     if (isAbortError(error) || signal.aborted) throw error;
     warn(ctx, `Earlier conversation could not be summarised: ${messageOf(error)}`);
-    return;
+    return false;
   }
   const summaryUsage = held.settle(turn.usage);
   if (summaryUsage) {
@@ -72,7 +80,7 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
   }
   if (!turn.text.trim()) {
     warn(ctx, 'Earlier conversation could not be summarised: the model wrote no summary');
-    return;
+    return false;
   }
   const before = state.messages;
   const after = foldedConversation(
@@ -85,6 +93,7 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
   const tokensBefore = state.contextTokens;
   // Known again from the next call's usage; until then nothing triggers another fold.
   delete state.contextTokens;
+  delete ctx.measured;
   emit({
     type: 'context_compacted',
     message: 'Earlier conversation summarised',
@@ -101,6 +110,17 @@ export async function compactConversation(ctx: LoopContext, signal: AbortSignal)
       summary: turn.text,
     },
   });
+  return true;
+}
+
+/**
+ * Characters of transcript the summary request may carry so it fits the
+ * window itself: the trigger's share of it, less the instruction, at the
+ * calibrated estimate (with a tenth to spare for JSON escaping).
+ */
+function summaryChars(ctx: LoopContext, window: number, threshold: number): number {
+  const room = threshold * window - estimateTokensOf(SUMMARY_INSTRUCTION) - 64;
+  return Math.max(2_000, Math.floor(charsForTokens(room / ctx.budget.inputScale()) * 0.9));
 }
 
 /** The reported size scaled by how much shorter the conversation became. */

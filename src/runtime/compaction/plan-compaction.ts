@@ -76,4 +76,3 @@ export function planCompaction(
   const cut = turnCut(state.messages, settings.keepTurns);
   return cut > 0 ? { scope: 'run', cut } : undefined;
 }
-

@@ -1,14 +1,40 @@
 import type { Message, Part } from '../../model/types.js';
+import { headAndTail } from './trim-results.js';
 
 /** Opens the note that stands for summarised turns; the model, the page and the summariser see it. */
 export const SUMMARY_MARKER = '[Earlier conversation summarised]';
 
-/** The folded turns as plain text for the summariser; long tool results trimmed with a marker. */
-export function transcript(messages: readonly Message[], maxToolResultChars: number): string {
-  return messages
+/**
+ * The folded turns as plain text for the summariser; long tool results
+ * trimmed with a marker. Past `maxChars` (what the summariser's own window
+ * takes), the longest lines are cut too, head and tail kept, so the summary
+ * request fits; short lines, such as an earlier note's facts, stay whole.
+ */
+export function transcript(
+  messages: readonly Message[],
+  maxToolResultChars: number,
+  maxChars = Infinity,
+): string {
+  const lines = messages
     .flatMap((message) => message.parts.flatMap((part) => lineOf(message.role, part)))
-    .map((line) => trimmed(line, maxToolResultChars))
-    .join('\n\n');
+    .map((line) => trimmed(line, maxToolResultChars));
+  return withinChars(lines, maxChars).join('\n\n');
+}
+
+/** Cuts the longest lines to one shared length until the whole fits `maxChars`. */
+function withinChars(lines: string[], maxChars: number): string[] {
+  const total = lines.reduce((sum, line) => sum + line.length + 2, 0);
+  if (total <= maxChars) return lines;
+  // The largest length every line may keep so the total fits (binary search over it).
+  let low = 0;
+  let high = Math.max(...lines.map((l) => l.length));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const size = lines.reduce((sum, line) => sum + Math.min(line.length, mid) + 2, 0);
+    if (size <= maxChars) low = mid;
+    else high = mid - 1;
+  }
+  return lines.map((line) => headAndTail(line, low, 'message'));
 }
 
 /** What a trimmed line was, for the marker; untrimmed lines (people's and the model's words) have none. */

@@ -31,6 +31,8 @@ export function holdForCall(
   budget: CostBudget,
   request: ModelRequest,
   prices: PriceTable,
+  /** The request's estimate when the caller already made it (measuring it for the window). */
+  estimate?: number,
 ): HeldCall {
   const price = priceFor(request.model, prices);
   const bounded = budget.bounded();
@@ -39,7 +41,7 @@ export function holdForCall(
       ? { ...request, config: { ...request.config, maxOutputTokens: outputCeiling(request) } }
       : request;
   // With no cap anywhere above, nothing needs holding: the estimate (a pass over the conversation) is skipped.
-  const estimated = bounded && price ? estimateInputTokens(request) : 0;
+  const estimated = bounded && price ? (estimate ?? estimateInputTokens(request)) : 0;
   const reservation = budget.reserve(
     bounded && price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
   );

@@ -2,6 +2,7 @@ import type { EventSink } from '../../events/types.js';
 import type {
   FunctionCallPart,
   GenerationConfig,
+  Message,
   ModelClient,
   ToolDeclaration,
 } from '../../model/types.js';
@@ -19,6 +20,7 @@ import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 import type { CompactionSettings } from '../compaction/compaction-settings.js';
+import type { MeasuredRequest } from '../compaction/measure-request.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { ChildResume } from '../subagents/child-pause.js';
@@ -63,6 +65,12 @@ export interface LoopContext {
   policy?: GatePolicy;
   /** When earlier turns are summarised (runConfig.compaction); absent: never. */
   compaction?: CompactionSettings;
+  /** The last call's estimated and reported input: the next request is measured from it. */
+  measured?: MeasuredRequest;
+  /** A smaller window than the model table's, learned from a provider's "too long" answer. */
+  learnedWindow?: number;
+  /** Each message's estimated tokens, kept so a turn's measure costs only its new messages. */
+  messageTokens?: WeakMap<Message, number>;
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */

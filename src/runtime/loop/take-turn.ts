@@ -4,14 +4,19 @@ import {
   addUsage,
   type FunctionCallPart,
   type FunctionResponsePart,
+  type ModelRequest,
   type ToolDeclaration,
+  type Usage,
 } from '../../model/types.js';
 import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
-import { holdForCall } from './budgeted-call.js';
+import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
+import { effectiveWindow, measureRequest } from '../compaction/measure-request.js';
+import { estimateInputTokens } from '../../cost/call-estimate.js';
+import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
@@ -28,54 +33,59 @@ export async function takeTurn(
   isGrace = false,
 ): Promise<Stop | undefined> {
   const { state, emit } = ctx;
-  // Checked here first: most turns fold nothing, and awaiting that would cost a tick per turn.
-  if (ctx.compaction && planCompaction(ctx, ctx.compaction)) {
+  let turn;
+  let sent: Sent | undefined;
+  let settled: Usage | undefined;
+  for (let attempt = 1; ; attempt++) {
+    // Most runs have no known window and fold nothing: they skip the await and the estimate.
+    const prepared = measuresRequests(ctx)
+      ? await measuredRequest(ctx, declarations, signal)
+      : heldRequest(ctx, requestOf(ctx, declarations), {});
+    if (prepared.kind === 'stop') {
+      if (attempt > 1) state.turns++;
+      return prepared.stop;
+    }
+    sent = prepared.sent;
+    const { held } = prepared;
+    // Nobody listening: skip building the event (once per turn, on every turn).
+    if (emit !== SILENT && attempt === 1) {
+      emit({
+        type: 'turn_started',
+        message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
+        // The system prompt goes to in-process tracing only (see system-instructions.ts).
+        data: withSystemInstruction(
+          { turn: state.turns + 1, grace: isGrace },
+          state.systemInstruction,
+        ),
+      });
+    }
     try {
-      // Loaded when a conversation first comes due: most runs never fold one.
-      const { compactConversation } = await import('../compaction/compact-conversation.js');
-      await compactConversation(ctx, signal);
+      turn = await runModelTurn(ctx.client, held.request, signal, emit);
     } catch (error) {
+      held.settle(undefined);
+      // "Too long": learn the provider's count and limit, fold to fit, and send once more.
+      if (attempt === 1 && tooLong(error) && !signal.aborted) {
+        learnOverflow(ctx, measuredOf(ctx, held.request, sent), error.contextOverflow);
+        emit({
+          type: 'warning',
+          message: `The model refused the request as longer than its context window (${error.message}); compacting and sending it once more`,
+          data: { context: 'compaction', reason: 'context_too_long' },
+        });
+        continue;
+      }
+      state.turns++;
       return interruption(ctx, error, signal);
     }
-  }
-  // The call's worst case is held first: one that would not fit does not start (no turn counted).
-  const held = holdForCall(
-    ctx.budget,
-    {
-      model: state.model,
-      systemInstruction: state.systemInstruction,
-      messages: state.messages,
-      tools: declarations,
-      config: ctx.generation,
-    },
-    ctx.prices,
-  );
-  if (held.kind === 'refused') return { reason: 'MAX_COST' };
-  // Nobody listening: skip building the event (once per turn, on every turn).
-  if (emit !== SILENT) {
-    emit({
-      type: 'turn_started',
-      message: isGrace ? 'Final turn (grace)' : `Turn ${state.turns + 1}`,
-      // The system prompt goes to in-process tracing only (see system-instructions.ts).
-      data: withSystemInstruction(
-        { turn: state.turns + 1, grace: isGrace },
-        state.systemInstruction,
-      ),
-    });
-  }
-  let turn;
-  try {
-    turn = await runModelTurn(ctx.client, held.request, signal, emit);
-  } catch (error) {
-    held.settle(undefined);
-    return interruption(ctx, error, signal);
-  } finally {
     state.turns++;
+    settled = held.settle(turn.usage);
+    break;
   }
-  const usage = held.settle(turn.usage);
+  const usage = settled;
   if (usage) {
     state.usage = addUsage(state.usage, usage);
     state.contextTokens = usage.inputTokens;
+    if (sent?.estimated !== undefined)
+      ctx.measured = { estimated: sent.estimated, billed: usage.inputTokens };
     if (emit !== SILENT)
       emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
@@ -100,6 +110,93 @@ export async function takeTurn(
     });
   }
   return answerCalls(ctx, turn.calls, offered, signal, isGrace);
+}
+
+/** The request as sent: its estimate and measured size when the window was checked. */
+interface Sent {
+  estimated?: number;
+  tokens?: number;
+}
+
+type Prepared =
+  { kind: 'ready'; held: HeldCall & { kind: 'held' }; sent: Sent } | { kind: 'stop'; stop: Stop };
+
+const requestOf = (ctx: LoopContext, declarations: readonly ToolDeclaration[]): ModelRequest => ({
+  model: ctx.state.model,
+  systemInstruction: ctx.state.systemInstruction,
+  messages: ctx.state.messages,
+  tools: declarations,
+  config: ctx.generation,
+});
+
+/** Whether requests are measured before sending: a window is known, or a fold is due anyway. */
+function measuresRequests(ctx: LoopContext): boolean {
+  const settings = ctx.compaction;
+  if (!settings) return false;
+  return (
+    (settings.enabled && effectiveWindow(ctx) !== undefined) ||
+    planCompaction(ctx, settings) !== undefined
+  );
+}
+
+/** The request held against the cost budget: one that would not fit does not start (no turn counted). */
+function heldRequest(ctx: LoopContext, request: ModelRequest, sent: Sent): Prepared {
+  const held = holdForCall(ctx.budget, request, ctx.prices, sent.estimated);
+  if (held.kind === 'refused') return { kind: 'stop', stop: { reason: 'MAX_COST' } };
+  return { kind: 'ready', held, sent };
+}
+
+/** The next request, measured and made to fit the context window first (fit-window.ts). */
+async function measuredRequest(
+  ctx: LoopContext,
+  declarations: readonly ToolDeclaration[],
+  signal: AbortSignal,
+): Promise<Prepared> {
+  let fit;
+  try {
+    // Loaded with the first run that measures: scripted and unknown models never do.
+    const { fitWindow } = await import('../compaction/fit-window.js');
+    fit = await fitWindow(ctx, declarations, signal);
+  } catch (error) {
+    return { kind: 'stop', stop: interruption(ctx, error, signal) };
+  }
+  if (fit.kind === 'too_big') {
+    const error = new ModelError(
+      `The request (about ${fit.tokens} tokens) does not fit the model's context window (${fit.window} tokens), even with earlier turns summarised and tool results trimmed`,
+    );
+    return { kind: 'stop', stop: interruption(ctx, error, signal) };
+  }
+  return heldRequest(
+    ctx,
+    { ...fit.request, tools: declarations },
+    { estimated: fit.estimated, tokens: fit.tokens },
+  );
+}
+
+/** The sent request's size, measured now when it was not before sending (no window known). */
+function measuredOf(ctx: LoopContext, request: ModelRequest, sent: Sent): Sent {
+  if (sent.estimated !== undefined && sent.tokens !== undefined) return sent;
+  const estimated = estimateInputTokens(request);
+  return { estimated, tokens: measureRequest(ctx, request, estimated) };
+}
+
+const tooLong = (error: unknown): error is ModelError & { contextOverflow: ContextOverflow } =>
+  error instanceof ModelError && error.contextOverflow !== undefined;
+
+/**
+ * What a provider's "too long" answer teaches: its count of the request (the
+ * next one is measured from it) and its window, or, when it named neither,
+ * that the window is below what was sent.
+ */
+function learnOverflow(ctx: LoopContext, sent: Sent | undefined, overflow: ContextOverflow): void {
+  const tokens = sent?.tokens;
+  if (overflow.inputTokens !== undefined && sent?.estimated !== undefined)
+    ctx.measured = { estimated: sent.estimated, billed: overflow.inputTokens };
+  const limit =
+    overflow.maxTokens ??
+    (overflow.inputTokens !== undefined ? overflow.inputTokens - 1 : undefined) ??
+    (tokens !== undefined ? Math.floor(tokens * 0.8) : undefined);
+  if (limit !== undefined) ctx.learnedWindow = Math.min(ctx.learnedWindow ?? Infinity, limit);
 }
 
 /** Runs a turn's calls and records their answers; a waiting call pauses the turn. */

@@ -5,6 +5,11 @@ import { failureText } from '../state/failure-text.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
 import type { Inbox } from '../state/use-inbox.js';
 import { ApprovalCard } from './approval-card.js';
+import { escapeInvisible as visible } from '../../../src/util/visible-text.js';
+
+/** `office › team › mailer › gmail_send: ` for a subagent's call; nothing for the run's own. */
+const askedBy = (approval: ApprovalView): string =>
+  approval.path ? `${visible(approval.path.join(' › '))}: ` : '';
 
 interface Props {
   api: InboxApi;
@@ -40,7 +45,7 @@ export function InboxView({ api, inbox, navigate, runId, onDecided }: Props) {
         ...(feedback.trim() ? { feedback: feedback.trim() } : {}),
       });
       setDone({
-        text: `${DONE[decision]}: ${approval.preview}. The run goes on in its thread.`,
+        text: `${DONE[decision]}: ${askedBy(approval)}${approval.preview}. The run goes on in its thread.`,
         threadId: approval.threadId,
       });
       onDecided();
@@ -84,6 +89,12 @@ export function InboxView({ api, inbox, navigate, runId, onDecided }: Props) {
         {shown.map((approval) => (
           <li key={approval.approvalId}>
             <p className="inbox-where muted">
+              {approval.path && (
+                // A subagent's call: the tree from the run's agent down, as the card and /v1 say it.
+                <>
+                  <code className="inbox-path">{visible(approval.path.join(' › '))}</code> ·{' '}
+                </>
+              )}
               Waiting since {new Date(approval.createdAt).toLocaleString()} in{' '}
               <a href={threadPath(approval.threadId)} onClick={openThread(approval.threadId)}>
                 its thread

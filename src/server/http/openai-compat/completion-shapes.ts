@@ -21,7 +21,14 @@ export interface CadreOutcome extends CadreIds {
   status: RunResponse['status'];
   /** The run's web page, where its approvals can be decided. */
   runUrl: string;
-  approvals: Array<{ approvalId: string; tool: string; preview: string; reason: string }>;
+  approvals: Array<{
+    approvalId: string;
+    tool: string;
+    preview: string;
+    reason: string;
+    /** A subagent's call: who asks, from the run's agent to the tool (`['office', 'team', 'mailer', 'gmail_send']`). */
+    path?: string[];
+  }>;
 }
 
 /**

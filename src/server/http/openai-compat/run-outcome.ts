@@ -27,6 +27,7 @@ export function runOutcome(response: RunResponse, baseUrl: string): RunOutcome {
       tool: a.tool,
       preview: a.preview,
       reason: a.reason,
+      ...(a.path ? { path: [...a.path] } : {}),
     })),
   };
   return { content: contentOf(response, baseUrl, runUrl), cadre };
@@ -53,8 +54,9 @@ function contentOf(response: RunResponse, baseUrl: string, runUrl: string): stri
 /** A paused run: what waits, where a person decides, and how to read the answer afterwards. */
 function waitingText(response: RunResponse, baseUrl: string, runUrl: string): string {
   // Previews are visible already; guarded again, as a chat client shows this text as it is.
+  // A subagent's call says who asks: `- office › team › mailer › gmail_send: Send "Note" to bob@…`.
   const asks = response.approvals.map(
-    (a) => `- ${escapeInvisible(a.preview)} (approval ${a.approvalId})`,
+    (a) => `- ${escapeInvisible(`${askedBy(a.path)}${a.preview}`)} (approval ${a.approvalId})`,
   );
   const example = response.approvals[0]?.approvalId ?? '…';
   return [
@@ -67,6 +69,10 @@ function waitingText(response: RunResponse, baseUrl: string, runUrl: string): st
       `${THREAD_HEADER}: ${response.threadId}.`,
   ].join('\n');
 }
+
+/** `office › team › mailer › gmail_send: ` for a subagent's call; nothing for the run's own. */
+const askedBy = (path: readonly string[] | undefined): string =>
+  path && path.length > 0 ? `${path.join(' › ')}: ` : '';
 
 /**
  * What a stream still owes after the text it already sent: the answer when
