@@ -49,6 +49,9 @@ export interface ToolContext {
 
 export type ApprovalDefault = 'auto' | 'require';
 
+/** The guarantee a side-effecting tool gives across a crash mid-call (see `Tool.delivery`). */
+export type Delivery = 'at-most-once' | 'exactly-once';
+
 export interface Tool<Args = Record<string, unknown>> {
   name: string;
   description: string;
@@ -58,6 +61,15 @@ export interface Tool<Args = Record<string, unknown>> {
   sideEffect: boolean;
   /** Approval default for side effects; `auto` only where the policy allows. */
   defaultApproval?: ApprovalDefault;
+  /**
+   * What a side effect's run gives when a process dies mid-call, so its
+   * outcome is unknown. `at-most-once` (the default): it is never run again,
+   * and the model is told it may or may not have happened (a mail cannot be
+   * unsent). `exactly-once`: running the same call again (same run and call
+   * id) changes nothing more (a calendar event with a stable UID, an HTTP
+   * request with an idempotency key), so the next owner runs it again.
+   */
+  delivery?: Delivery;
   /**
    * One line a person reads on an approval card or in progress output, built
    * from the raw arguments: the runtime escapes it once for every display

@@ -36,6 +36,10 @@ export function mcpTool(
     inputSchema: listed.inputSchema as JsonSchema,
     sideEffect: !readOnly,
     ...(readOnly ? {} : { defaultApproval: 'require' as const }),
+    // A server the project trusts may say a call can be repeated safely.
+    ...(!readOnly && trustHints && annotations.idempotentHint === true
+      ? { delivery: 'exactly-once' as const }
+      : {}),
     preview: (args) => `${server}: ${listed.name}(${previewArgs(args)})`,
     async execute(args, ctx) {
       let result: CallToolResult;

@@ -19,7 +19,11 @@ export function inputHashOf(tool: string, args: Record<string, unknown>): string
 }
 
 /** What a person approving this call now would approve. */
-export function bindingOf(call: FunctionCallPart, tool: Tool, definitionHash: string): ApprovalBinding {
+export function bindingOf(
+  call: FunctionCallPart,
+  tool: Tool,
+  definitionHash: string,
+): ApprovalBinding {
   return {
     tool: tool.name,
     inputHash: inputHashOf(tool.name, call.args),

@@ -89,7 +89,7 @@ export async function execute(
   // Never start a side effect once the run is being cancelled.
   env.toolContext.signal.throwIfAborted();
   if (tool.sideEffect && env.claim) {
-    const claim = await env.claim(call);
+    const claim = await env.claim(call, { rerunUnknown: tool.delivery === 'exactly-once' });
     if (claim.kind === 'known')
       return answered(
         claim.outcome.ok

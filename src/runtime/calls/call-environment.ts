@@ -46,7 +46,11 @@ export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; err
  * before, here or in another process: answer with that, never run it again.
  */
 export type ClaimResult = { kind: 'run' } | { kind: 'known'; outcome: SideEffectOutcome };
-export type ClaimCall = (call: FunctionCallPart) => Promise<ClaimResult>;
+export interface ClaimOptions {
+  /** The tool is `exactly-once`: a call a dead process cut off (outcome unknown) may run again. */
+  rerunUnknown?: boolean;
+}
+export type ClaimCall = (call: FunctionCallPart, options?: ClaimOptions) => Promise<ClaimResult>;
 
 export type CallOutcome =
   | {

@@ -349,7 +349,7 @@ function childServices(
           }
         : decision;
     },
-    ...(claim ? { claim: (call) => claim(scoped(call)) } : {}),
+    ...(claim ? { claim: (call, options) => claim(scoped(call), options) } : {}),
     ...(settle ? { settle: (call, outcome) => settle(scoped(call), outcome) } : {}),
   };
 }

@@ -1,6 +1,10 @@
 import type { FunctionCallPart } from '../../model/types.js';
 import { normalizeCall } from '../../policy/normalize-call.js';
-import type { ClaimResult, SideEffectOutcome } from '../../runtime/calls/call-environment.js';
+import type {
+  ClaimOptions,
+  ClaimResult,
+  SideEffectOutcome,
+} from '../../runtime/calls/call-environment.js';
 import type { Action } from '../../store/types.js';
 import { INTERRUPTED_MESSAGE } from '../../store/operations/run-queue.js';
 import { canonicalHash } from '../../util/canonical-json.js';
@@ -15,8 +19,9 @@ export const UNKNOWN_OUTCOME =
  * Exactly once: a side effect runs only after its action moves to
  * `executing` (a compare-and-set), and the action leaves `executing` when it
  * ends. A call whose action already ended is answered from the record;
- * one found `interrupted` (its owner died mid-call) has an unknown outcome
- * and is never run again. `abandoned()`: this process is handing the run
+ * one found `interrupted` (its owner died mid-call) has an unknown outcome:
+ * an at-most-once tool's is never run again, an exactly-once tool's (which
+ * can be repeated safely) runs again. `abandoned()`: this process is handing the run
  * over, so an effect cut off now stays `executing` for the next owner to
  * record as interrupted.
  */
@@ -30,9 +35,13 @@ export function actionGuard(
 ) {
   // The action a claim won, so settling it needs no second lookup.
   const claimed = new Map<string, Action>();
-  const claim = async (call: FunctionCallPart): Promise<ClaimResult> => {
+  const claim = async (
+    call: FunctionCallPart,
+    options: ClaimOptions = {},
+  ): Promise<ClaimResult> => {
     await beforeAction();
     const existing = (await ctx.store.actions.list(runId)).find((a) => a.callId === call.id);
+    if (existing?.status === 'interrupted' && options.rerunUnknown) return rerun(existing);
     if (existing && existing.status !== 'awaiting_confirmation') return known(existing);
     let action = existing;
     if (!action) {
@@ -55,6 +64,18 @@ export function actionGuard(
     if (!moved.ok)
       return known({ ...action, status: moved.reason === 'not_found' ? 'failed' : moved.status });
     claimed.set(call.id, moved.value);
+    return { kind: 'run' };
+  };
+  // An exactly-once effect whose owner died mid-call runs again: repeating it changes nothing
+  // more. Of two processes resuming the run, the compare-and-set lets one run it.
+  const rerun = async (action: Action): Promise<ClaimResult> => {
+    const moved = await ctx.store.actions.transition(action.id, {
+      from: 'interrupted',
+      to: 'executing',
+    });
+    if (!moved.ok)
+      return known({ ...action, status: moved.reason === 'not_found' ? 'failed' : moved.status });
+    claimed.set(action.callId, moved.value);
     return { kind: 'run' };
   };
   const settle = async (call: FunctionCallPart, outcome: SideEffectOutcome): Promise<void> => {

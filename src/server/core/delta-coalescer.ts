@@ -63,9 +63,10 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
         const wait = (waiting = new AbortController());
         // In the background, as a piece never keeps the process alive; a wait that ended
         // just as another began leaves the new one alone.
-        void clock
-          .sleep(options.waitMs, wait.signal, { background: true })
-          .then(() => waiting === wait && release(), () => undefined);
+        void clock.sleep(options.waitMs, wait.signal, { background: true }).then(
+          () => waiting === wait && release(),
+          () => undefined,
+        );
       }
       pieces.push(text);
       length += text.length;

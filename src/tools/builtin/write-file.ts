@@ -29,6 +29,8 @@ export const writeFileTool = defineTool<WriteFileArgs>({
     additionalProperties: false,
   },
   sideEffect: true,
+  // Writing the same content to the same path again leaves the same file.
+  delivery: 'exactly-once',
   defaultApproval: 'require',
   preview: (args) => `Write ${formatCount(Buffer.byteLength(args.content))} bytes to ${args.path}`,
   async execute(args, ctx): Promise<WriteFileResult> {

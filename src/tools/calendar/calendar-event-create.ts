@@ -91,6 +91,8 @@ export function createCalendarEventTool(options: CalendarEventOptions): Tool {
       additionalProperties: false,
     },
     sideEffect: true,
+    // One UID per action (run and call id): a second run of the same call finds its event.
+    delivery: 'exactly-once',
     defaultApproval: 'require',
     preview: previewEvent,
     async execute(args, ctx): Promise<CalendarEventResult> {
