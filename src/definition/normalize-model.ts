@@ -72,6 +72,13 @@ export function normalizeRun(
   if (minutes) out.max_time_minutes = minutes.value;
   const cost = pickSpelling<number>(raw, ['max_cost_usd', 'maxCostUsd'], at, issues);
   if (cost) out.max_cost_usd = cost.value;
+  const mode = pickSpelling<'async' | 'threads'>(
+    raw,
+    ['execution_mode', 'executionMode'],
+    at,
+    issues,
+  );
+  if (mode) out.execution_mode = mode.value;
   if (raw.compaction)
     out.compaction = normalizeCompaction(raw.compaction, [...at, 'compaction'], issues);
   return out;

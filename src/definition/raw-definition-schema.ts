@@ -197,6 +197,16 @@ const runConfig = strictObject(
       1_000_000,
       'camelCase spelling of max_cost_usd.',
     ).optional(),
+    execution_mode: z
+      .enum(['async', 'threads'])
+      .describe(
+        "Where this agent's subagents run: `async` (default, in this thread) or `threads` (each in a worker thread of its own).",
+      )
+      .optional(),
+    executionMode: z
+      .enum(['async', 'threads'])
+      .describe('camelCase spelling of execution_mode.')
+      .optional(),
     compaction: compaction.optional(),
   },
   'Limits against runaway runs.',

@@ -85,6 +85,8 @@ export interface RunConfig {
   max_turns?: number;
   /** Dollars the run may spend, subagents included; once spent, no further model call: MAX_COST. */
   max_cost_usd?: number;
+  /** Where this agent's subagents run: `threads` gives each a worker thread (default `async`). */
+  execution_mode?: 'async' | 'threads';
   compaction?: CompactionConfig;
 }
 

@@ -10,6 +10,7 @@ import type { RunState } from '../../contracts/run-state.js';
 import type { OfferedTools } from '../../mcp/client/offered-tools.js';
 import { grantedTools } from '../subagents/granted-tools.js';
 import { spawnChild } from '../subagents/spawn-child.js';
+import type { SpawnRequest } from '../../contracts/agent.js';
 import { compactionSettings } from '../compaction/compaction-settings.js';
 import { costLimitOf, costSpent, executionBudget } from './cost-ceiling.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
@@ -169,6 +170,11 @@ function nestedSpawns({
     },
     budget,
   );
+  // `execution_mode: threads` in the definition: every child of this agent gets a worker thread.
+  const placed = (request: SpawnRequest): SpawnRequest =>
+    definition.runConfig?.execution_mode === 'threads' && request.isolation === undefined
+      ? { ...request, isolation: 'thread' }
+      : request;
   return {
     spawn: (request) => {
       // A subagent's model calls are the run's spending too.
@@ -176,10 +182,10 @@ function nestedSpawns({
         throw new ToolExecutionError(
           `Not started: the run's cost limit ($${costLimitOf({ budget, maxCostUsd })}) is spent.`,
         );
-      return spawnChild(services, parent, request, callerSignal, { suspendable: true });
+      return spawnChild(services, parent, placed(request), callerSignal, { suspendable: true });
     },
     resumeSpawn: (request, resume) =>
-      spawnChild(services, parent, request, callerSignal, { suspendable: true, resume }),
+      spawnChild(services, parent, placed(request), callerSignal, { suspendable: true, resume }),
   };
 }
 

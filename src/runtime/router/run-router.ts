@@ -15,7 +15,12 @@ export function routerRun(
   const agent = new RouterAgent(
     definition,
     options.services?.agents ?? options.agents,
-    options.router ?? {},
+    {
+      ...(definition.runConfig?.execution_mode === 'threads'
+        ? { executionMode: 'threads' as const }
+        : {}),
+      ...options.router,
+    },
   );
   const modelName = options.router?.models?.router ?? definition.modelConfig?.model;
   return {
