@@ -64,13 +64,7 @@ export async function drive(
   start: RunStart,
   options: ExecutionOptions = {},
 ): Promise<RunOutcome> {
-  if (isCodeAgent(agent)) {
-    if (start.kind !== 'new')
-      throw new ConfigError(`${agent.name} is a code agent: it cannot be resumed.`);
-    const input = start.input ?? codeAgentInput(options.inputs ?? {}, options);
-    const { driveCodeAgent } = await import('./code-agent-runner.js');
-    return { status: 'finished', result: await driveCodeAgent(agent, input, options, launchChild) };
-  }
+  if (isCodeAgent(agent)) return driveCode(agent, start, options);
   const definition = agent;
   // Stored by this version or an older one (upgraded); a newer one is refused.
   if (start.kind !== 'new') start = { ...start, state: readRunState(start.state) };
@@ -93,6 +87,35 @@ export async function drive(
     const closing = prepared.root ? closeServers(prepared) : undefined;
     if (closing) await closing;
   }
+}
+
+/**
+ * A code agent pauses when a child of its waits for a person, and resumes by
+ * replaying its `execute` from the start: model replies and finished
+ * children come from the stored state, so only what was left runs.
+ */
+async function driveCode(agent: Agent, start: RunStart, options: ExecutionOptions) {
+  if (start.kind === 'recover')
+    throw new ConfigError(
+      `${agent.name} is a code agent: it resumes from a pause, not a checkpoint.`,
+    );
+  const { driveCodeOutcome } = await import('./code-agent-runner.js');
+  const given = start.kind === 'new' ? start.input : undefined;
+  const input = given ?? codeAgentInput(options.inputs ?? {}, options);
+  if (start.kind === 'new')
+    return driveCodeOutcome(agent, input, { ...options, pausable: true }, launchChild);
+  const state = readRunState(start.state);
+  return driveCodeOutcome(
+    agent,
+    input,
+    {
+      ...options,
+      runId: state.runId,
+      pausable: true,
+      resume: { state, decisions: start.decisions },
+    },
+    launchChild,
+  );
 }
 
 /** The finished run's result; a run that may not pause treats a pause as a setup error. */
