@@ -1,6 +1,5 @@
 import type { RunResult } from '../contracts/run-result.js';
 import type { RunState } from '../contracts/run-state.js';
-import type { AgentDefinition } from '../definition/types.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ResumeDecision } from './calls/confirmation.js';
 import { drive, NEW_RUN, resultOf, type RunOutcome, type Runnable } from './loop/executor.js';
@@ -27,13 +26,13 @@ export async function run(agent: Runnable, options: RunOptions = {}): Promise<Ru
  * Starts a run that may wait for a person: it finishes, or pauses when the
  * confirmation handler answers `pause`, with plain-data state to store for `resume`.
  */
-export function start(agent: AgentDefinition, options: RunOptions = {}): Promise<RunOutcome> {
+export function start(agent: Runnable, options: RunOptions = {}): Promise<RunOutcome> {
   return drive(agent, NEW_RUN, options);
 }
 
 /** Goes on from a paused run's stored state, with a decision for every waiting call. */
 export function resume(
-  agent: AgentDefinition,
+  agent: Runnable,
   state: Readonly<RunState>,
   decisions: Readonly<Record<string, ResumeDecision>>,
   options: RunOptions = {},
