@@ -62,7 +62,7 @@ export type ApprovalRequiredData = {
 export type ApprovalResolvedData = {
   callId: string;
   tool: string;
-  decision: 'approve' | 'approve_always' | 'reject';
+  decision: 'approve' | 'approve_always' | 'reject' | 'unattended';
 };
 
 export type OutputEmittedData = { name: string; value?: unknown };

@@ -20,6 +20,7 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import type { ApproveFlag, ModelFlag, WorkspaceFlag } from '../options/agent-options.js';
 import type { JsonFlag, QuietFlag, RecordFlag } from '../options/output-options.js';
@@ -73,6 +74,7 @@ export async function replayCommand(
       tools: builtinTools,
     });
     const live = until === undefined ? undefined : liveModel(options.model ?? agentModel, io);
+    const unattended = unattendedCalls();
     const {
       result,
       report,
@@ -86,7 +88,7 @@ export async function replayCommand(
       ...(until !== undefined ? { until } : {}),
       ...(live ? { live: () => live } : {}),
       ...(timingScale ? { timingScale } : {}),
-      confirm: terminalConfirm(io, approvals),
+      confirm: terminalConfirm(io, approvals, unattended),
       signal: interrupt.signal,
       workspace,
       runtime: await createRuntime(),
@@ -105,6 +107,10 @@ export async function replayCommand(
       io.stderr(formatReplayReport(report, file));
     }
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
+    if (unattended.tools().length > 0) {
+      io.stderr(unattendedNotice(unattended.tools(), style));
+      return EXIT.unapproved;
+    }
     if (options.strict && report.divergences.length > 0) return EXIT.failed;
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
   } catch (error) {

@@ -25,6 +25,7 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle, type Style } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
@@ -88,6 +89,7 @@ export async function runCommand(
     const inputs = parseCliInputs(definition, options.input, promptWords);
     const workspace = await workspaceFolder(io, options.workspace);
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
+    const unattended = unattendedCalls();
     // Keyed by the effective model, so every agent of the tree shares one client.
     const resolveOnce = cachedResolver(cliModelResolver(io));
     const runOptions: RunOptions = {
@@ -103,7 +105,7 @@ export async function runCommand(
       resolveModel: (name) => resolveOnce(options.model ?? name),
       signal: interrupt.signal,
       policy,
-      confirm: terminalConfirm(io, approvals),
+      confirm: terminalConfirm(io, approvals, unattended),
       onEvent: observed(
         telemetry,
         options.quiet ? undefined : createProgressPrinter(io.stderr, style),
@@ -121,6 +123,11 @@ export async function runCommand(
     io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
     if (result.error?.code === 'setup') return EXIT.setup;
+    // Whatever the model made of it, what it was asked to do is not all done: never exit 0.
+    if (unattended.tools().length > 0) {
+      io.stderr(unattendedNotice(unattended.tools(), style));
+      return EXIT.unapproved;
+    }
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
   } catch (error) {
     return reportError(error, io.stderr, style);
