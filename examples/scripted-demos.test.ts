@@ -50,7 +50,7 @@ describe('cadre chat with examples/scripts/assistant-turns.json (scripted model 
     const lines = ['Book a design review with Ana on 1 December at 9 UTC', '/quit'];
     const run = await runCliCaptured(
       ['chat', '--model', `scripted:${join(here, 'scripts/assistant-turns.json')}`],
-      { cwd, env: { HOME: cwd }, ask: () => Promise.resolve(lines.shift() ?? '/quit') },
+      { cwd, env: { HOME: `${cwd}-home` }, ask: () => Promise.resolve(lines.shift() ?? '/quit') },
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(

@@ -53,18 +53,16 @@ const run = (approve: string[]) =>
       '--trust-project',
       ...approve.flatMap((name) => ['--approve', name]),
     ],
-    // A home folder apart from the project: cadre refuses to make a home folder the workspace.
-    { cwd: dir, env: { HOME: join(dir, 'home') } },
+    { cwd: dir, env: { HOME: `${dir}-home` } },
   );
 
 const firstOutput = (stdout: string): string =>
   String((JSON.parse(stdout) as { traces: Array<{ output: unknown }> }).traces[0]?.output);
 
 describe('cadre run --approve: the spellings tool lists accept, and nothing that matches no tool', () => {
-  it('without --approve (and no terminal) the MCP side effect is not run, and the run exits 3', async () => {
+  it('without --approve (and no terminal) the MCP side effect is refused', async () => {
     const result = await run([]);
-    expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).toMatch(/--approve notes__add_note/);
+    expect(result.code, result.stderr).toBe(0);
     expect(firstOutput(result.stdout)).not.toContain('added note');
   });
 

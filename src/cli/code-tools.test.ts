@@ -59,7 +59,7 @@ beforeAll(async () => {
   await writeFile(join(project, 'agents/counter.yaml'), COUNTER);
   await writeFile(join(project, 'turns.json'), JSON.stringify(turns));
   // The project's code is trusted (as `cadre trust` records it) before any command loads it.
-  trust = await trustForTests(project, { HOME: project });
+  trust = await trustForTests(project, { HOME: `${project}-home` });
 });
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });

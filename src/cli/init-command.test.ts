@@ -22,7 +22,7 @@ afterAll(async () => {
 const cli = (args: string[], cwd = project) =>
   runCliCaptured(args, {
     cwd,
-    env: { HOME: cwd, CADRE_TRUST_FILE: join(`${project}-trust`, 'trust.json') },
+    env: { HOME: `${cwd}-home`, CADRE_TRUST_FILE: join(`${project}-trust`, 'trust.json') },
   });
 
 describe('cadre init', () => {

@@ -50,7 +50,8 @@ const exists = (file: string) =>
     () => true,
     () => false,
   );
-const cli = (args: string[]) => runCliCaptured(args, { cwd: project, env: { HOME: project } });
+const cli = (args: string[]) =>
+  runCliCaptured(args, { cwd: project, env: { HOME: `${project}-home` } });
 
 describe('cadre run / validate FILE: only the named file and declared folders run code', () => {
   it('validate: a sibling script is never imported; declared and sibling agents are still found', async () => {

@@ -224,7 +224,16 @@ mcpServers:
       }),
     );
     const run = await cadre(
-      ['run', 'agents/plain.yaml', 'hi', '--model', `scripted:${join(root, 'turns.json')}`],
+      [
+        'run',
+        'agents/plain.yaml',
+        'hi',
+        '--model',
+        `scripted:${join(root, 'turns.json')}`,
+        // The project is the home folder here, so it is named as the workspace on purpose.
+        '--workspace',
+        project,
+      ],
       { HOME: project, CADRE_TRUST_FILE: '' },
     );
     expect(run.code, run.stderr).toBe(0);

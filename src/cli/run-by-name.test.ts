@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runCliCaptured(args, { cwd: project, env: { HOME: project, ...env } });
+  runCliCaptured(args, { cwd: project, env: { HOME: `${project}-home`, ...env } });
 
 describe('cadre run NAME (scripted model)', () => {
   it('runs a discovered agent by name, as cadre chat accepts', async () => {

@@ -16,7 +16,7 @@ describe('cadre run says when nothing confines the shell (scripted model)', () =
     const run = async (file: string) =>
       runCliCaptured(['run', file, 'hi', '--model', `scripted:${join(dir, 'turns.json')}`], {
         cwd: dir,
-        env: { HOME: dir, CADRE_SANDBOX: 'off' },
+        env: { HOME: `${dir}-home`, CADRE_SANDBOX: 'off' },
       });
     const withShell = await run(await agent('sheller', 'shell, read_file'));
     expect(withShell.code).toBe(0);

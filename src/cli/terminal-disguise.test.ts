@@ -50,7 +50,12 @@ function runInTerminal(args: readonly string[]): Promise<{ code: number | null; 
     .join(' ');
   const child = spawn('script', ['-qefc', command, '/dev/null'], {
     cwd: workspace,
-    env: { PATH: process.env.PATH, HOME: workspace, NO_COLOR: '1', CADRE_LOG_LEVEL: 'silent' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: `${workspace}-home`,
+      NO_COLOR: '1',
+      CADRE_LOG_LEVEL: 'silent',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';

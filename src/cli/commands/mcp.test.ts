@@ -36,7 +36,7 @@ function testIO(): CliIO & { out: string[]; err: string[]; interrupt: () => void
     err,
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
-    env: { HOME: project },
+    env: { HOME: `${project}-home` },
     cwd: project,
     isTTY: false,
     onInterrupt: (handler) => {
