@@ -168,6 +168,7 @@ beforeAll(async () => {
     );
     tokens[user] = created.stdout.trim();
   }
+  let stderr = '';
   let announced = (): void => undefined;
   const ready = new Promise<void>((resolve) => (announced = resolve));
   const io: CliIO = {
@@ -175,7 +176,7 @@ beforeAll(async () => {
       stdout += t;
       if (/Workspace /.test(stdout)) announced();
     },
-    stderr: () => undefined,
+    stderr: (t) => (stderr += t),
     env: {
       HOME: home,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -191,10 +192,11 @@ beforeAll(async () => {
       return () => (stop = undefined);
     },
   };
-  exited = runCli(['serve', '--port', '0', '--policy', 'policy.yaml'], io);
+  // The operator trusts the project's policy for this start (the test's own files).
+  exited = runCli(['serve', '--port', '0', '--policy', 'policy.yaml', '--trust-project'], io);
   await Promise.race([exited, ready]);
   url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
-  if (!url) throw new Error(`serve did not start: ${stdout}`);
+  if (!url) throw new Error(`serve did not start: ${stdout}${stderr}`);
   base = join(server, '.cadre', 'workspaces');
   await run('ann', 'ANN_WRITES');
   const [annDir] = await readdir(base);
