@@ -107,6 +107,16 @@ describe('the packed package, installed with npm install -g into a temporary pre
     expect(version.stdout.trim()).toBe(manifest.version);
     const which = await sh('sh', ['-c', 'command -v cadre'], { cwd: work, env: { PATH: path } });
     expect(which.stdout.trim()).toBe(join(prefix, 'bin', 'cadre'));
+    // Or without installing it, as the README says.
+    const npx = await sh(
+      'npx',
+      ['--yes', '--prefer-offline', '-p', tarball, 'cadre', '--version'],
+      {
+        cwd: work,
+        env: cleanEnv({ PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) }),
+      },
+    );
+    expect(npx.stdout.trim(), npx.stderr).toBe(manifest.version);
   });
 
   it('cadre init writes a project outside the checkout', async () => {
