@@ -77,7 +77,10 @@ export async function streamRun<Head>(
       const failed = failedRun(response, outcome.cadre);
       if (!out.opened) {
         void run.reply.header(THREAD_HEADER, response.threadId);
-        return void (await run.reply.status(failed.status).headers(failed.headers).send(failed.body));
+        return void (await run.reply
+          .status(failed.status)
+          .headers(failed.headers)
+          .send(failed.body));
       }
       return out.failed(failed.body);
     }
