@@ -10,8 +10,7 @@ const major = Number(process.versions.node.split('.')[0]);
 if (major < MINIMUM_MAJOR) {
   process.stderr.write(
     `cadre needs Node ${MINIMUM_MAJOR} or later; this is Node ${process.versions.node} (${process.execPath}).\n` +
-      `Install Node ${MINIMUM_MAJOR} (https://nodejs.org, or \`nvm install ${MINIMUM_MAJOR}\`) and put it first on PATH,\n` +
-      `or run this once with it: npx -p node@${MINIMUM_MAJOR} -p <this package> cadre …\n`,
+      `Install Node ${MINIMUM_MAJOR} (https://nodejs.org, or \`nvm install ${MINIMUM_MAJOR}\`) and put it first on PATH.\n`,
   );
   // A setup problem, as the CLI's other setup errors.
   process.exitCode = 2;
