@@ -30,6 +30,8 @@ export interface AppOptions {
   script?: Script;
   /** The model string runs store (`scripted:FILE` as `cadre serve --model` gives it). */
   model?: string;
+  /** No model at all and no key, as `cadre init && cadre serve` gives a newcomer. */
+  noModel?: boolean;
 }
 
 /**
@@ -51,8 +53,7 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
     store,
     cwd: dir,
     env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'cadre@example.com', HOME: dir },
-    model: options.model ?? 'scripted',
-    modelClient: model,
+    ...(options.noModel ? {} : { model: options.model ?? 'scripted', modelClient: model }),
   });
   const app = buildServer({ service, store, log: { level: 'silent' } });
   registerWebUi(app);

@@ -31,7 +31,17 @@ export interface Discovery {
   diagnostics: string[];
   /** Only the skipped files (invalid, or code that threw on import), each naming the file. */
   skipped: string[];
+  /** The same files, absolute, with their issues: a command reports only those it was asked about. */
+  skippedFiles: SkippedFile[];
   warnings: ValidationIssue[];
+}
+
+/** A definition file left out, and why. */
+export interface SkippedFile {
+  file: string;
+  issues: readonly ValidationIssue[];
+  /** As `skipped` words it: `skipped agents/x.yaml: …`. */
+  line: string;
 }
 
 /**
@@ -43,6 +53,7 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
   const diagnostics: string[] = [];
   const warnings: ValidationIssue[] = [];
   const skipped: string[] = [];
+  const skippedFiles: SkippedFile[] = [];
   const registry = new AgentRegistry((message) => diagnostics.push(message));
   const home = options.home ?? homedir();
   type Folder = { dir: string; origin: AgentOrigin; modules: boolean };
@@ -103,11 +114,12 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
         ...(definition.source?.file ? { file: relative(options.cwd, definition.source.file) } : {}),
       });
     }
-    for (const { file, error } of failed)
-      skipped.push(
-        `skipped ${relative(options.cwd, file)}: ${error.issues.map(formatIssue).join('; ')}`,
-      );
+    for (const { file, error } of failed) {
+      const line = `skipped ${relative(options.cwd, file)}: ${error.issues.map(formatIssue).join('; ')}`;
+      skipped.push(line);
+      skippedFiles.push({ file: resolve(file), issues: error.issues, line });
+    }
   }
   for (const entry of options.builtins ?? []) registry.register({ entry, origin: 'builtin' });
-  return { registry, diagnostics: [...diagnostics, ...skipped], skipped, warnings };
+  return { registry, diagnostics: [...diagnostics, ...skipped], skipped, skippedFiles, warnings };
 }

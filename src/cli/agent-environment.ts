@@ -1,6 +1,6 @@
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import { builtinAgentEntries } from '../agents/builtin/index.js';
-import { discoverAgents } from '../agents/discover-agents.js';
+import { discoverAgents, type SkippedFile } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../contracts/agent.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
@@ -26,6 +26,10 @@ export interface AgentEnvironment {
   diagnostics: string[];
   /** Definition files left out (invalid, or code that threw on import), each naming the file. */
   skipped: string[];
+  /** The definition files among them, absolute, with their issues. */
+  skippedFiles: SkippedFile[];
+  /** Code tool modules left out (they threw on import, or took a built-in's name). */
+  toolWarnings: string[];
   /** Non-fatal issues of the discovered definitions (tools left out, model fallbacks). */
   warnings: ValidationIssue[];
   /** Tools runs may be granted: the built-ins, what the environment configures (web_search) and the code tools. */
@@ -94,7 +98,7 @@ async function loadEnvironment(
   // An agent that names a tool or server left out as untrusted is told which file it was.
   const hint = untrustedHint(gate.refused());
   const trusting = { gate, ...(hint ? { untrustedHint: hint } : {}) };
-  const { registry, diagnostics, skipped, warnings } = await discoverAgents({
+  const { registry, diagnostics, skipped, skippedFiles, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
     load: {
@@ -121,6 +125,8 @@ async function loadEnvironment(
     },
     diagnostics: [...code.warnings, ...diagnostics],
     skipped: [...code.warnings, ...skipped],
+    skippedFiles,
+    toolWarnings: code.warnings,
     warnings,
     tools,
     codeTools: code.tools,

@@ -60,9 +60,10 @@ const firstOutput = (stdout: string): string =>
   String((JSON.parse(stdout) as { traces: Array<{ output: unknown }> }).traces[0]?.output);
 
 describe('cadre run --approve: the spellings tool lists accept, and nothing that matches no tool', () => {
-  it('without --approve (and no terminal) the MCP side effect is refused', async () => {
+  it('without --approve (and no terminal) the MCP side effect is not run, and the run exits 3', async () => {
     const result = await run([]);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toMatch(/--approve notes__add_note/);
     expect(firstOutput(result.stdout)).not.toContain('added note');
   });
 

@@ -14,5 +14,8 @@ export interface CliIO {
   resetInterrupts?: () => void;
 }
 
-/** Exit codes: 0 success, 1 invalid input / failed run, 2 setup problem (no model), 130 interrupted. */
-export const EXIT = { ok: 0, failed: 1, setup: 2, interrupted: 130 } as const;
+/**
+ * Exit codes: 0 success, 1 invalid input / failed run, 2 setup problem (no model), 3 a call
+ * needed approval that no one could give (no terminal, not pre-approved), 130 interrupted.
+ */
+export const EXIT = { ok: 0, failed: 1, setup: 2, unapproved: 3, interrupted: 130 } as const;

@@ -1,6 +1,7 @@
 import { CadreError } from '../errors/cadre-error.js';
 import { formatIssue, ValidationError } from '../errors/validation-error.js';
 import { missingPackage } from '../util/optional-import.js';
+import { npmInstall } from '../util/npm-install.js';
 import { EXIT } from './cli-io.js';
 import type { Style } from './style.js';
 
@@ -17,7 +18,7 @@ export function reportError(error: unknown, write: (text: string) => void, style
   // A package left out of the install that no loader named: still a setup problem, not a crash.
   const missing = missingPackage(error);
   if (missing !== undefined) {
-    write(`${style.red('error')} ${missing} is not installed: npm install ${missing}\n`);
+    write(`${style.red('error')} ${missing} is not installed: ${npmInstall()} ${missing}\n`);
     return EXIT.setup;
   }
   write(

@@ -182,22 +182,33 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
     return agent;
   };
 
-  it('refuses side effects without a terminal or --approve, and tells the model', async () => {
+  it('without a terminal or --approve, a side effect is not run, the model is told no one could approve it (not that a person said no), and the run exits 3 saying how to approve', async () => {
     const model = await scripted([
       {
         parts: [
           { functionCall: { name: 'write_file', args: { path: 'note.txt', content: 'hi' } } },
         ],
       },
-      { parts: [{ text: 'I could not write it.' }] },
+      // The scripted model reads a call no one could approve as not run, like a rejection.
+      {
+        parts: [{ text: 'It ran?' }],
+        branches: [
+          { when: { toolResult: 'rejected' }, parts: [{ text: 'I could not write it.' }] },
+        ],
+      },
     ]);
     const run = await runCliCaptured(
       ['run', await writer(), 'write a note', '--model', model, '--workspace', workspace],
       { cwd: workspace },
     );
-    expect(run.code).toBe(0);
     await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
-    expect(run.stderr).toMatch(/write_file failed: The user rejected/);
+    // The run reached its goal, yet what it was asked is not done: never exit 0.
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('I could not write it.\n');
+    expect(run.stderr).toMatch(/write_file failed: Not run: no one could approve this call/);
+    expect(run.stderr).not.toMatch(/user rejected/i);
+    expect(run.stderr).toMatch(/--approve write_file \(or --approve all\)/);
+    expect(run.stderr).toMatch(/\{tool: write_file, decision: allow/);
   });
 
   it('runs an approved side effect exactly once', async () => {

@@ -2,22 +2,36 @@ import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
 import { approvalPath, approveTools } from '../runtime/calls/confirmation.js';
 import type { ApproveList } from './approve-names.js';
 import type { CliIO } from './cli-io.js';
+import type { UnattendedCalls } from './unattended-calls.js';
 import { escapeInvisible } from '../util/visible-text.js';
 
-/** Approves what `--approve` covers and refuses the rest, with the reason told to the agent. */
-export function approvedOnly(approvals: ApproveList): ConfirmationHandler {
+/**
+ * Approves what `--approve` covers; the rest is not run, for no one can be
+ * asked (the model is told so, and `unattended` hears of each such tool).
+ */
+export function approvedOnly(
+  approvals: ApproveList,
+  unattended?: UnattendedCalls,
+): ConfirmationHandler {
   const refuse = approveTools([]);
-  return (request, signal) =>
-    approvals.covers(request.tool) ? Promise.resolve({ kind: 'approve' }) : refuse(request, signal);
+  return (request, signal) => {
+    if (approvals.covers(request.tool)) return Promise.resolve({ kind: 'approve' });
+    unattended?.note(request.tool);
+    return refuse(request, signal);
+  };
 }
 
 /**
  * How the CLI decides side effects (DESIGN §4): `--approve` names are
  * approved; otherwise a terminal asks (yes / no / always); without a
- * terminal the call is refused.
+ * terminal the call is not run (not a refusal: no one was asked).
  */
-export function terminalConfirm(io: CliIO, approvals: ApproveList): ConfirmationHandler {
-  const fallback = approvedOnly(approvals);
+export function terminalConfirm(
+  io: CliIO,
+  approvals: ApproveList,
+  unattended?: UnattendedCalls,
+): ConfirmationHandler {
+  const fallback = approvedOnly(approvals, unattended);
   return async (request, signal) => {
     if (approvals.covers(request.tool) || !io.ask) return fallback(request, signal);
     for (;;) {

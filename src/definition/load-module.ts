@@ -3,6 +3,7 @@ import { isDefinedAgent } from './define-agent.js';
 import { isPlainObject } from './describe-value.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
 import { displayFile } from './validate-context.js';
+import { moduleAliases } from './module-aliases.js';
 import { validateDefinitionObject } from './validate-definition.js';
 
 const fail = (file: string, options: LoadOptions, message: string): never => {
@@ -26,7 +27,11 @@ export async function loadModuleDefinition(
   options: LoadOptions,
 ): Promise<LoadResult> {
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    fsCache: false,
+    alias: moduleAliases(file),
+  });
   let exports: unknown;
   try {
     exports = await jiti.import(file);

@@ -62,8 +62,11 @@ export type ApprovalRequiredData = {
 export type ApprovalResolvedData = {
   callId: string;
   tool: string;
-  /** `stale`: an approval given earlier no longer matches the call (`reason`); the person is asked again. */
-  decision: 'approve' | 'approve_always' | 'reject' | 'stale';
+  /**
+   * `stale`: an approval given earlier no longer matches the call (`reason`); the person is asked
+   * again. `unattended`: no one could be asked (no terminal, no --approve); the call was not run.
+   */
+  decision: 'approve' | 'approve_always' | 'reject' | 'stale' | 'unattended';
   reason?: string;
 };
 

@@ -26,8 +26,11 @@ export interface ScriptCondition {
   sectionIncludes?: readonly [string, string];
 }
 
-/** How the runtime words a person's "no" (src/runtime/approvals.ts); a test pins it. */
-const REJECTION = /^The user rejected this call to /;
+/**
+ * How the runtime words a person's "no", and a call no one could approve
+ * (src/runtime/calls/approvals.ts); a test pins them. A script reads both as not run.
+ */
+const REJECTION = /^(The user rejected this call to |Not run: no one could approve this call to )/;
 
 export function holds(condition: ScriptCondition, request: ModelRequest): boolean {
   const { toolResult, promptIncludes, sectionIncludes } = condition;

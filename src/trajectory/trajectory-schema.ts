@@ -113,6 +113,7 @@ const decision = z.union([
   z.object({ kind: z.literal('approve') }),
   z.object({ kind: z.literal('approve_always') }),
   z.object({ kind: z.literal('reject'), feedback: z.string().optional() }),
+  z.object({ kind: z.literal('unattended') }),
   z.object({ kind: z.literal('pause') }),
   // Trajectories recorded before the decision to wait was called `pause`; read as `pause`.
   z.object({ kind: z.literal('defer') }),

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/cadre-error.js';
+import { npmInstall } from './npm-install.js';
 
 /**
  * Packages a feature needs that `npm install cadre` leaves out (optional
@@ -36,7 +37,7 @@ export async function optionalImport<T>(
 /** `Gemini models need @google/genai: npm install @google/genai` */
 export function missingMessage({ needs, packages, or = [] }: OptionalPackages): string {
   const alternatives = or.length > 0 ? ` (or ${or.join(' or ')})` : '';
-  return `${needs} ${listed(packages)}${alternatives}: npm install ${packages.join(' ')}`;
+  return `${needs} ${listed(packages)}${alternatives}: ${npmInstall()} ${packages.join(' ')}`;
 }
 
 /** The package an ERR_MODULE_NOT_FOUND says is not installed; undefined for anything else. */

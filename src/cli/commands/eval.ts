@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../errors/cadre-error.js';
-import { formatIssue } from '../../errors/validation-error.js';
 import { belowMinimum } from '../../eval/summarise.js';
 import { buildScorers, defaultScorers, parseScorerSpecs } from '../../eval/scorer-specs.js';
 import { formatSummary } from '../../eval/format-summary.js';
@@ -17,9 +16,8 @@ import { checkedApprovals } from '../checked-approvals.js';
 import { approvedOnly } from '../terminal-confirm.js';
 import { FALLBACK_MODEL, type ModelResolver } from '../../runtime/loop/executor.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
-import { loadDefinition } from '../../definition/load-definition.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { agentTarget } from '../agent-target.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -62,11 +60,10 @@ export async function evalCommand(
     const repeat = whole(options.repeat, '--repeat', 1);
     const retries = whole(options.retries, '--retries', 0);
     const minScore = options.minScore === undefined ? undefined : fraction(options.minScore);
-    const path = resolve(io.cwd, agentFile);
-    const environment = await agentEnvironment(io, { besides: path });
-    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
-    const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
-    for (const w of warnings) io.stderr(`${style.yellow('warning')} ${formatIssue(w)}\n`);
+    // A file or an agent name, as `cadre run` takes them; only the agent's own problems are said.
+    const { environment, definition } = await agentTarget(agentFile, io, (line) =>
+      io.stderr(`${style.yellow('warning')} ${line}\n`),
+    );
     const approvals = checkedApprovals(options.approve, definition, environment);
     const dataset = await loadDataset(resolve(io.cwd, options.dataset), interrupt.signal);
     for (const w of dataset.warnings) io.stderr(`${style.yellow('warning')} ${w}\n`);

@@ -40,7 +40,8 @@ export async function initCommand(dir: string | undefined, io: CliIO): Promise<n
       [
         '',
         'Next:',
-        `  ${cd}cadre validate agents          # check the agent`,
+        `  ${cd}cadre trust                    # after reading tools/ and policy.yaml: lets cadre load them`,
+        '  cadre validate agents          # check the agent',
         '  cadre tools                    # the built-in tools and tools/word-count.tool.ts',
         '  cadre run helper "How many words are in README.md?" --policy policy.yaml',
         '',

@@ -1,13 +1,11 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../../errors/cadre-error.js';
-import { formatIssue } from '../../errors/validation-error.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import { FALLBACK_MODEL } from '../../runtime/loop/executor.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
-import { loadDefinition } from '../../definition/load-definition.js';
-import type { AgentDefinition } from '../../definition/types.js';
 import { builtinTools } from '../../tools/builtin/index.js';
-import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
+import { agentEnvironment } from '../agent-environment.js';
+import { agentTarget } from '../agent-target.js';
 import { definitionFromSnapshot } from '../../trajectory/definition-snapshot.js';
 import { formatReplayReport } from '../../trajectory/format-report.js';
 import { loadTrajectory, saveTrajectory } from '../../trajectory/load-trajectory.js';
@@ -20,6 +18,7 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import type { ApproveFlag, ModelFlag, WorkspaceFlag } from '../options/agent-options.js';
 import type { JsonFlag, QuietFlag, RecordFlag } from '../options/output-options.js';
@@ -54,13 +53,15 @@ export async function replayCommand(
   );
   try {
     const trajectory = await loadTrajectory(resolve(io.cwd, file), interrupt.signal);
-    const agentPath = options.agent ? resolve(io.cwd, options.agent) : trajectory.agent.source;
+    const warn = (line: string): void => io.stderr(`${style.yellow('warning')} ${line}\n`);
+    // --agent is a file or an agent name, as `cadre run` takes them.
+    const chosen = options.agent ? await agentTarget(options.agent, io, warn) : undefined;
     // Subagents run again (their model steps replayed), so the command sees the agents `cadre run` does.
-    const environment = await agentEnvironment(io, agentPath ? { besides: agentPath } : {});
-    for (const line of environment.skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
-    const definition = options.agent
-      ? await loadAgent(resolve(io.cwd, options.agent), environment, io, style.yellow('warning'))
-      : undefined;
+    const recorded = trajectory.agent.source;
+    const environment =
+      chosen?.environment ?? (await agentEnvironment(io, recorded ? { besides: recorded } : {}));
+    if (!chosen) environment.toolWarnings.forEach(warn);
+    const definition = chosen?.definition;
     const until = options.until === undefined ? undefined : count(options.until, '--until');
     const timingScale =
       options.timing === undefined || options.timing === false ? undefined : scale(options.timing);
@@ -73,6 +74,7 @@ export async function replayCommand(
       tools: builtinTools,
     });
     const live = until === undefined ? undefined : liveModel(options.model ?? agentModel, io);
+    const unattended = unattendedCalls();
     const {
       result,
       report,
@@ -86,7 +88,7 @@ export async function replayCommand(
       ...(until !== undefined ? { until } : {}),
       ...(live ? { live: () => live } : {}),
       ...(timingScale ? { timingScale } : {}),
-      confirm: terminalConfirm(io, approvals),
+      confirm: terminalConfirm(io, approvals, unattended),
       signal: interrupt.signal,
       workspace,
       runtime: await createRuntime(),
@@ -105,6 +107,10 @@ export async function replayCommand(
       io.stderr(formatReplayReport(report, file));
     }
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
+    if (unattended.tools().length > 0) {
+      io.stderr(unattendedNotice(unattended.tools(), style));
+      return EXIT.unapproved;
+    }
     if (options.strict && report.divergences.length > 0) return EXIT.failed;
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
   } catch (error) {
@@ -112,17 +118,6 @@ export async function replayCommand(
   } finally {
     interrupt.dispose();
   }
-}
-
-async function loadAgent(
-  path: string,
-  environment: AgentEnvironment,
-  io: CliIO,
-  warning: string,
-): Promise<AgentDefinition> {
-  const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
-  for (const w of warnings) io.stderr(`${warning} ${formatIssue(w)}\n`);
-  return definition;
 }
 
 /** The model a fork continues with, chosen as `cadre run` would: --model, the definition, CADRE_MODEL. */

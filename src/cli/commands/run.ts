@@ -1,20 +1,11 @@
-import { formatIssue } from '../../errors/validation-error.js';
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { type RunOptions } from '../../runtime/loop/executor.js';
 import { run } from '../../runtime/run-verbs.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
-import { loadDefinition } from '../../definition/load-definition.js';
-import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
-import { nameOf } from '../../agents/agent-registry.js';
-import { AGENT_NAME_PATTERN } from '../../definition/agent-name.js';
-import type { AgentDefinition } from '../../definition/types.js';
-import { ConfigError } from '../../errors/cadre-error.js';
-import { ValidationError } from '../../errors/validation-error.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';
 import { commandPolicy, policyPath } from '../command-policy.js';
 import { withProjectTrust } from '../project-trust-flow.js';
-import type { ProjectGate } from '../../trust/project-gate.js';
 import { workspaceFolder } from '../workspace-folder.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { parseCliInputs } from '../parse-inputs.js';
@@ -23,13 +14,14 @@ import { createProgressPrinter } from '../progress.js';
 import { unconfinedShellWarning } from '../sandbox-notice.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
-import { createStyle, type Style } from '../style.js';
+import { createStyle } from '../style.js';
+import { agentTarget } from '../agent-target.js';
 import { terminalConfirm } from '../terminal-confirm.js';
+import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type {
   ApproveFlag,
@@ -64,6 +56,7 @@ export async function runCommand(
     `${style.yellow('Cancelling…')} (Ctrl-C again to exit now)`,
   );
   let telemetry: Telemetry | undefined;
+  const warn = (line: string): void => io.stderr(`${style.yellow('warning')} ${line}\n`);
   try {
     // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT asks; nothing is loaded otherwise.
     telemetry = await telemetryFromEnv(io.env);
@@ -78,7 +71,7 @@ export async function runCommand(
       },
       async (gate) => {
         if (policyFile) await gate.allows(policyFile, 'policy');
-        return { gate, ...(await runTarget(file, io, style, gate)) };
+        return { gate, ...(await agentTarget(file, io, warn, gate)) };
       },
     );
     const policy = await commandPolicy(io, options.policy, gate);
@@ -88,6 +81,7 @@ export async function runCommand(
     const inputs = parseCliInputs(definition, options.input, promptWords);
     const workspace = await workspaceFolder(io, options.workspace);
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
+    const unattended = unattendedCalls();
     // Keyed by the effective model, so every agent of the tree shares one client.
     const resolveOnce = cachedResolver(cliModelResolver(io));
     const runOptions: RunOptions = {
@@ -103,7 +97,7 @@ export async function runCommand(
       resolveModel: (name) => resolveOnce(options.model ?? name),
       signal: interrupt.signal,
       policy,
-      confirm: terminalConfirm(io, approvals),
+      confirm: terminalConfirm(io, approvals, unattended),
       onEvent: observed(
         telemetry,
         options.quiet ? undefined : createProgressPrinter(io.stderr, style),
@@ -121,6 +115,11 @@ export async function runCommand(
     io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
     if (result.error?.code === 'setup') return EXIT.setup;
+    // Whatever the model made of it, what it was asked to do is not all done: never exit 0.
+    if (unattended.tools().length > 0) {
+      io.stderr(unattendedNotice(unattended.tools(), style));
+      return EXIT.unapproved;
+    }
     return result.terminate_reason === 'GOAL' ? EXIT.ok : EXIT.failed;
   } catch (error) {
     return reportError(error, io.stderr, style);
@@ -128,47 +127,6 @@ export async function runCommand(
     interrupt.dispose();
     await telemetry?.shutdown();
   }
-}
-
-/**
- * What `cadre run FILE|NAME` runs: a definition file (the data definitions
- * beside it are read too), else an agent discovered by name, as `cadre chat`
- * accepts. Neither is an error that lists the agents there are.
- */
-async function runTarget(
-  file: string,
-  io: CliIO,
-  style: Style,
-  gate: ProjectGate,
-): Promise<{ environment: AgentEnvironment; definition: AgentDefinition }> {
-  const warn = (line: string): void => io.stderr(`${style.yellow('warning')} ${line}\n`);
-  const path = resolve(io.cwd, file);
-  const isFile = (await stat(path).catch(() => undefined)) !== undefined;
-  if (isFile || !AGENT_NAME_PATTERN.test(file)) {
-    const environment = await agentEnvironment(io, { besides: path, gate });
-    environment.skipped.forEach(warn);
-    const { definition, warnings } = await loadDefinition(path, environment.loadOptions);
-    for (const warning of warnings) warn(formatIssue(warning));
-    return { environment, definition };
-  }
-  const environment = await agentEnvironment(io, { gate });
-  environment.skipped.forEach(warn);
-  const entry = environment.registry.get(file);
-  if (entry?.kind === 'definition') return { environment, definition: entry.definition };
-  if (entry?.kind === 'code')
-    throw new ConfigError(
-      `${file} is a built-in code agent: name it in an agent's tools, or run it from code; cadre run runs definitions.`,
-    );
-  const names = environment.registry
-    .list()
-    .filter((agent) => agent.entry.kind === 'definition')
-    .map((agent) => nameOf(agent.entry));
-  throw new ValidationError([
-    {
-      path: file,
-      message: `no such file, and no agent of that name in ./agents, .cadre/agents or ~/.cadre/agents${names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`,
-    },
-  ]);
 }
 
 function humanResult(result: RunResult): string {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import {
   formatIssue,
   ValidationError,
@@ -8,7 +8,7 @@ import {
 import { loadDefinition, loadDefinitionsFromDir } from '../../definition/load-definition.js';
 import type { LoadResult } from '../../definition/load-definition.js';
 import { SERVER_TOOL_NAMES } from '../../tools/server-tool-names.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { agentEnvironment, type AgentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle } from '../style.js';
@@ -76,12 +76,16 @@ export async function validateCommand(
         io,
         options.trustProject ? { trustProject: true } : {},
         async (gate) => {
-          const { loadOptions, skipped } = await agentEnvironment(io, {
+          const environment = await agentEnvironment(io, {
             ...(isDir ? { folders: [absolute] } : { besides: absolute }),
             extraTools: SERVER_TOOL_NAMES,
             gate,
           });
-          for (const line of skipped) io.stderr(`${style.yellow('warning')} ${line}\n`);
+          // A file reports itself only; a folder also names what else was left out
+          // (its own files are reported below as errors, once).
+          const others = isDir ? neighbours(environment, absolute) : environment.toolWarnings;
+          for (const line of others) io.stderr(`${style.yellow('warning')} ${line}\n`);
+          const { loadOptions } = environment;
           return isDir
             ? await loadDefinitionsFromDir(absolute, loadOptions)
             : { loaded: [await loadDefinition(absolute, loadOptions)], failed: [] };
@@ -96,6 +100,16 @@ export async function validateCommand(
   }
   io.stdout(`${passed} valid, ${failed} invalid\n`);
   return failed > 0 || passed === 0 ? EXIT.failed : EXIT.ok;
+}
+
+/** What the environment left out, but for the definition files inside `dir`. */
+function neighbours(environment: AgentEnvironment, dir: string): string[] {
+  // The folder is read flat: a file in a subfolder (./agents under .) is a neighbour.
+  const own = environment.skippedFiles.filter((skipped) => dirname(skipped.file) === dir);
+  return [
+    ...environment.toolWarnings,
+    ...environment.skippedFiles.filter((s) => !own.includes(s)).map((s) => s.line),
+  ];
 }
 
 function strictProblems({ definition }: LoadResult): ValidationIssue[] {

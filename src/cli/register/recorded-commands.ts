@@ -15,8 +15,8 @@ export function registerReplay(program: Command, { io, setExit }: CommandContext
     )
     .argument('<trajectory>', 'a trajectory file (cadre run --record)')
     .option(
-      '--agent <file>',
-      'run this definition instead of the recorded one, to see where it diverges',
+      '--agent <file|name>',
+      'run this definition (a file or an agent name) instead of the recorded one, to see where it diverges',
     )
     .option('--strict', 'a divergence from the recording is an error')
     .option('--live-tools', 're-run read-only tools for real (side-effecting tools never run)')
@@ -42,7 +42,7 @@ export function registerEval(program: Command, { io, setExit }: CommandContext):
   program
     .command('eval')
     .description('Score an agent on a dataset (JSONL rows, or a folder of trajectories)')
-    .argument('<agent>', 'agent definition file')
+    .argument('<agent>', 'an agent definition file, or the name of an agent `cadre agents` lists')
     .requiredOption('-d, --dataset <path>', 'a .jsonl file or a folder of trajectories')
     .option(
       '-s, --scorer <name>',

@@ -45,6 +45,8 @@ export function elicitationHost(
       case 'reject':
         return { action: 'decline' };
       case 'pause':
+      case 'unattended':
+        // Nobody can answer now: the question is cancelled, not declined.
         return { action: 'cancel' };
       default:
         return decision satisfies never;

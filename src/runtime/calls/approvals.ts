@@ -72,6 +72,16 @@ export async function applyDecision(
           : undefined,
       );
     }
+    case 'unattended': {
+      // Not a person's "no": the model must not read it as a refusal of the idea.
+      const message = unattendedMessage(tool.name);
+      return answered(
+        errorResponse(call, message),
+        env.onReject === 'fail'
+          ? { code: 'unattended', message: `No one could approve ${tool.name}.` }
+          : undefined,
+      );
+    }
     case 'pause':
       // Bound to the call as the person will see it: a resume checks the approval against it.
       return { kind: 'waiting', call, binding: bindingOf(call, tool, await env.definitionHash()) };
@@ -79,6 +89,10 @@ export async function applyDecision(
       return decision satisfies never;
   }
 }
+
+/** What the model is told of a call no one could approve; scripted models match its start. */
+export const unattendedMessage = (tool: string): string =>
+  `Not run: no one could approve this call to ${tool}. It needs a person's approval, and this run has no one to ask and was not allowed it in advance. This is not a refusal: do not call ${tool} again in this run; finish without it and say what is left for a person to do.`;
 
 /** Runs a tool and records its trace; a side effect is claimed first so it runs at most once. */
 export async function execute(

@@ -37,6 +37,11 @@ export type ConfirmationDecision =
   /** Approve this call and every later call of the same tool in this run. */
   | { kind: 'approve_always'; binding?: ApprovalBinding }
   | { kind: 'reject'; feedback?: string }
+  /**
+   * No person could be asked (no terminal, and the call was not allowed in
+   * advance): it is not run, and the model is told it was not refused.
+   */
+  | { kind: 'unattended' }
   /** Decide later: the run pauses (`start` / `resume`), e.g. behind an HTTP approval card. */
   | { kind: 'pause' };
 
@@ -59,15 +64,12 @@ export const refuseSideEffects: ConfirmationHandler = () =>
     feedback: 'Side effects are not allowed in this run (no approval handler was configured).',
   });
 
-/** Approves the named tools (or all) without asking; refuses the rest. */
+/** Approves the named tools (or all) without asking; the rest stay unrun, for no one was asked. */
 export function approveTools(tools: readonly string[] | 'all'): ConfirmationHandler {
   return (request) =>
     Promise.resolve(
       tools === 'all' || tools.includes(request.tool)
         ? { kind: 'approve' }
-        : {
-            kind: 'reject',
-            feedback: `Running '${request.tool}' needs approval, and it was not pre-approved for this run.`,
-          },
+        : { kind: 'unattended' },
     );
 }

@@ -60,7 +60,13 @@ async function decided(
       : undefined;
   // Effects keep the model's order: after a call that waits for a person, a later effect
   // may only join that wait (or be refused), never run ahead of it.
-  if (env.afterPause && tool.sideEffect && asked?.kind !== 'pause' && asked?.kind !== 'reject') {
+  if (
+    env.afterPause &&
+    tool.sideEffect &&
+    asked?.kind !== 'pause' &&
+    asked?.kind !== 'reject' &&
+    asked?.kind !== 'unattended'
+  ) {
     return answered(
       errorResponse(
         call,

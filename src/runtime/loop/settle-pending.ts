@@ -107,6 +107,7 @@ async function bound(
   switch (decision.kind) {
     case 'reject':
     case 'pause':
+    case 'unattended':
       return decision;
     case 'ask_again':
       reason = decision.reason;

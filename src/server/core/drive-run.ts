@@ -1,3 +1,4 @@
+import { CadreError } from '../../errors/cadre-error.js';
 import { storeUnavailableIn } from '../../errors/store-error.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './drive-types.js';
@@ -26,12 +27,18 @@ export async function driveRun(
     // A run that cannot even start (no model configured, a bad stored state) ends failed
     // instead of being taken over and failing again forever.
     if (writer.stored()) await closeUnrunActions(ctx, run).catch(() => undefined);
+    const summary = `The run could not go on: ${error instanceof Error ? error.message : String(error)}`;
     const finished = await writer
       .finish({
         status: 'failed',
-        summary: `The run could not go on: ${error instanceof Error ? error.message : String(error)}`,
+        summary,
+        // The reason is the run's reply in its thread, as a failure inside the loop is: the
+        // page shows it where the person is looking, not only on the run's own page.
+        message: summary,
         usage: run.usage,
-        errorCode: 'internal',
+        // A Cadre error keeps its code (no model configured is `config_error`, which `/v1`
+        // answers 503 and the page shows as a setup problem), anything else is internal.
+        errorCode: error instanceof CadreError ? error.code : 'internal',
       })
       .catch(() => undefined);
     if (!finished) throw error;

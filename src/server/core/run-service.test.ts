@@ -210,6 +210,15 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     const response = await svc.run({ userId: user.id, prompt: 'Hi' });
     expect(response.status).toBe('failed');
     expect(response.summary).toMatch(/could not go on: .*GEMINI_API_KEY/);
+    // A setup problem, not an internal error: /v1 answers it 503 config_error.
+    expect(response.errorCode).toBe('config_error');
+    // The thread carries the reason as the run's reply, so the page shows it in the thread.
+    const thread = await svc.getThread(user.id, response.threadId);
+    expect(thread?.messages.map((m) => [m.role, m.runId])).toEqual([
+      ['user', response.runId],
+      ['assistant', response.runId],
+    ]);
+    expect(thread?.messages[1]?.content).toMatch(/GEMINI_API_KEY/);
   });
 
   it('a request that goes away detaches: the run finishes without it', async () => {

@@ -11,6 +11,7 @@ import { readForkNote } from '../state/fork-notes.js';
 import { runOutcome } from '../state/run-outcome.js';
 import { pickerValue, replyName, threadAgent } from '../state/thread-agent.js';
 import { useRunSummaries } from '../state/use-run-summaries.js';
+import { withUnansweredRuns } from '../state/unanswered-runs.js';
 import { ForkBanner } from './fork-banner.js';
 import { ScriptedNote } from './scripted-note.js';
 import { ThreadNotFound } from './thread-not-found.js';
@@ -61,9 +62,12 @@ export function ChatView(props: Props) {
   const chosen = chosenAgent(agents, agent);
   const live = chat.live;
   // The live view already shows the prompt of the run it streams.
-  const messages = (chat.thread?.messages ?? []).filter(
+  const runs = useRunSummaries(api, chat.thread);
+  const stored = (chat.thread?.messages ?? []).filter(
     (m) => !(live?.prompt && m.role === 'user' && m.runId && m.runId === live.trace.runId),
   );
+  // A run that failed before it could reply still shows why, in its thread.
+  const messages = withUnansweredRuns(stored, runs);
   const withTrace = lastOfRun(messages);
   // The live view draws the steps of the run it streams; its older message does not repeat them.
   const streaming = live && !live.done ? live.trace.runId : undefined;
@@ -76,7 +80,6 @@ export function ChatView(props: Props) {
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, pending.length, liveText, liveSteps]);
-  const runs = useRunSummaries(api, chat.thread);
   // A thread keeps its agent: opening or reloading it shows (and sends to) the agent it ran.
   const agentOfThread = threadAgent(chat.thread, runs);
   useEffect(() => {

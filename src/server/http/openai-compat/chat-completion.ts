@@ -24,7 +24,7 @@ export async function completeChat(run: ChatRun): Promise<ChatCompletion | Fasti
   const outcome = runOutcome(response, run.baseUrl);
   if (response.status === 'failed' || response.status === 'cancelled') {
     const failed = failedRun(response, outcome.cadre);
-    return run.reply.status(failed.status).send(failed.body);
+    return run.reply.status(failed.status).headers(failed.headers).send(failed.body);
   }
   return chatCompletion(
     completionHead(response.runId, run.model, createdMs),

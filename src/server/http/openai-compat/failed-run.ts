@@ -20,17 +20,23 @@ export interface FailedRunBody {
  * failing or unreachable is the upstream's fault (502), a server without a
  * usable model is unavailable (503), a run out of time 504, a cancelled
  * run 409, a call the policy refused 403; anything else 500.
+ *
+ * None is worth a client's retry: the run is stored and its model calls were
+ * already retried, so the same request again would start the agent over in a
+ * new thread. OpenAI's SDKs retry 408, 409, 429 and 5xx unless `x-should-retry`
+ * says otherwise.
  */
 export function failedRun(
   response: RunResponse,
   cadre: CadreOutcome,
-): { status: number; body: FailedRunBody } {
+): { status: number; headers: Record<string, string>; body: FailedRunBody } {
   const errorCode =
     response.status === 'cancelled' ? 'cancelled' : (response.errorCode ?? 'internal');
   const [status, code] = statusOf(errorCode);
   const said = response.status === 'cancelled' ? 'was cancelled' : `failed: ${response.summary}`;
   return {
     status,
+    headers: { 'x-should-retry': 'false' },
     body: {
       error: {
         message: `Run ${response.runId} ${said}`,

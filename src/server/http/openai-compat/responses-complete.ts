@@ -28,7 +28,7 @@ export async function completeResponse(run: ResponsesRun): Promise<ResponseObjec
   const outcome = runOutcome(response, run.baseUrl);
   if (response.status === 'failed' || response.status === 'cancelled') {
     const failed = failedRun(response, outcome.cadre);
-    return run.reply.status(failed.status).send(failed.body);
+    return run.reply.status(failed.status).headers(failed.headers).send(failed.body);
   }
   const head = responseHead(response.runId, run.model, createdMs, run.previousRunId);
   const status = settledStatus(outcome.cadre);

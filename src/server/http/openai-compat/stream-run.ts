@@ -77,6 +77,7 @@ export async function streamRun<Head>(
       const failed = failedRun(response, outcome.cadre);
       if (!out.opened) {
         void run.reply.header(THREAD_HEADER, response.threadId);
+        void run.reply.headers(failed.headers);
         return void (await run.reply.status(failed.status).send(failed.body));
       }
       return out.failed(failed.body);
