@@ -95,8 +95,11 @@ function convert(
         ...count('maxLength', schema.maxLength),
         ...description,
       };
-    case 'number':
     case 'integer':
+      // The library's integer grammar admits values its own check then rejects, failing
+      // the whole turn; as a number the call parses and the executor checks integer-ness.
+      return { type: 'number', ...description };
+    case 'number':
     case 'boolean':
     case 'null':
       return { type, ...description };
