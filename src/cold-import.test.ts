@@ -35,6 +35,7 @@ const LAZY = [
   '@opentelemetry/semantic-conventions',
   '@fastify/static',
   '@fastify/rate-limit',
+  'node-llama-cpp',
 ];
 /** Tracing loads only when OTEL_EXPORTER_OTLP_ENDPOINT switches it on. */
 const OTEL = LAZY.filter((name) => name.startsWith('@opentelemetry/'));

@@ -23,6 +23,7 @@ import {
 import { registerEval, registerReplay } from './register/recorded-commands.js';
 import { registerServe, registerWorker } from './register/server-commands.js';
 import { registerToken } from './register/token-commands.js';
+import { registerModels } from './register/models-commands.js';
 
 /** The commands in the order `cadre --help` lists them. */
 export const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => void> = [
@@ -33,6 +34,7 @@ export const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext)
   registerSchema,
   registerAgents,
   registerTools,
+  registerModels,
   registerTrust,
   registerReplay,
   registerEval,

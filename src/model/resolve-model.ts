@@ -15,10 +15,12 @@ import { GeminiClient } from './gemini-client.js';
 import { acceptsImages, projectImageSupport } from './image-support.js';
 import { OpenAIClient } from './openai-client.js';
 import { loadScriptedModel } from './scripted-file.js';
+import { localClient } from './local-client-for.js';
+import { modelsDir } from './local-model-ref.js';
 import type { RetryPolicy } from './retry.js';
 import { textOnlyClient } from './text-only-client.js';
 
-export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scripted';
+export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scripted' | 'local';
 
 export type ModelEnv = Readonly<Record<string, string | undefined>>;
 
@@ -30,6 +32,7 @@ const PREFIXES: Record<string, ModelProvider> = {
   ollama: 'ollama',
   anthropic: 'anthropic',
   scripted: 'scripted',
+  local: 'local',
 };
 
 export interface ParsedModel {
@@ -71,7 +74,7 @@ export function parseModelString(modelString: string): ParsedModel {
   const provider = PREFIXES[prefix];
   if (!provider) {
     throw new ConfigError(
-      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id>, ollama:<id>, anthropic:<id> or scripted:<turns.json>. ${setupHint()}`,
+      `Unknown model provider "${prefix}" in "${text}": use gemini-<id>, openai:<id>, ollama:<id>, anthropic:<id>, local:<model.gguf> or scripted:<turns.json>. ${setupHint()}`,
     );
   }
   if (model === '')
@@ -151,6 +154,9 @@ export function resolveModelClient(
 ): ResolvedModel {
   const resolved = providerClient(modelString, env, overrides);
   if (resolved.provider === 'scripted') return resolved;
+  // A local model reads text only: tool images become a note.
+  if (resolved.provider === 'local')
+    return { ...resolved, client: textOnlyClient(resolved.client) };
   return acceptsImages(resolved.model, projectImageSupport(overrides.cwd))
     ? resolved
     : { ...resolved, client: textOnlyClient(resolved.client) };
@@ -165,6 +171,8 @@ function providerClient(
   const retry = overrides.retry;
   if (provider === 'scripted')
     return { client: loadScriptedModel(model, overrides.cwd), model, provider };
+  if (provider === 'local')
+    return { client: localClient(model, env, overrides.cwd), model, provider };
   if (provider === 'ollama') {
     const baseUrl = overrides.baseUrl ?? read(env, 'OLLAMA_BASE_URL') ?? DEFAULT_OLLAMA_BASE_URL;
     // Ollama ignores the key, but the SDK insists on one.
@@ -220,6 +228,7 @@ export function describeModelSetup(env: ModelEnv = process.env): string {
     `  ollama:<id>               Ollama: ${state('OLLAMA_BASE_URL')} (default ${DEFAULT_OLLAMA_BASE_URL})`,
     `  anthropic:<id>            Anthropic (Claude): ${state('ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL')}`,
     '  claude-<id>, sonnet, opus, haiku  Claude too, when ANTHROPIC_API_KEY is set',
+    `  local:<file.gguf>, local:hf:<user>/<repo>:<quant>  In-process via node-llama-cpp: models in ${modelsDir(env)}`,
     '  scripted:<turns.json>     Canned answers from a file (demos and tests; tools still run)',
   ].join('\n');
 }

@@ -1,0 +1,60 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHub, type FakeHub } from '../../testing/fake-model-hub.js';
+import { runCliCaptured } from '../../testing/run-cli-captured.js';
+import { tinyLlamaGguf } from '../../testing/tiny-gguf.js';
+
+const bytes = tinyLlamaGguf();
+let dir: string;
+let hub: FakeHub;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cadre-models-'));
+  hub = await startFakeHub({
+    user: 'cadre-test',
+    repo: 'tiny-random-GGUF',
+    file: 'tiny-random.Q8_0.gguf',
+    bytes,
+  });
+  env = { HF_ENDPOINT: hub.url, CADRE_MODELS_DIR: path.join(dir, 'models') };
+});
+
+afterAll(async () => {
+  await hub.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cadre models (a generated random-weight GGUF from a loopback fake hub)', () => {
+  it('pulls with progress, lists, and removes a model', async () => {
+    const pulled = await runCliCaptured(['models', 'pull', 'hf:cadre-test/tiny-random-GGUF:Q8_0'], {
+      cwd: dir,
+      env,
+    });
+    expect(pulled.stderr).toContain('100% 0.5 MB of 0.5 MB');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('--model local:hf:cadre-test/tiny-random-GGUF:Q8_0');
+
+    const listed = await runCliCaptured(['models', 'list', '--json'], { cwd: dir, env });
+    const models = JSON.parse(listed.stdout) as Array<{ name: string; bytes: number }>;
+    expect(models).toEqual([expect.objectContaining({ bytes: bytes.byteLength })]);
+    const name = models[0]?.name ?? '';
+
+    const removed = await runCliCaptured(['models', 'rm', name], { cwd: dir, env });
+    expect(removed.code).toBe(0);
+    expect(await readdir(path.join(dir, 'models'))).not.toContain(name);
+  });
+
+  it('refuses to remove anything outside the models folder', async () => {
+    const outside = path.join(dir, 'precious.gguf');
+    await writeFile(outside, 'keep me');
+    for (const name of ['../precious.gguf', outside, '..', 'sub/../../precious.gguf']) {
+      const attempt = await runCliCaptured(['models', 'rm', name], { cwd: dir, env });
+      expect(attempt.code, name).toBe(2);
+      expect(attempt.stderr).toContain('is not a model name');
+    }
+    expect(await readdir(dir)).toContain('precious.gguf');
+  });
+});
