@@ -9,6 +9,7 @@ import {
 import { ConflictError } from '../../errors/cadre-error.js';
 import type { RunHooks, RunResponse, RunService } from '../../server/run-service-types.js';
 import { messageText } from '../remote-answer.js';
+import { messageInputs } from './message-inputs.js';
 import { taskDecision, type TaskDecision } from './task-decision.js';
 import { agentMessage } from './run-task.js';
 import { taskEvents, type TaskEvents } from './task-events.js';
@@ -42,7 +43,11 @@ const hooksFor = (events: TaskEvents, signal: AbortSignal | undefined): RunHooks
  * approval that says approve or reject (see task-decision.ts) decides it
  * through the same path as the resolve route, and the run goes on.
  */
-export function runExecutor(service: RunService, agent: string): AgentExecutor {
+export function runExecutor(
+  service: RunService,
+  agent: string,
+  takesInputs = false,
+): AgentExecutor {
   return {
     execute: async (request, bus) => {
       if (request.task) return followUp(service, request, bus);
@@ -52,11 +57,13 @@ export function runExecutor(service: RunService, agent: string): AgentExecutor {
         .getThread(userId, request.contextId, signal)
         .catch(() => undefined);
       const events = taskEvents(bus, 'submitted');
+      const inputs = takesInputs ? messageInputs(request.userMessage) : undefined;
       const response = await service.run(
         {
           userId,
           agent,
           prompt: messageText(request.userMessage),
+          ...(inputs ? { inputs } : {}),
           ...(thread ? { threadId: thread.thread.id } : {}),
         },
         hooksFor(events, signal),

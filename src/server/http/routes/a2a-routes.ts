@@ -47,33 +47,51 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   app.get('/.well-known/agent-card.json', { config: { public: true } }, (request, reply) =>
     card(request, reply),
   );
+  // `createFromUrl('…/a2a/<agent>')` (no trailing slash) resolves the card here, without the
+  // agent's name: with one agent there is no doubt which; with several, guessing could send
+  // the task to the wrong agent, so the answer says where the cards are.
+  app.get('/a2a/.well-known/agent-card.json', { config: { public: true } }, async (request, reply) => {
+    const agents = await service.listAgents();
+    if (agents.length === 1) return card(request, reply, agents[0]?.name);
+    throw new NotFoundError(
+      'Several agents are served: name one with a trailing slash (…/a2a/<agent>/), or fetch …/a2a/<agent>/.well-known/agent-card.json.',
+    );
+  });
   app.get<{ Params: { agent: string } }>(
     '/a2a/:agent/.well-known/agent-card.json',
     { config: { public: true } },
     (request, reply) => card(request, reply, request.params.agent),
   );
-  app.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
-    const agent = await find(request.params.agent);
-    const { handleA2a } = await loadServe();
-    const version = request.headers['a2a-version'];
-    const overflow = new AbortController();
-    const answer = await handleA2a({
-      service,
-      agent,
-      rpcUrl: rpcUrl(request, agent),
-      userId: request.userId,
-      userName: request.userName,
-      body: request.body,
-      ...(typeof version === 'string' ? { version } : {}),
-      signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
+  // Its own scope: the body reaches the handler as sent, so a body that is not JSON is answered
+  // the JSON-RPC way (-32700, HTTP 200) rather than with the API's 400.
+  void app.register(async (rpc) => {
+    rpc.removeAllContentTypeParsers();
+    rpc.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    rpc.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
+      const agent = await find(request.params.agent);
+      const { handleA2a, contentTypeRefused } = await loadServe();
+      const refused = contentTypeRefused(request.headers['content-type']);
+      if (refused) return refused;
+      const version = request.headers['a2a-version'];
+      const overflow = new AbortController();
+      const answer = await handleA2a({
+        service,
+        agent,
+        rpcUrl: rpcUrl(request, agent),
+        userId: request.userId,
+        userName: request.userName,
+        body: request.body,
+        ...(typeof version === 'string' ? { version } : {}),
+        signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
+      });
+      if (answer.kind === 'json') return answer.body;
+      // Streaming methods: server-sent events as the run goes; leaving detaches, the run goes on.
+      const body = lazyStreamBody(reply, 'text/event-stream', () =>
+        overflow.abort(new CancelledError('The client stopped reading the stream.')),
+      );
+      for await (const frame of answer.frames) body.write(frame);
+      body.end();
+      return reply;
     });
-    if (answer.kind === 'json') return answer.body;
-    // Streaming methods: server-sent events as the run goes; leaving detaches, the run goes on.
-    const body = lazyStreamBody(reply, 'text/event-stream', () =>
-      overflow.abort(new CancelledError('The client stopped reading the stream.')),
-    );
-    for await (const frame of answer.frames) body.write(frame);
-    body.end();
-    return reply;
   });
 }
