@@ -10,7 +10,8 @@ const DEFAULT_PAGE_SIZE = 50;
 /** The page token is where the page starts in the list (newest first); anything else is refused. */
 function offsetOf(token: string): number {
   if (!token) return 0;
-  if (!/^\d{1,9}$/.test(token)) throw new RequestMalformedError('pageToken is not one this server gave.');
+  if (!/^\d{1,9}$/.test(token))
+    throw new RequestMalformedError('pageToken is not one this server gave.');
   return Number(token);
 }
 

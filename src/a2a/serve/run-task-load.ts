@@ -75,4 +75,3 @@ export async function viewTask(
     history: runHistory(messages, view.run.id),
   };
 }
-

@@ -76,8 +76,7 @@ const user = (userId: string): User => ({ isAuthenticated: true, userName: userI
 
 /** One JSON-RPC answer, or (streaming methods) server-sent events already framed. */
 export type A2aAnswer =
-  | { kind: 'json'; body: unknown }
-  | { kind: 'events'; frames: AsyncIterable<string> };
+  { kind: 'json'; body: unknown } | { kind: 'events'; frames: AsyncIterable<string> };
 
 type Envelope = { jsonrpc: '2.0'; id: unknown; error?: unknown };
 

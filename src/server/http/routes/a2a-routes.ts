@@ -48,15 +48,22 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
     card(request, reply),
   );
   // `createFromUrl('…/a2a/<agent>')` (no trailing slash) resolves the card here, without the
-  // agent's name: with one agent there is no doubt which; with several, guessing could send
-  // the task to the wrong agent, so the answer says where the cards are.
-  app.get('/a2a/.well-known/agent-card.json', { config: { public: true } }, async (request, reply) => {
-    const agents = await service.listAgents();
-    if (agents.length === 1) return card(request, reply, agents[0]?.name);
-    throw new NotFoundError(
-      'Several agents are served: name one with a trailing slash (…/a2a/<agent>/), or fetch …/a2a/<agent>/.well-known/agent-card.json.',
-    );
-  });
+  // agent's name. A server of one agent of its own (besides the built-in ones) leaves no doubt which;
+  // with several, a guess could send the task to the wrong agent, so the answer says where the
+  // cards are. The card names its agent and endpoint, so a client sees whom it talks to.
+  app.get(
+    '/a2a/.well-known/agent-card.json',
+    { config: { public: true } },
+    async (request, reply) => {
+      const own = (await service.listAgents()).filter(
+        (agent) => agent.origin !== 'default' && agent.origin !== 'builtin',
+      );
+      if (own.length === 1) return card(request, reply, own[0]?.name);
+      throw new NotFoundError(
+        'Several agents are served: name one with a trailing slash (…/a2a/<agent>/), or fetch …/a2a/<agent>/.well-known/agent-card.json.',
+      );
+    },
+  );
   app.get<{ Params: { agent: string } }>(
     '/a2a/:agent/.well-known/agent-card.json',
     { config: { public: true } },
@@ -66,7 +73,9 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   // the JSON-RPC way (-32700, HTTP 200) rather than with the API's 400.
   void app.register(async (rpc) => {
     rpc.removeAllContentTypeParsers();
-    rpc.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    rpc.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, body),
+    );
     rpc.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
       const agent = await find(request.params.agent);
       const { handleA2a, contentTypeRefused } = await loadServe();
