@@ -4,6 +4,7 @@ import { ToolExecutionError } from '../errors/cadre-error.js';
 import type { AgentEventInput } from '../events/types.js';
 import { optionalImport } from '../util/optional-import.js';
 import type { RemoteAnswer } from './remote-answer.js';
+import { traceHeaders } from '../contracts/trace-carrier.js';
 import { fetchWithHeaders, remoteHeaders } from './remote-headers.js';
 
 /** The SDK is an optional peer: only a run that calls a remote agent loads it, and a missing one is named. */
@@ -56,7 +57,12 @@ export class RemoteAgent implements Agent {
       agentCardUrl: this.remote.agentCardUrl,
       text: input.prompt,
       signal: ctx.signal,
-      fetchImpl: fetchWithHeaders(new URL(this.remote.agentCardUrl).origin, headers),
+      // The secret to the card's origin only; the trace context (no secret) wherever the card points.
+      fetchImpl: fetchWithHeaders(
+        new URL(this.remote.agentCardUrl).origin,
+        headers,
+        fetchWithHeaders(undefined, traceHeaders(ctx.traceCarrier?.())),
+      ),
     });
     if (answer.kind === 'refused') throw new ToolExecutionError(refusal(this.name, answer));
     yield {

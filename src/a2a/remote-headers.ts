@@ -51,18 +51,19 @@ export async function remoteHeaders(
 }
 
 /**
- * A fetch that adds `headers` to requests bound for `origin` only: a card
- * may name an endpoint elsewhere, and the secret is for the server the
- * agent file names, not for wherever its card points.
+ * A fetch that adds `headers` to requests bound for `origin` only (every
+ * request when undefined): a card may name an endpoint elsewhere, and the
+ * secret is for the server the agent file names, not for wherever its card
+ * points.
  */
 export function fetchWithHeaders(
-  origin: string,
+  origin: string | undefined,
   headers: Record<string, string>,
   base: typeof fetch = fetch,
 ): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
-    if (url.origin !== origin) return base(input, init);
+    if (origin !== undefined && url.origin !== origin) return base(input, init);
     const merged = new Headers(input instanceof Request ? input.headers : undefined);
     new Headers(init?.headers).forEach((value, key) => merged.set(key, value));
     for (const [key, value] of Object.entries(headers)) merged.set(key, value);

@@ -6,12 +6,13 @@ import {
 } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, ServerCallContext, type User } from '@a2a-js/sdk/server';
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { RunService } from '../../server/run-service-types.js';
 import { agentSkill, type SkillSource } from './agent-skill.js';
 import { parseJsonRpcBody } from './json-rpc-body.js';
 export { contentTypeRefused } from './json-rpc-body.js';
 import { withLegacyFields } from './legacy-card.js';
-import { SIGNAL_KEY, USER_NAME_KEY } from './run-executor.js';
+import { SIGNAL_KEY, TRACE_KEY, USER_NAME_KEY } from './run-executor.js';
 import { RunRequestHandler } from './run-request-handler.js';
 
 /** The agent a card describes: what the server lists of it anyway (name, description, examples, inputs). */
@@ -69,6 +70,8 @@ export interface A2aCall {
   body: unknown;
   /** The A2A-Version header, when sent. */
   version?: string;
+  /** The request's trace context: runs it starts continue that trace. */
+  trace?: TraceCarrier;
   signal: AbortSignal;
 }
 
@@ -166,6 +169,7 @@ export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
     state: new Map<string, unknown>([
       [SIGNAL_KEY, call.signal],
       [USER_NAME_KEY, call.userName ?? ''],
+      ...(call.trace ? [[TRACE_KEY, call.trace] as const] : []),
     ]),
   });
   const body = parsed.request;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as ServeAgent from '../../../a2a/serve/serve-agent.js';
 import { CancelledError, NotFoundError } from '../../../errors/cadre-error.js';
 import { lazyStreamBody } from '../lazy-stream-body.js';
+import { requestTrace } from '../run-request.js';
 import { optionalImport } from '../../../util/optional-import.js';
 import type { AgentView } from '../../run-service-types.js';
 import type { RouteContext } from './route-context.js';
@@ -91,6 +92,7 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
         userName: request.userName,
         body: request.body,
         ...(typeof version === 'string' ? { version } : {}),
+        ...requestTrace(request.headers),
         signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
       });
       if (answer.kind === 'json') return answer.body;
