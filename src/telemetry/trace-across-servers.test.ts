@@ -1,0 +1,131 @@
+import type { Server } from 'node:http';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/cadre-peers.js';
+import { remoteAnswer } from '../a2a/remote-answer.js';
+import { receiver, spansWithService, type Export } from './otlp-receiver.js';
+
+const TOKEN_VAR = 'CADRE_TEST_TRACE_PEER_TOKEN';
+const saved = {
+  token: process.env[TOKEN_VAR],
+  delay: process.env.OTEL_BSP_SCHEDULE_DELAY,
+};
+let collector: {
+  url: string;
+  server: Server;
+  arrived: (done: (e: Export[]) => boolean) => Promise<void>;
+};
+let peers: CadrePeers;
+
+beforeAll(async () => {
+  collector = await receiver();
+  // Each server's batch processor sends soon after a span ends, so the test waits on arrivals, not shutdowns.
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '20';
+  peers = await startCadrePeers({
+    tokenVar: TOKEN_VAR,
+    env: (name) => ({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: `cadre-${name}`,
+    }),
+  });
+});
+afterAll(async () => {
+  for (const [name, value] of [
+    [TOKEN_VAR, saved.token],
+    ['OTEL_BSP_SCHEDULE_DELAY', saved.delay],
+  ] as const)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  await peers.close();
+  await new Promise((resolve) => collector.server.close(resolve));
+});
+
+/** A client's span, from the OTel SDK, and the `traceparent` its request carries. */
+function clientSpan(name: string) {
+  const span = new BasicTracerProvider().getTracer('test-client').startSpan(name);
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01`, end: () => span.end() };
+}
+
+const spansOfTrace = (exports: Export[], traceId: string) =>
+  spansWithService(exports).filter((span) => span.traceId === traceId);
+
+describe('W3C trace context across two Cadre servers (OTLP receiver on loopback, scripted models)', () => {
+  it('a client’s traceparent on an A2A call to one server is continued there and on the server it calls with its token: one trace id', async () => {
+    const client = clientSpan('ask boss');
+    const c = await peerClient(peers.home, 'boss', {
+      slash: true,
+      headers: { traceparent: client.traceparent, tracestate: 'vendor=abc' },
+    });
+    const task = await sendText(c, 'rain in Bergen?');
+    client.end();
+    expect(remoteAnswer(task).text).toContain('Hello! You said: rain in Bergen?');
+
+    await collector.arrived((exports) => {
+      const names = spansOfTrace(exports, client.traceId).map(
+        (s) => `${String(s.service)} ${s.name}`,
+      );
+      return (
+        names.includes('cadre-home invoke_agent boss') &&
+        names.includes('cadre-peer invoke_agent greeter')
+      );
+    });
+    const spans = spansOfTrace(await exportsNow(), client.traceId);
+    const one = (service: string, name: string) => {
+      const found = spans.find((s) => s.service === service && s.name === name);
+      if (!found) throw new Error(`no ${name} span from ${service}`);
+      return found;
+    };
+    const boss = one('cadre-home', 'invoke_agent boss');
+    const weather = one('cadre-home', 'invoke_agent weather');
+    const greeter = one('cadre-peer', 'invoke_agent greeter');
+    // Home's run hangs under the client's span; the peer's under the remote agent that called it.
+    expect(boss.parentSpanId).toBe(client.spanId);
+    expect(greeter.parentSpanId).toBe(weather.spanId);
+    expect(spans.some((s) => s.service === 'cadre-peer' && s.name.startsWith('chat'))).toBe(true);
+  });
+
+  it('a traceparent on POST /api/agent/run is continued by the run’s spans; an invalid one starts a new trace', async () => {
+    const client = clientSpan('ask greeter');
+    const post = (traceparent: string) =>
+      fetch(`${peers.peer.server.url}/api/agent/run`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${peers.peer.users.ann.token}`,
+          traceparent,
+        },
+        body: JSON.stringify({ agent: 'greeter', prompt: 'traced hello' }),
+      });
+    expect((await post(client.traceparent)).status).toBe(200);
+    await collector.arrived((exports) =>
+      spansOfTrace(exports, client.traceId).some((s) => s.name === 'invoke_agent greeter'),
+    );
+    const root = spansOfTrace(await exportsNow(), client.traceId).find(
+      (s) => s.name === 'invoke_agent greeter',
+    );
+    expect(root?.parentSpanId).toBe(client.spanId);
+    // All-zero ids are invalid (W3C): the run starts its own trace instead.
+    const roots = (exports: Export[]) =>
+      spansWithService(exports).filter(
+        (s) => s.service === 'cadre-peer' && s.name === 'invoke_agent greeter',
+      );
+    const before = roots(await exportsNow()).length;
+    const zero = `00-${'0'.repeat(32)}-${client.spanId}-01`;
+    expect((await post(zero)).status).toBe(200);
+    await collector.arrived((exports) => roots(exports).length > before);
+    const fresh = roots(await exportsNow()).at(-1);
+    expect(fresh?.traceId).not.toMatch(/^0+$/);
+    expect(fresh?.parentSpanId ?? '').toBe('');
+  });
+});
+
+/** What the collector holds now. */
+async function exportsNow(): Promise<Export[]> {
+  let held: Export[] = [];
+  await collector.arrived((exports) => {
+    held = exports;
+    return true;
+  });
+  return held;
+}
