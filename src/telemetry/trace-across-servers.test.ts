@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/cadre-peers.js';
@@ -117,6 +119,51 @@ describe('W3C trace context across two Cadre servers (OTLP receiver on loopback,
     const fresh = roots(await exportsNow()).at(-1);
     expect(fresh?.traceId).not.toMatch(/^0+$/);
     expect(fresh?.parentSpanId ?? '').toBe('');
+  });
+});
+
+describe('W3C trace context on the other entry points (OTLP receiver on loopback, scripted models)', () => {
+  it('an MCP client over HTTP sending traceparent gets a run that continues its trace', async () => {
+    const client = clientSpan('call greeter over MCP');
+    const transport = new StreamableHTTPClientTransport(new URL(`${peers.peer.server.url}/mcp`), {
+      requestInit: {
+        headers: {
+          authorization: `Bearer ${peers.peer.users.ann.token}`,
+          traceparent: client.traceparent,
+        },
+      },
+    });
+    const mcp = new Client({ name: 'trace-test', version: '1' });
+    await mcp.connect(transport);
+    try {
+      await mcp.callTool({ name: 'greeter', arguments: { prompt: 'over mcp' } });
+    } finally {
+      await mcp.close();
+    }
+    await collector.arrived((exports) =>
+      spansOfTrace(exports, client.traceId).some((s) => s.name === 'invoke_agent greeter'),
+    );
+    const root = spansOfTrace(await exportsNow(), client.traceId).find(
+      (s) => s.name === 'invoke_agent greeter',
+    );
+    expect(root?.parentSpanId).toBe(client.spanId);
+  });
+
+  it('a traceparent on POST /v1/chat/completions is continued too', async () => {
+    const client = clientSpan('chat');
+    const res = await fetch(`${peers.peer.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${peers.peer.users.ann.token}`,
+        traceparent: client.traceparent,
+      },
+      body: JSON.stringify({ model: 'greeter', messages: [{ role: 'user', content: 'via v1' }] }),
+    });
+    expect(res.status).toBe(200);
+    await collector.arrived((exports) =>
+      spansOfTrace(exports, client.traceId).some((s) => s.name === 'invoke_agent greeter'),
+    );
   });
 });
 
