@@ -5,7 +5,10 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/cadre-peers.js';
 import { remoteAnswer } from '../a2a/remote-answer.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { run } from '../runtime/run-verbs.js';
 import { receiver, spansWithService, type Export } from './otlp-receiver.js';
+import { telemetryFromEnv } from './telemetry-from-env.js';
 
 const TOKEN_VAR = 'CADRE_TEST_TRACE_PEER_TOKEN';
 const saved = {
@@ -164,6 +167,64 @@ describe('W3C trace context on the other entry points (OTLP receiver on loopback
     await collector.arrived((exports) =>
       spansOfTrace(exports, client.traceId).some((s) => s.name === 'invoke_agent greeter'),
     );
+  });
+});
+
+describe('W3C trace context on outgoing MCP calls (OTLP receiver on loopback, scripted models)', () => {
+  it('a traced run calling a cadre /mcp tool puts its trace in the call’s _meta, and the server’s run joins it', async () => {
+    const telemetry = await telemetryFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'cadre-library',
+    });
+    if (!telemetry) throw new Error('expected telemetry');
+    const traced = telemetry.observeRun();
+    const model = new ScriptedModel((request) =>
+      request.messages.at(-1)?.parts.some((p) => p.kind === 'function_response')
+        ? { parts: [{ text: 'done' }] }
+        : { parts: [{ functionCall: { name: 'peer__greeter', args: { prompt: 'by mcp' } } }] },
+    );
+    const result = await run(
+      {
+        name: 'caller',
+        description: 'Calls the peer over MCP.',
+        promptConfig: { systemPrompt: 'Call.' },
+        toolConfig: { tools: ['peer__greeter'] },
+        mcpServers: {
+          peer: {
+            transport: 'http',
+            url: `${peers.peer.server.url}/mcp`,
+            headers: { authorization: `Bearer ${peers.peer.users.ann.token}` },
+          },
+        },
+      },
+      {
+        model,
+        inputs: { prompt: 'go' },
+        onEvent: traced.onEvent,
+        // The peer's agent tool has side effects: this run's person approves it.
+        confirm: () => Promise.resolve({ kind: 'approve' as const }),
+        traceCarrier: traced.carrier,
+      },
+    );
+    await telemetry.shutdown();
+    expect(result.terminate_reason).toBe('GOAL');
+    await collector.arrived((exports) => {
+      const spans = spansWithService(exports);
+      const caller = spans.find((s) => s.name === 'invoke_agent caller');
+      return (
+        caller !== undefined &&
+        spans.some((s) => s.service === 'cadre-peer' && s.traceId === caller.traceId)
+      );
+    });
+    const spans = spansWithService(await exportsNow());
+    const caller = spans.find((s) => s.name === 'invoke_agent caller');
+    const served = spans.find(
+      (s) =>
+        s.service === 'cadre-peer' &&
+        s.traceId === caller?.traceId &&
+        s.name === 'invoke_agent greeter',
+    );
+    expect(served?.parentSpanId).toBe(caller?.spanId);
   });
 });
 
