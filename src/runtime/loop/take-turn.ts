@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../contracts/trace-carrier.js';
 import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
 import {
@@ -47,6 +48,7 @@ export async function takeTurn(
       messages: state.messages,
       tools: declarations,
       config: ctx.generation,
+      ...traceHeadersOf(ctx.toolContext.traceCarrier?.()),
     },
     ctx.prices,
   );
@@ -280,3 +282,9 @@ export function callEnvironment(
   ctx.callEnvironment = env;
   return env;
 }
+
+/** The model call's trace headers, when the run is traced (none otherwise: the request stays as it was). */
+const traceHeadersOf = (
+  carrier: Parameters<typeof traceHeaders>[0],
+): { traceHeaders?: Record<string, string> } =>
+  carrier ? { traceHeaders: traceHeaders(carrier) } : {};
