@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -174,6 +175,21 @@ describe('attacks on remote agent auth', () => {
     expect(answer).toContain('not trusted');
     expect(answer).not.toContain('tok-123');
     expect(remote.requests.length).toBe(before);
+  });
+
+  it('an untrusted ADK RemoteA2aAgent loses its auth the same way, and a trusted one keeps it', async () => {
+    const adk = `agent_class: RemoteA2aAgent\nname: weather\ndescription: Weather.\nagent_card: ${remote.cardUrl}\nauth:\n  bearer_env: ${TOKEN_VAR}\n`;
+    const untrusted = await load('adk-untrusted.yaml', adk, { trusted: false });
+    expect(untrusted.definition.remote?.auth).toBeUndefined();
+    expect(untrusted.definition.remote?.authRefused).toContain('not trusted');
+    await writeFile(path.join(dir, 'adk-trusted.yaml'), adk);
+    const sha256 = createHash('sha256').update(adk).digest('hex');
+    const gate = createProjectGate({
+      root: dir,
+      trusted: { 'adk-trusted.yaml': { sha256, trustedAt: '' } },
+    });
+    const trusted = await loadDefinition('adk-trusted.yaml', { cwd: dir, gate });
+    expect(trusted.definition.remote?.auth?.headers[0]?.name).toBe('Authorization');
   });
 
   it('a card naming an endpoint on another origin gets no token there: only the card’s own origin does', async () => {
