@@ -15,10 +15,12 @@ import { A2A_ERROR_CODE, isJsonRpcError } from '@a2a-js/sdk/errors';
 import { remoteAnswer, type RemoteAnswer } from './remote-answer.js';
 
 export interface RemoteCall {
-  /** The agent card's full URL (Gemini CLI `agent_card_url`, ADK `agent_card`). */
+  /** The agent card's full URL (Gemini CLI `agent_card_url`, ADK `agent_card`), or the agent's base URL. */
   agentCardUrl: string;
   text: string;
   signal: AbortSignal;
+  /** Every request goes through this (auth headers, trace context); default: fetch. */
+  fetchImpl?: typeof fetch;
 }
 
 /** Much of the deployed A2A world speaks v0.3: the SDK's compatibility layer reads its cards and speaks it. */
@@ -69,17 +71,18 @@ const jsonRpcUrl = (card: AgentCard): string | undefined =>
  * v0.3-only server, or an unversioned one in front of a 1.0 server.
  */
 export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {
+  const fetchImpl = call.fetchImpl ?? fetch;
   // The card the client was made from, kept for asking again in v0.3.
-  const resolver = new DefaultAgentCardResolver({ legacyCompat });
+  const resolver = new DefaultAgentCardResolver({ legacyCompat, fetchImpl });
   let card: AgentCard | undefined;
   const remembering: AgentCardResolver = {
-    resolve: async (baseUrl, path) => (card = await resolver.resolve(baseUrl, path)),
+    resolve: async (baseUrl, path) => (card = await resolveCard(resolver, baseUrl, path)),
   };
   const client = await new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [
-        new JsonRpcTransportFactory({ legacyCompat }),
-        new RestTransportFactory({ legacyCompat }),
+        new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
+        new RestTransportFactory({ legacyCompat, fetchImpl }),
       ],
       cardResolver: remembering,
     }),
@@ -92,7 +95,7 @@ export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {
     const endpoint = card && jsonRpcUrl(card);
     if (!card || !endpoint || client.transport.protocolName !== 'JSONRPC' || !methodNotFound(error))
       throw error;
-    const other = new Client(await otherDialect(client, endpoint, card), card);
+    const other = new Client(await otherDialect(client, endpoint, card, fetchImpl), card);
     return remoteAnswer(await other.sendMessage(message, options));
   }
 }
@@ -102,8 +105,31 @@ export async function callRemote(call: RemoteCall): Promise<RemoteAnswer> {
  * v0.3 after a 1.0 `SendMessage` went unknown, and 1.0 after a v0.3
  * `message/send` did (the SDK takes an interface with no version for v0.3).
  */
-async function otherDialect(client: Client, endpoint: string, card: AgentCard) {
+async function otherDialect(
+  client: Client,
+  endpoint: string,
+  card: AgentCard,
+  fetchImpl: typeof fetch,
+) {
   return client.protocolVersion === A2A_LEGACY_PROTOCOL_VERSION
-    ? new JsonRpcTransportFactory().create(endpoint, card)
-    : new LegacyJsonRpcTransport({ endpoint });
+    ? new JsonRpcTransportFactory({ fetchImpl }).create(endpoint, card)
+    : new LegacyJsonRpcTransport({ endpoint, fetchImpl });
+}
+
+/**
+ * The card at the URL given; failing that, when the URL is not a card's
+ * (`…/a2a/<agent>`, with or without a trailing slash), the card under it
+ * at `.well-known/agent-card.json`, where A2A servers publish one.
+ */
+async function resolveCard(
+  resolver: AgentCardResolver,
+  url: string,
+  path: string | undefined,
+): Promise<AgentCard> {
+  try {
+    return await resolver.resolve(url, path);
+  } catch (error) {
+    if (path !== '' || /agent-card\.json$|agent\.json$/.test(new URL(url).pathname)) throw error;
+    return resolver.resolve(url.endsWith('/') ? url : `${url}/`, '.well-known/agent-card.json');
+  }
 }

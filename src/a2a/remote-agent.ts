@@ -4,6 +4,8 @@ import { ToolExecutionError } from '../errors/cadre-error.js';
 import type { AgentEventInput } from '../events/types.js';
 import { optionalImport } from '../util/optional-import.js';
 import type { RemoteAnswer } from './remote-answer.js';
+import { traceHeaders } from '../contracts/trace-carrier.js';
+import { fetchWithHeaders, remoteHeaders } from './remote-headers.js';
 
 /** The SDK is an optional peer: only a run that calls a remote agent loads it, and a missing one is named. */
 const loadCall = () =>
@@ -47,11 +49,20 @@ export class RemoteAgent implements Agent {
       message: `Asking ${this.remote.agentCardUrl}`,
       data: { agentCardUrl: this.remote.agentCardUrl },
     };
+    // The file asked to send a secret of this machine and is not trusted: nothing is sent.
+    if (this.remote.authRefused) throw new ToolExecutionError(this.remote.authRefused);
+    const headers = this.remote.auth ? await remoteHeaders(this.remote.auth, process.env) : {};
     const { callRemote } = await loadCall();
     const answer = await callRemote({
       agentCardUrl: this.remote.agentCardUrl,
       text: input.prompt,
       signal: ctx.signal,
+      // The secret to the card's origin only; the trace context (no secret) wherever the card points.
+      fetchImpl: fetchWithHeaders(
+        new URL(this.remote.agentCardUrl).origin,
+        headers,
+        fetchWithHeaders(undefined, traceHeaders(ctx.traceCarrier?.())),
+      ),
     });
     if (answer.kind === 'refused') throw new ToolExecutionError(refusal(this.name, answer));
     yield {

@@ -30,6 +30,8 @@ export interface SdkTestServer {
   received: string[];
   /** The JSON-RPC method names it was called with, in order. */
   methods: string[];
+  /** Each request's path and auth headers (`authorization`, `x-api-key`), in order. */
+  requests: { path: string; authorization?: string; apiKey?: string }[];
   close: () => Promise<void>;
 }
 
@@ -68,9 +70,12 @@ const emptyMessage = (): Message => ({
 export async function startSdkTestServer(
   reply: (text: string) => ScriptedReply,
   protocol: TestProtocol = '1.0',
+  /** Where the card says JSON-RPC is (another server's base URL); default: this server. */
+  rpcBase?: string,
 ): Promise<SdkTestServer> {
   const received: string[] = [];
   const methods: string[] = [];
+  const requests: SdkTestServer['requests'] = [];
   const executor: AgentExecutor = {
     execute: (context, bus) => {
       const text = context.userMessage.parts
@@ -124,7 +129,7 @@ export async function startSdkTestServer(
       description: 'A scripted A2A agent for tests.',
       version: '1.0.0',
       supportedInterfaces: [
-        { url: `${base}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${rpcBase ?? base}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       ],
       capabilities: { streaming: false },
       defaultInputModes: ['text/plain'],
@@ -156,6 +161,17 @@ export async function startSdkTestServer(
   const handler = () => new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor);
   let rpc: JsonRpcTransportHandler | LegacyJsonRpcTransportHandler | undefined;
   const server: Server = createServer((request, response) => {
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const authorization = header('authorization');
+    const apiKey = header('x-api-key');
+    requests.push({
+      path: request.url ?? '',
+      ...(authorization ? { authorization } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -184,6 +200,7 @@ export async function startSdkTestServer(
     cardUrl: `${base}/.well-known/agent-card.json`,
     received,
     methods,
+    requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,3 +1,4 @@
+import type { TraceCarrier } from './trace-carrier.js';
 import type { EventInput, EventSink, ExecutionContext } from '../events/types.js';
 import type { Message, ModelClient } from '../model/types.js';
 import type { RunResult } from './run-result.js';
@@ -31,6 +32,8 @@ export interface AgentContext {
   /** Milliseconds left in this execution's time budget. */
   remainingMs(): number;
   emit: EventSink;
+  /** The W3C trace context this execution's outgoing calls carry, when the run is traced (or continues a caller's trace). */
+  traceCarrier?(): TraceCarrier | undefined;
 }
 
 /**

@@ -28,11 +28,15 @@ export const ADK_FIELDS: ReadonlySet<string> = new Set([
   'code_executor',
   'max_iterations',
   'agent_card',
+  // Cadre's, for a RemoteA2aAgent: the headers its calls send (see remote-auth.ts).
+  'auth',
 ]);
 
 /** ADK fields that Cadre, Claude Code and Gemini CLI files never have: any one marks an ADK config. */
 export const ADK_ONLY_FIELDS: ReadonlySet<string> = new Set(
-  [...ADK_FIELDS].filter((field) => !['name', 'description', 'model', 'tools'].includes(field)),
+  [...ADK_FIELDS].filter(
+    (field) => !['name', 'description', 'model', 'tools', 'auth'].includes(field),
+  ),
 );
 
 /** The ADK file name `adk web` and `adk run` look for. */

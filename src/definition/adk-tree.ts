@@ -114,7 +114,7 @@ export async function withAdkTree(
       errorAt(['agent_class'], `${agentClass} has no sub-agent Cadre can load; it cannot run`),
     );
   } else if (agentClass === 'RemoteA2aAgent') {
-    const remote = adkRemote(data, pending);
+    const remote = adkRemote(data, pending, path.dirname(file));
     if (remote) definition.remote = remote;
   } else if (agentClass !== 'LlmAgent') {
     pending.push(

@@ -7,6 +7,7 @@ import { withPlaceholders } from './load-placeholders.js';
 import type { PreparedFile } from './prepared-file.js';
 import { displayFile } from './validate-context.js';
 import { checkPrepared } from './validate-definition.js';
+import { withTrustedRemote } from './trusted-remote.js';
 import { withTrustedServers } from './trusted-servers.js';
 
 type TextReader = (file: string, text: string, options: LoadOptions) => Promise<PreparedFile>;
@@ -81,8 +82,9 @@ export async function loadDefinition(file: string, options: LoadOptions = {}): P
   );
   if (remote) loaded.definition.remote = remote;
   const trusted = await withTrustedServers(loaded, absolute, options.gate, cwd);
-  if (source.foreign !== 'adk') return trusted;
-  // An ADK config names its sub-agents by file: load them too.
+  if (source.foreign !== 'adk') return withTrustedRemote(trusted, absolute, options.gate, cwd);
+  // An ADK config names its sub-agents by file: load them too (each gated by its own load).
   const { withAdkTree } = await import('./adk-tree.js');
-  return withAdkTree(trusted, absolute, text, { ...options, cwd }, loadDefinition);
+  const tree = await withAdkTree(trusted, absolute, text, { ...options, cwd }, loadDefinition);
+  return withTrustedRemote(tree, absolute, options.gate, cwd);
 }

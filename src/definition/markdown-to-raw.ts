@@ -4,6 +4,7 @@ import type { IssuePath } from './issues.js';
 import { camelServerKeys } from './settings-mcp-servers.js';
 import { canonicalToolName } from './tool-names.js';
 import type { PathRule, SourceNote } from './translating-mapper.js';
+import { remoteAuth } from './remote-auth.js';
 import type { DefinitionSource, RemoteAgentConfig } from './types.js';
 
 export interface ForeignRaw {
@@ -127,7 +128,7 @@ export function markdownToRaw(
       message: `kind must be local or remote, got ${describeValue(fm.kind)}`,
       severity: 'error',
     });
-  const remote = fm.kind === 'remote' ? remoteOf(fm, notes) : undefined;
+  const remote = fm.kind === 'remote' ? remoteOf(fm, notes, path.dirname(file)) : undefined;
   raw.promptConfig = prompt ? { systemPrompt: prompt } : {};
 
   const modelConfig: Record<string, unknown> = {};
@@ -168,11 +169,19 @@ export function markdownToRaw(
   return { raw, rules, notes, ...(remote ? { remote } : {}) };
 }
 
-/** `agent_card_url` of a Gemini CLI remote agent; an inline `agent_card_json` is not read. */
-function remoteOf(fm: Record<string, unknown>, notes: SourceNote[]): RemoteAgentConfig | undefined {
+/** `agent_card_url` (and `auth`) of a Gemini CLI remote agent; an inline `agent_card_json` is not read. */
+function remoteOf(
+  fm: Record<string, unknown>,
+  notes: SourceNote[],
+  baseDir: string,
+): RemoteAgentConfig | undefined {
   const url = fm.agent_card_url;
-  if (typeof url === 'string' && /^https?:\/\//.test(url.trim()))
-    return { agentCardUrl: url.trim() };
+  if (typeof url === 'string' && /^https?:\/\//.test(url.trim())) {
+    if (fm.auth === undefined || fm.auth === null) return { agentCardUrl: url.trim() };
+    const { auth, notes: authNotes } = remoteAuth(fm.auth, baseDir);
+    notes.push(...authNotes.map((note) => ({ ...note, path: ['auth', ...note.path] })));
+    return { agentCardUrl: url.trim(), ...(auth ? { auth } : {}) };
+  }
   notes.push({
     path: [url === undefined ? 'kind' : 'agent_card_url'],
     message:

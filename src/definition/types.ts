@@ -168,6 +168,26 @@ export type WorkflowConfig =
 /** An agent served elsewhere, described by its A2A agent card. */
 export interface RemoteAgentConfig {
   agentCardUrl: string;
+  /** Headers each call sends (to the card's origin only), read when the call is made. */
+  auth?: RemoteAuth;
+  /** Why the auth the file asks for is not sent (its file is not trusted): calls are refused with this. */
+  authRefused?: string;
+}
+
+/** Where a secret is read from when a call is made: an environment variable, or a file holding it alone. */
+export type SecretSource = { env: string } | { file: string };
+
+/** One header a remote call sends: `prefix` + the secret, or Basic credentials. */
+export interface RemoteHeader {
+  name: string;
+  prefix?: string;
+  value:
+    | { kind: 'secret'; source: SecretSource }
+    | { kind: 'basic'; username: SecretSource; password: SecretSource };
+}
+
+export interface RemoteAuth {
+  headers: RemoteHeader[];
 }
 
 export interface RouterConfig {

@@ -58,7 +58,10 @@ export class AnthropicClient implements ModelClient {
       endpoint: this.#options.baseUrl ?? 'https://api.anthropic.com',
     });
     try {
-      const stream = await sdk.messages.create(params, { signal });
+      const stream = await sdk.messages.create(params, {
+        signal,
+        ...(request.traceHeaders ? { headers: { ...request.traceHeaders } } : {}),
+      });
       for await (const event of stream) yield* reader.read(event);
     } catch (error) {
       throw anthropicFailure(error);

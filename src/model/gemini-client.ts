@@ -55,7 +55,10 @@ export class GeminiClient implements ModelClient {
       if (!response.ok) failedHeaders = response.headers;
       return response;
     };
-    params.config = { ...params.config, httpOptions: { fetch: fetchKeepingHeaders } };
+    params.config = {
+      ...params.config,
+      httpOptions: { ...params.config?.httpOptions, fetch: fetchKeepingHeaders },
+    };
     const nextCallId = createCallIdSource();
     try {
       const stream = await sdk.models.generateContentStream(params);

@@ -17,7 +17,10 @@ export function toGeminiParams(
   request: ModelRequest,
   signal: AbortSignal,
 ): GenerateContentParameters {
-  const config: GenerateContentConfig = { abortSignal: signal };
+  const config: GenerateContentConfig = {
+    abortSignal: signal,
+    ...(request.traceHeaders ? { httpOptions: { headers: { ...request.traceHeaders } } } : {}),
+  };
   if (request.systemInstruction) config.systemInstruction = request.systemInstruction;
   if (request.tools.length > 0) {
     config.tools = [

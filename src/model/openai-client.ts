@@ -66,7 +66,10 @@ export class OpenAIClient implements ModelClient {
       import('./openai-tool-calls.js'),
     ]);
     const { usageOf } = mapping;
-    const stream = await sdk.chat.completions.create(this.#params(request, mapping), { signal });
+    const stream = await sdk.chat.completions.create(this.#params(request, mapping), {
+      signal,
+      ...(request.traceHeaders ? { headers: { ...request.traceHeaders } } : {}),
+    });
     const calls = new ToolCallAssembler(createCallIdSource());
     let usage: CompletionUsage | null | undefined;
     const response: ModelResponseInfo = {

@@ -77,6 +77,8 @@ export interface ModelRequest {
   messages: readonly Message[];
   tools: readonly ToolDeclaration[];
   config: GenerationConfig;
+  /** W3C trace context headers (`traceparent`, `tracestate`) the provider's HTTP call carries, when traced. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface Usage {

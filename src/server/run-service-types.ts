@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../contracts/trace-carrier.js';
 import type { CadreEvent } from '../events/types.js';
 import type {
   Action,
@@ -111,6 +112,8 @@ export interface RunRequest {
   record?: boolean;
   /** Structured inputs (the agent's inputConfig), checked before the run is queued; absent: the prompt is the input. */
   inputs?: Record<string, unknown>;
+  /** The request's W3C trace context (`traceparent`, `tracestate`): the run's spans continue it. */
+  trace?: TraceCarrier;
 }
 
 export interface ResolveRequest {

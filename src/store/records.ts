@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../contracts/trace-carrier.js';
 import type { CadreEvent } from '../events/types.js';
 import type { Message, Usage } from '../model/types.js';
 import type { ApprovalBinding, RunState } from '../contracts/run-state.js';
@@ -125,6 +126,8 @@ export interface StartExtras {
   inputs?: Record<string, unknown>;
   /** A fork's opening conversation (recorded turns, the edited prompt), used instead of history + prompt. */
   conversation?: Message[];
+  /** The trace context of the request that started the run: its spans continue that trace. */
+  trace?: TraceCarrier;
 }
 
 /**

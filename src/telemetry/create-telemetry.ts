@@ -35,10 +35,10 @@ export function createTelemetry(
   // Tracers with spans open, so shutdown can end them.
   const busy = new Set<EventTracer>();
   let stopped = false;
-  return {
-    observe(onEvent, observeOptions = {}) {
-      const tracker = new EventTracer(tracer, { captureContent, ...observeOptions });
-      return (event) => {
+  const observeRun: Telemetry['observeRun'] = (onEvent, observeOptions = {}) => {
+    const tracker = new EventTracer(tracer, { captureContent, ...observeOptions });
+    return {
+      onEvent: (event) => {
         if (!stopped) {
           try {
             tracker.record(event);
@@ -49,8 +49,19 @@ export function createTelemetry(
           }
         }
         onEvent?.(event);
-      };
-    },
+      },
+      carrier: (executionId) => {
+        try {
+          return tracker.carrier(executionId);
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  };
+  return {
+    observe: (onEvent, observeOptions) => observeRun(onEvent, observeOptions).onEvent,
+    observeRun,
     flush: async () => void (await settle(() => provider.forceFlush?.())),
     async shutdown(signal) {
       if (stopped) return;

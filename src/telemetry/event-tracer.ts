@@ -1,4 +1,5 @@
 import {
+  createTraceState,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -14,7 +15,9 @@ import {
   reduceExecutionTree,
   type ExecutionTree,
 } from '../events/execution-tree.js';
+import { parseTraceparent, type TraceCarrier } from '../contracts/trace-carrier.js';
 import { asKnown } from '../events/known-events.js';
+import { finishReason } from './finish-reason.js';
 import type { CadreEvent, CadreEventOf } from '../events/types.js';
 import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
 import {
@@ -38,6 +41,21 @@ import { addTokens, NO_TOKENS, tokenAttributes, type Tokens } from './token-usag
 export interface EventTracerOptions {
   captureContent: boolean;
   conversationId?: string;
+  /** The caller's trace (an incoming `traceparent`): the run's spans continue it. */
+  parent?: TraceCarrier;
+}
+
+/** The context a run's root span opens in: the caller's remote span, or none. */
+function rootContext(parent: TraceCarrier | undefined): Context {
+  const parsed = parent && parseTraceparent(parent.traceparent);
+  if (!parsed) return ROOT_CONTEXT;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: parsed.traceId,
+    spanId: parsed.spanId,
+    traceFlags: parsed.flags,
+    isRemote: true,
+    ...(parent.tracestate ? { traceState: createTraceState(parent.tracestate) } : {}),
+  });
 }
 
 interface ModelCall {
@@ -99,11 +117,31 @@ export class EventTracer {
   private readonly executions = new Map<string, Execution>();
   /** Each open run's execution tree: who started whom, and from which call. */
   private readonly trees = new Map<string, ExecutionTree>();
+  private readonly root: Context;
 
   constructor(
     private readonly tracer: Tracer,
     private readonly options: EventTracerOptions,
-  ) {}
+  ) {
+    this.root = rootContext(options.parent);
+  }
+
+  /**
+   * The trace context an execution's outgoing calls carry (its own span),
+   * so the service it calls continues this trace; undefined when the
+   * execution has no open span.
+   */
+  carrier(executionId: string): TraceCarrier | undefined {
+    const span = this.executions.get(executionId)?.span;
+    const context = span?.spanContext();
+    if (!context || !trace.isSpanContextValid(context)) return undefined;
+    const flags = context.traceFlags.toString(16).padStart(2, '0');
+    const state = context.traceState?.serialize();
+    return {
+      traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
+      ...(state ? { tracestate: state } : {}),
+    };
+  }
 
   /** True when no span is open: nothing to end at shutdown. */
   get idle(): boolean {
@@ -388,7 +426,7 @@ export class EventTracer {
         depth: event.depth,
         agent: event.path.at(-1) ?? 'agent',
       },
-      parent?.context ?? ROOT_CONTEXT,
+      parent?.context ?? this.root,
       parent?.conversationId,
     );
   }
@@ -476,9 +514,15 @@ export class EventTracer {
     delete execution.chat;
     const answered = chat.answeredAt !== undefined;
     if (mark && !answered) chat.span.setAttribute(mark, true);
+    // A turn whose answer asked for calls finished to call them, whatever the provider said.
     const finish =
-      chat.info.finishReason ??
-      (!answered ? 'interrupted' : chat.calls.length > 0 ? 'tool_call' : 'stop');
+      chat.calls.length > 0 && answered
+        ? 'tool_call'
+        : chat.info.finishReason !== undefined
+          ? finishReason(chat.info.finishReason)
+          : !answered
+            ? 'interrupted'
+            : 'stop';
     if (answered) chat.span.setAttributes(responseAttributes(chat.info, finish));
     chat.span.setAttribute(GenAI.providerName, this.providerOf(execution));
     if (this.options.captureContent) {

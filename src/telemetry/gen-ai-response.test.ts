@@ -56,7 +56,7 @@ describe('GenAI response attributes', () => {
         'gen_ai.provider.name': 'openai',
         'gen_ai.response.id': 'chatcmpl-fake-0',
         'gen_ai.response.model': 'gpt-4.1',
-        'gen_ai.response.finish_reasons': ['tool_calls'],
+        'gen_ai.response.finish_reasons': ['tool_call'],
         'server.address': '127.0.0.1',
         'server.port': Number(new URL(openai.baseUrl).port),
       }),

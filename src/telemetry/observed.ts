@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../contracts/trace-carrier.js';
 import type { EventListener, ObserveOptions, Telemetry } from './telemetry.js';
 
 /**
@@ -10,4 +11,25 @@ export function observed(
   options?: ObserveOptions,
 ): EventListener | undefined {
   return telemetry ? telemetry.observe(onEvent, options) : onEvent;
+}
+
+/**
+ * `observed`, with what a run's outgoing calls need to carry its trace:
+ * the caller's own trace context when tracing is off (so a trace passes
+ * through untraced Cadre hops), else each execution's span.
+ */
+export function observedRun(
+  telemetry: Telemetry | undefined,
+  onEvent: EventListener | undefined,
+  options: ObserveOptions = {},
+): { onEvent?: EventListener; traceCarrier?: (executionId: string) => TraceCarrier | undefined } {
+  if (telemetry) {
+    const run = telemetry.observeRun(onEvent, options);
+    return { onEvent: run.onEvent, traceCarrier: run.carrier };
+  }
+  const parent = options.parent;
+  return {
+    ...(onEvent ? { onEvent } : {}),
+    ...(parent ? { traceCarrier: () => parent } : {}),
+  };
 }

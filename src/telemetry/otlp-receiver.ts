@@ -25,6 +25,7 @@ export interface OtlpBody {
 }
 export interface OtlpSpan {
   name: string;
+  traceId: string;
   spanId: string;
   parentSpanId?: string;
   attributes: OtlpAttribute[];
@@ -35,8 +36,22 @@ export interface OtlpAttribute {
 }
 
 /** A collector's OTLP/HTTP traces endpoint on loopback that keeps what it is sent. */
-export async function receiver(): Promise<{ url: string; exports: Export[]; server: Server }> {
+export async function receiver(): Promise<{
+  url: string;
+  exports: Export[];
+  server: Server;
+  /** Resolves once what was received satisfies `done` (checked as each export arrives). */
+  arrived: (done: (exports: Export[]) => boolean) => Promise<void>;
+}> {
   const exports: Export[] = [];
+  const waiting: Array<{ done: (exports: Export[]) => boolean; resolve: () => void }> = [];
+  const check = () => {
+    for (const waiter of [...waiting])
+      if (waiter.done(exports)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -53,11 +68,17 @@ export async function receiver(): Promise<{ url: string; exports: Export[]; serv
       });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{}');
+      check();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, exports, server };
+  const arrived = (done: (exports: Export[]) => boolean) =>
+    new Promise<void>((resolve) => {
+      waiting.push({ done, resolve });
+      check();
+    });
+  return { url: `http://127.0.0.1:${port}`, exports, server, arrived };
 }
 
 export const spansOf = (exports: Export[]): OtlpSpan[] =>
@@ -68,3 +89,16 @@ export const attribute = (attributes: OtlpAttribute[], key: string): unknown => 
     value?.stringValue ?? value?.boolValue ?? (value?.intValue ? Number(value.intValue) : undefined)
   );
 };
+
+/** Each span with the `service.name` of the process that sent it. */
+export const spansWithService = (exports: Export[]): Array<OtlpSpan & { service: unknown }> =>
+  exports.flatMap((e) =>
+    e.body.resourceSpans.flatMap((r) =>
+      r.scopeSpans.flatMap((s) =>
+        s.spans.map((span) => ({
+          ...span,
+          service: attribute(r.resource.attributes, 'service.name'),
+        })),
+      ),
+    ),
+  );

@@ -2,6 +2,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { exporterTelemetry } from './exporter-telemetry.js';
 import { OtlpProtobufTraceExporter } from './otlp-protobuf-exporter.js';
+import { refusedFast } from './refused-fast-exporter.js';
 import type { TelemetryConfig } from './telemetry-config.js';
 import type { Telemetry } from './telemetry.js';
 
@@ -11,8 +12,9 @@ type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter
  * Spans over OTLP/HTTP (JSON or protobuf) to the configured endpoint.
  * Settings come from the environment the caller passed; what it leaves out
  * (certificates) the exporter still reads from process.env. A collector
- * that cannot be reached costs at most the export timeout, and one line on
- * stderr when the last spans are lost.
+ * that refuses the connection costs one TCP connect (no retries), one that
+ * does not answer at most the export timeout; either way one line on stderr
+ * when the last spans are lost.
  */
 export function otlpTelemetry(
   config: TelemetryConfig,
@@ -26,10 +28,13 @@ export function otlpTelemetry(
       ? { compression: config.compression as ExporterConfig['compression'] }
       : {}),
   };
-  const exporter: SpanExporter =
+  const exporter: SpanExporter = refusedFast(
     config.protocol === 'http/protobuf'
       ? new OtlpProtobufTraceExporter(settings)
-      : new OTLPTraceExporter(settings);
+      : new OTLPTraceExporter(settings),
+    config.url,
+    config.timeoutMillis,
+  );
   return exporterTelemetry(exporter, {
     captureContent: config.captureContent,
     serviceName: config.serviceName,

@@ -20,12 +20,16 @@ const OPENTELEMETRY = {
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set; else an OTLP/HTTP exporter
  * behind a batch processor, loaded now.
  */
-export async function telemetryFromEnv(env: TelemetryEnv): Promise<Telemetry | undefined> {
+export async function telemetryFromEnv(
+  env: TelemetryEnv,
+  /** Where the one line about lost spans goes; default stderr. */
+  warn?: (line: string) => void,
+): Promise<Telemetry | undefined> {
   const config = telemetryConfig(env);
   if (!config) return undefined;
   const { otlpTelemetry } = await optionalImport(
     () => import('./otlp-telemetry.js'),
     OPENTELEMETRY,
   );
-  return otlpTelemetry(config);
+  return otlpTelemetry(config, warn);
 }

@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../contracts/trace-carrier.js';
 import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { JsonSchema, Message } from '../model/types.js';
 import type { RunResult } from '../contracts/run-result.js';
@@ -30,6 +31,8 @@ export interface ToolContext {
   uid?: string;
   /** Where the call came from, e.g. `cli`, `http`, `library`. */
   origin?: string;
+  /** The W3C trace context an outgoing request of this call carries (when the run is traced). */
+  traceCarrier?: () => TraceCarrier | undefined;
   /** The persisted action this call belongs to; stable across an approval and resume. */
   actionId?: string;
   threadId?: string;

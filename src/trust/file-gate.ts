@@ -10,7 +10,8 @@ export type GatedKind =
   | 'policy'
   | 'prices'
   | 'models'
-  | 'MCP commands';
+  | 'MCP commands'
+  | 'remote agent auth';
 
 /**
  * Asks whether a file may be loaded now (workspace trust). Absent where a

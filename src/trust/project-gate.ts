@@ -71,10 +71,11 @@ export function createProjectGate(options: GateOptions): ProjectGate {
     const inProject = key !== file;
     const denied = options.denied?.find((rule) => isInside(file, rule.folder));
     // Outside the project, configuration and code modules were named by a person, and the
-    // user's own folders are theirs; an agent file that starts commands is gated wherever
-    // it lies (a downloaded one included). Inside the project everything is gated.
+    // user's own folders are theirs; an agent file that starts commands (or sends this
+    // machine's secrets) is gated wherever it lies (a downloaded one included). Inside the project everything is gated.
     const own = options.ownFolders?.some((folder) => isInside(file, folder)) ?? false;
-    if (!denied && !inProject && (own || kind !== 'MCP commands')) return undefined;
+    const sendsSecrets = kind === 'MCP commands' || kind === 'remote agent auth';
+    if (!denied && !inProject && (own || !sendsSecrets)) return undefined;
     const sha256 = await sha256File(file);
     // No file, nothing to load: the loader says it is missing.
     if (sha256 === undefined) return undefined;

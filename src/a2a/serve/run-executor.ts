@@ -6,9 +6,11 @@ import {
   type RequestContext,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import { ConflictError } from '../../errors/cadre-error.js';
 import type { RunHooks, RunResponse, RunService } from '../../server/run-service-types.js';
 import { messageText } from '../remote-answer.js';
+import { messageInputs } from './message-inputs.js';
 import { taskDecision, type TaskDecision } from './task-decision.js';
 import { agentMessage } from './run-task.js';
 import { taskEvents, type TaskEvents } from './task-events.js';
@@ -16,11 +18,17 @@ import { taskEvents, type TaskEvents } from './task-events.js';
 /** The request's signal and the caller's display name, carried in the call context's state (the SDK's bag for transport data). */
 export const SIGNAL_KEY = 'cadre.signal';
 export const USER_NAME_KEY = 'cadre.userName';
+/** The request's W3C trace context, when it carried one. */
+export const TRACE_KEY = 'cadre.trace';
 
 export const callUser = (context: ServerCallContext): string => context.user?.userName ?? '';
 export const callSignal = (context: ServerCallContext): AbortSignal | undefined => {
   const signal = context.state.get(SIGNAL_KEY);
   return signal instanceof AbortSignal ? signal : undefined;
+};
+const callTrace = (context: ServerCallContext): TraceCarrier | undefined => {
+  const trace = context.state.get(TRACE_KEY) as TraceCarrier | undefined;
+  return trace && typeof trace.traceparent === 'string' ? trace : undefined;
 };
 const callUserName = (context: ServerCallContext): string | undefined => {
   const name = context.state.get(USER_NAME_KEY);
@@ -42,7 +50,11 @@ const hooksFor = (events: TaskEvents, signal: AbortSignal | undefined): RunHooks
  * approval that says approve or reject (see task-decision.ts) decides it
  * through the same path as the resolve route, and the run goes on.
  */
-export function runExecutor(service: RunService, agent: string): AgentExecutor {
+export function runExecutor(
+  service: RunService,
+  agent: string,
+  takesInputs = false,
+): AgentExecutor {
   return {
     execute: async (request, bus) => {
       if (request.task) return followUp(service, request, bus);
@@ -52,11 +64,15 @@ export function runExecutor(service: RunService, agent: string): AgentExecutor {
         .getThread(userId, request.contextId, signal)
         .catch(() => undefined);
       const events = taskEvents(bus, 'submitted');
+      const inputs = takesInputs ? messageInputs(request.userMessage) : undefined;
+      const trace = callTrace(request.context);
       const response = await service.run(
         {
+          ...(trace ? { trace } : {}),
           userId,
           agent,
           prompt: messageText(request.userMessage),
+          ...(inputs ? { inputs } : {}),
           ...(thread ? { threadId: thread.thread.id } : {}),
         },
         hooksFor(events, signal),

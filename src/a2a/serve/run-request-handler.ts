@@ -2,6 +2,7 @@ import {
   TaskState,
   type AgentCard,
   type CancelTaskRequest,
+  type GetTaskRequest,
   type StreamResponse,
   type SubscribeToTaskRequest,
   type Task,
@@ -19,7 +20,8 @@ import {
 } from '@a2a-js/sdk/server';
 import type { RunResponse, RunService } from '../../server/run-service-types.js';
 import { callSignal, callUser, runExecutor } from './run-executor.js';
-import { loadRunTask, runTaskStore } from './run-task-store.js';
+import { loadRunTask } from './run-task-load.js';
+import { runTaskStore } from './run-task-store.js';
 import { runTask } from './run-task.js';
 import { taskEvents } from './task-events.js';
 
@@ -42,15 +44,28 @@ export class RunRequestHandler extends DefaultRequestHandler {
     card: AgentCard,
     private readonly service: RunService,
     private readonly agent: string,
+    /** The agent has structured inputs: a message's data part is them. */
+    takesInputs = false,
   ) {
-    super(card, runTaskStore(service, agent), runExecutor(service, agent));
+    super(card, runTaskStore(service, agent), runExecutor(service, agent, takesInputs));
+  }
+
+  /** The task with its history (the run's messages), the last `historyLength` of it when asked. */
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await loadRunTask(this.service, this.agent, params.id, context, { history: true });
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    const length = params.historyLength;
+    if (length === undefined) return task;
+    return { ...task, history: length <= 0 ? [] : task.history.slice(-length) };
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await loadRunTask(this.service, this.agent, params.id, context);
     if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
     const state = task.status?.state;
-    if (state === TaskState.TASK_STATE_CANCELED) return task;
+    // Canceled is final too: the spec answers TaskNotCancelable (-32002), not the task again.
+    if (state === TaskState.TASK_STATE_CANCELED)
+      throw new TaskNotCancelableError(`Task ${params.id} is already canceled.`);
     if (state !== undefined && FINAL.includes(state))
       throw new TaskNotCancelableError(`Task ${params.id} has already ended.`);
     const userId = callUser(context);

@@ -1,40 +1,15 @@
-import type { ListTasksResponse, Task } from '@a2a-js/sdk';
-import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import type { Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { RunService } from '../../server/run-service-types.js';
-import { callSignal, callUser } from './run-executor.js';
-import { runTask } from './run-task.js';
-
-/** Reads the caller's run of `agent` as a task (another user's or another agent's is not there). */
-export async function loadRunTask(
-  service: RunService,
-  agent: string,
-  taskId: string,
-  context: ServerCallContext,
-): Promise<Task | undefined> {
-  const userId = callUser(context);
-  const signal = callSignal(context);
-  const view = await service.getRun(userId, taskId, signal).catch(() => undefined);
-  if (!view || view.run.agent !== agent) return undefined;
-  const approvals =
-    view.run.status === 'awaiting_confirmation'
-      ? (await service.pendingApprovals(userId, signal)).filter((a) => a.runId === taskId)
-      : [];
-  return runTask({
-    runId: view.run.id,
-    threadId: view.run.threadId,
-    status: view.run.status,
-    summary: view.run.summary,
-    approvals,
-    updatedAt: view.run.updatedAt,
-  });
-}
+import { listRunTasks } from './list-run-tasks.js';
+import { loadRunTask } from './run-task-load.js';
 
 /**
  * Tasks are runs. A store lives for one request: a task is read from its
  * run the first time, then what the SDK saves while the request goes on is
  * kept here (so a streamed answer does not reread the run per chunk). The
- * run service stores the run itself; nothing outlives the request.
+ * run service stores the run itself; nothing outlives the request. Listing
+ * reads the caller's runs of this agent only.
  */
 export function runTaskStore(service: RunService, agent: string): TaskStore {
   const seen = new Map<string, Task>();
@@ -48,7 +23,6 @@ export function runTaskStore(service: RunService, agent: string): TaskStore {
       seen.set(task.id, structuredClone(task));
       return Promise.resolve();
     },
-    list: (): Promise<ListTasksResponse> =>
-      Promise.reject(new UnsupportedOperationError('Listing tasks is not offered; get one by id.')),
+    list: (params, context) => listRunTasks(service, agent, params, context),
   };
 }

@@ -6,21 +6,23 @@ import {
 } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, ServerCallContext, type User } from '@a2a-js/sdk/server';
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { RunService } from '../../server/run-service-types.js';
+import { agentSkill, type SkillSource } from './agent-skill.js';
+import { parseJsonRpcBody } from './json-rpc-body.js';
+export { contentTypeRefused } from './json-rpc-body.js';
 import { withLegacyFields } from './legacy-card.js';
-import { SIGNAL_KEY, USER_NAME_KEY } from './run-executor.js';
+import { SIGNAL_KEY, TRACE_KEY, USER_NAME_KEY } from './run-executor.js';
 import { RunRequestHandler } from './run-request-handler.js';
 
-/** The agent a card describes: only its name and description go out. */
-export interface ServedAgent {
-  name: string;
-  description: string;
-}
+/** The agent a card describes: what the server lists of it anyway (name, description, examples, inputs). */
+export type ServedAgent = SkillSource;
 
 /**
- * The public card: name, description, where to send JSON-RPC, and that a
- * bearer token is needed. Nothing else of the definition (tools, prompts,
- * examples) is published. The endpoint speaks 1.0 and v0.3, so both are
+ * The public card: name, description, one skill (the agent: its
+ * description, examples and inputs), where to send JSON-RPC, and that a
+ * bearer token is needed. Nothing else of the definition (tools, prompts)
+ * is published. The endpoint speaks 1.0 and v0.3, so both are
  * listed (1.0 first, which 1.0 clients pick).
  */
 export function agentCard(agent: ServedAgent, rpcUrl: string): AgentCard {
@@ -37,7 +39,7 @@ export function agentCard(agent: ServedAgent, rpcUrl: string): AgentCard {
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [],
+    skills: [agentSkill(agent)],
   });
 }
 
@@ -64,9 +66,12 @@ export interface A2aCall {
   userId: string;
   /** Their name, for the audit trail of approvals they decide here. */
   userName?: string;
+  /** The body as sent (a string), or already parsed. */
   body: unknown;
   /** The A2A-Version header, when sent. */
   version?: string;
+  /** The request's trace context: runs it starts continue that trace. */
+  trace?: TraceCarrier;
   signal: AbortSignal;
 }
 
@@ -74,8 +79,7 @@ const user = (userId: string): User => ({ isAuthenticated: true, userName: userI
 
 /** One JSON-RPC answer, or (streaming methods) server-sent events already framed. */
 export type A2aAnswer =
-  | { kind: 'json'; body: unknown }
-  | { kind: 'events'; frames: AsyncIterable<string> };
+  { kind: 'json'; body: unknown } | { kind: 'events'; frames: AsyncIterable<string> };
 
 type Envelope = { jsonrpc: '2.0'; id: unknown; error?: unknown };
 
@@ -149,12 +153,15 @@ async function streamAnswer(
  * nothing is kept here between requests; a stream follows the run as it goes.
  */
 export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
+  const parsed = parseJsonRpcBody(call.body);
+  if (parsed.kind === 'error') return { kind: 'json', body: parsed.envelope };
   const handler = new RunRequestHandler(
     agentCard(call.agent, call.rpcUrl),
     call.service,
     call.agent.name,
+    (call.agent.inputs ?? []).length > 0,
   );
-  const dialect = dialectOf(call.body);
+  const dialect = dialectOf(parsed.request);
   const version = call.version ?? (dialect === 'v0.3' ? A2A_LEGACY_PROTOCOL_VERSION : undefined);
   const context = new ServerCallContext({
     user: user(call.userId),
@@ -162,16 +169,14 @@ export async function handleA2a(call: A2aCall): Promise<A2aAnswer> {
     state: new Map<string, unknown>([
       [SIGNAL_KEY, call.signal],
       [USER_NAME_KEY, call.userName ?? ''],
+      ...(call.trace ? [[TRACE_KEY, call.trace] as const] : []),
     ]),
   });
-  const body =
-    typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body)
-      ? (call.body as Record<string, unknown>)
-      : String(call.body);
+  const body = parsed.request;
   const result =
     dialect === 'v0.3'
       ? await new LegacyJsonRpcTransportHandler(handler).handle(body, context)
       : await new JsonRpcTransportHandler(handler).handle(body, context);
   if (!(Symbol.asyncIterator in result)) return { kind: 'json', body: result };
-  return streamAnswer(result, requestId(call.body), dialect);
+  return streamAnswer(result, requestId(body), dialect);
 }

@@ -18,7 +18,14 @@ const WORDS: Record<string, TaskDecision['decision']> = {
 };
 
 const decisionWord = (value: unknown): TaskDecision['decision'] | undefined =>
-  typeof value === 'string' ? WORDS[value.trim().toLowerCase().replace(/[.!]+$/, '')] : undefined;
+  typeof value === 'string'
+    ? WORDS[
+        value
+          .trim()
+          .toLowerCase()
+          .replace(/[.!]+$/, '')
+      ]
+    : undefined;
 
 const optionalText = (
   data: Record<string, unknown>,

@@ -46,12 +46,16 @@ export interface CallHost {
 export interface McpConnection {
   tools: ListedTool[];
   callTimeoutMs: number;
-  /** Calls a tool; `host` answers what the server asks while the call is under way. */
+  /**
+   * Calls a tool; `host` answers what the server asks while the call is
+   * under way; `meta` goes in the request's `_meta` (the caller's trace context).
+   */
   callTool(
     name: string,
     args: Record<string, unknown>,
     host: CallHost,
     options: RequestOptions,
+    meta?: Record<string, string>,
   ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -135,12 +139,16 @@ export async function connectServer(
     return {
       tools,
       callTimeoutMs: config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      async callTool(tool, args, host, requestOptions) {
+      async callTool(tool, args, host, requestOptions, meta) {
         const used = await live();
         calls.push(host);
         try {
           return (await used.client.callTool(
-            { name: tool, arguments: args },
+            {
+              name: tool,
+              arguments: args,
+              ...(meta && Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+            },
             undefined,
             requestOptions,
           )) as CallToolResult;

@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../contracts/trace-carrier.js';
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, ToolExecutionError } from '../../errors/cadre-error.js';
 import { describeArgs } from '../../runtime/calls/describe-args.js';
@@ -51,10 +52,14 @@ export function mcpTool(
           : {}),
       };
       try {
-        result = await connection.callTool(listed.name, args, host, {
-          signal: ctx.signal,
-          timeout: connection.callTimeoutMs,
-        });
+        result = await connection.callTool(
+          listed.name,
+          args,
+          host,
+          { signal: ctx.signal, timeout: connection.callTimeoutMs },
+          // The run's trace context, where MCP carries it per call (stdio and HTTP alike).
+          traceHeaders(ctx.traceCarrier?.()),
+        );
       } catch (error) {
         if (ctx.signal.aborted) throw new CancelledError('The tool call was cancelled.');
         throw new ToolExecutionError(

@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../../model/types.js';
 import type { ApprovalAnswer, ApprovalQuestion } from './approval-question.js';
@@ -23,6 +24,8 @@ export interface ToolCallContext {
   progress(message: string): void;
   /** Asks the person at the client to decide; absent when this client cannot be asked (no elicitation). */
   ask?: (question: ApprovalQuestion, signal: AbortSignal) => Promise<ApprovalAnswer>;
+  /** The caller's W3C trace context (HTTP headers, or `traceparent` in the call's `_meta`): the run continues it. */
+  trace?: TraceCarrier;
 }
 
 /**

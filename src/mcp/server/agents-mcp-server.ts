@@ -1,3 +1,4 @@
+import { traceCarrierOf } from '../../contracts/trace-carrier.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -62,8 +63,17 @@ export function createAgentsMcpServer(
     const progressToken = extra._meta?.progressToken;
     let step = 0;
     const canAsk = server.getClientCapabilities()?.elicitation?.form !== undefined;
+    // Over HTTP the headers carry it; `_meta.traceparent` is how a stdio client can.
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const trace =
+      traceCarrierOf(extra.requestInfo?.headers ?? {}) ??
+      traceCarrierOf({
+        traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : undefined,
+        tracestate: typeof meta?.tracestate === 'string' ? meta.tracestate : undefined,
+      });
     const context: ToolCallContext = {
       signal: extra.signal,
+      ...(trace ? { trace } : {}),
       progress: (message) => {
         if (progressToken === undefined || extra.signal.aborted) return;
         // Progress is best effort: a notification that cannot be sent must not stop the run.

@@ -81,7 +81,13 @@ export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSourc
       const run = followedRun(context);
       try {
         let response = await service.run(
-          { userId, prompt, agent: name, ...(tool.structured ? { inputs: args } : {}) },
+          {
+            userId,
+            prompt,
+            agent: name,
+            ...(tool.structured ? { inputs: args } : {}),
+            ...(context.trace ? { trace: context.trace } : {}),
+          },
           run.hooks,
         );
         for (;;) {

@@ -100,6 +100,9 @@ export function buildLoopContext({
       workspace: services.workspace,
       ...(services.protectedPaths ? { protectedPaths: services.protectedPaths } : {}),
       emit,
+      ...(services.traceCarrier
+        ? { traceCarrier: () => services.traceCarrier?.(execution.executionId) }
+        : {}),
       // What an MCP server asks mid-call: this agent's model (priced as the run's), its person.
       generate: toolModelCall(client, state, emit, services.prices, budget),
       confirm: services.confirm,

@@ -133,6 +133,7 @@ export async function driveCodeOutcome(
       remainingMs: () => deadline.remaining(),
       workspace: services.workspace,
       emit: emitOwn,
+      traceCarrier: () => services.traceCarrier?.(execution.executionId),
     };
 
     if (options.resume)

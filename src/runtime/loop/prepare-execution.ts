@@ -56,6 +56,7 @@ export function prepareExecution(
         workspace,
         ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
         prices: options.prices ?? DEFAULT_PRICES,
+        ...(options.traceCarrier ? { traceCarrier: options.traceCarrier } : {}),
         ...(options.contextWindows ? { contextWindows: options.contextWindows } : {}),
         mcp: new McpHub({
           ...(options.mcpServers ? { servers: options.mcpServers } : {}),

@@ -8,6 +8,7 @@ import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../.
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
@@ -70,6 +71,8 @@ export interface RunOptions {
   /** Decides side-effecting calls; the default refuses them (fail closed). */
   confirm?: ConfirmationHandler;
   onEvent?: (event: CadreEvent) => void;
+  /** The trace context an execution's outgoing calls carry (W3C `traceparent`), by execution id. */
+  traceCarrier?: (executionId: string) => TraceCarrier | undefined;
   runId?: string;
   runtime?: Runtime;
   /** Checks around every tool call: every one runs, deny beats confirm, observers see failures too. */

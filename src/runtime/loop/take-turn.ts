@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../contracts/trace-carrier.js';
 import { CancelledError, ConfigError, isAbortError } from '../../errors/cadre-error.js';
 import { ModelError } from '../../errors/model-error.js';
 import {
@@ -127,6 +128,7 @@ const requestOf = (ctx: LoopContext, declarations: readonly ToolDeclaration[]): 
   messages: ctx.state.messages,
   tools: declarations,
   config: ctx.generation,
+  ...traceHeadersOf(ctx.toolContext.traceCarrier?.()),
 });
 
 /** Whether requests are measured before sending: a window is known, or a fold is due anyway. */
@@ -168,7 +170,7 @@ async function measuredRequest(
   }
   return heldRequest(
     ctx,
-    { ...fit.request, tools: declarations },
+    { ...fit.request, tools: declarations, ...traceHeadersOf(ctx.toolContext.traceCarrier?.()) },
     { estimated: fit.estimated, tokens: fit.tokens },
   );
 }
@@ -377,3 +379,9 @@ export function callEnvironment(
   ctx.callEnvironment = env;
   return env;
 }
+
+/** The model call's trace headers, when the run is traced (none otherwise: the request stays as it was). */
+const traceHeadersOf = (
+  carrier: Parameters<typeof traceHeaders>[0],
+): { traceHeaders?: Record<string, string> } =>
+  carrier ? { traceHeaders: traceHeaders(carrier) } : {};

@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { Agent, AgentInput, AgentLookup } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -51,6 +52,8 @@ export interface SpawnServices {
   mcp: McpHub;
   /** Model prices, for every execution's cost. */
   prices: PriceTable;
+  /** The trace context each execution's outgoing calls carry, by execution id. */
+  traceCarrier?: (executionId: string) => TraceCarrier | undefined;
   /** Context windows by model (the project's `.cadre/models.json` on top of the built-in table). */
   contextWindows?: ContextWindowTable;
   /** Starts a child execution: given by the executor, so subagent code never imports it. */

@@ -19,7 +19,7 @@ export function forkConversation(
   definition: AgentDefinition,
   step: number,
   prompt: string,
-): Required<StartExtras> {
+): Required<Omit<StartExtras, 'trace'>> {
   if (definition.router || definition.workflow)
     throw stepError('this agent routes or runs a workflow; its runs cannot be forked');
   const steps = trajectory.model_steps;

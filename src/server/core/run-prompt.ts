@@ -73,6 +73,7 @@ const modelOf = (ctx: ServerContext, agent: PickedAgent): string =>
 const startExtrasOf = (request: RunRequest & StartExtras): StartExtras => ({
   ...(request.inputs ? { inputs: request.inputs } : {}),
   ...(request.conversation ? { conversation: request.conversation } : {}),
+  ...(request.trace ? { trace: request.trace } : {}),
 });
 
 /**

@@ -1,7 +1,7 @@
 import type { RunState } from '../../contracts/run-state.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { Run } from '../../store/types.js';
-import { observed } from '../../telemetry/observed.js';
+import { observedRun } from '../../telemetry/observed.js';
 import { actionGuard } from './action-guard.js';
 import type { DriveHooks } from './drive-types.js';
 import { pauseForApproval, serverGatePolicy, type WaitingCall } from './pause-for-approval.js';
@@ -49,6 +49,18 @@ export function stepOptions(
     return ensureStored();
   };
   const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
+  // A run started by a traced request continues the caller's trace.
+  const parent = run.job?.kind === 'start' ? run.job.trace : undefined;
+  const traced = observedRun(
+    ctx.telemetry,
+    (event) =>
+      writer.event(
+        event.type === 'run_started'
+          ? { ...event, data: { ...event.data, threadId: run.threadId } }
+          : withThroughSeq(event, covered),
+      ),
+    { conversationId: run.threadId, ...(parent ? { parent } : {}) },
+  );
   const options: ExecutionOptions = {
     runId: run.id,
     tools: ctx.tools,
@@ -74,16 +86,8 @@ export function stepOptions(
     // pauses). A process that dies leaves that checkpoint: the next owner answers its calls from
     // their action records and asks the model again for any later turn, which had no effects.
     checkpoint: (state) => writer.checkpoint(structuredClone(state) as RunState),
-    onEvent: observed(
-      ctx.telemetry,
-      (event) =>
-        writer.event(
-          event.type === 'run_started'
-            ? { ...event, data: { ...event.data, threadId: run.threadId } }
-            : withThroughSeq(event, covered),
-        ),
-      { conversationId: run.threadId },
-    ),
+    ...(traced.onEvent ? { onEvent: traced.onEvent } : {}),
+    ...(traced.traceCarrier ? { traceCarrier: traced.traceCarrier } : {}),
   };
   return {
     options,

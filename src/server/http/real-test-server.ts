@@ -9,6 +9,11 @@ import { createRunService, type RunServiceOptions } from '../core/create-run-ser
 import type { RunService } from '../run-service-types.js';
 import { startTestServer, type TestServer } from './test-support.js';
 
+/** The run service's options a test sets; `env` adds to the service's own (HOME is the workspace). */
+export type TestRunOptions = Omit<RunServiceOptions, 'store' | 'cwd' | 'env'> & {
+  env?: NodeJS.ProcessEnv;
+};
+
 export interface RealTestServer {
   store: Store;
   service: RunService;
@@ -23,11 +28,12 @@ export interface RealTestServer {
  */
 export async function startRealTestServer(
   dir: string,
-  options: Omit<RunServiceOptions, 'store' | 'cwd' | 'env'> = {},
+  options: TestRunOptions = {},
   serve: (service: RunService) => RunService = (service) => service,
 ): Promise<RealTestServer> {
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  const service = await createRunService({ store, cwd: dir, env: { HOME: dir }, ...options });
+  const { env, ...rest } = options;
+  const service = await createRunService({ store, cwd: dir, env: { HOME: dir, ...env }, ...rest });
   const server = await startTestServer(serve(service), { store });
   return {
     store,
@@ -61,7 +67,7 @@ export async function startAgentsTestServer<U extends string>(options: {
   prefix: string;
   agents: Record<string, string>;
   users: readonly U[];
-  run: Omit<RunServiceOptions, 'store' | 'cwd' | 'env'>;
+  run: TestRunOptions;
   serve?: (service: RunService) => RunService;
 }): Promise<AgentsTestServer<U>> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), options.prefix)));

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { traceCarrierOf } from '../../contracts/trace-carrier.js';
 import type { RunRequest } from '../run-service-types.js';
 
 /** A run body as the routes parse it: a prompt, inputs, or both. */
@@ -13,9 +15,14 @@ export interface RunBody {
  * The core's request for a body. A run given only inputs still needs a thread
  * message (and title): the inputs, one `name: value` line each.
  */
-export function runRequest(body: RunBody, userId: string): RunRequest {
+export function runRequest(
+  body: RunBody,
+  userId: string,
+  headers: IncomingHttpHeaders = {},
+): RunRequest {
   const { prompt, threadId, agent, record, inputs } = body;
   return {
+    ...requestTrace(headers),
     userId,
     prompt: prompt ?? inputsText(inputs ?? {}),
     ...(threadId !== undefined ? { threadId } : {}),
@@ -34,4 +41,10 @@ export function inputsText(inputs: Readonly<Record<string, unknown>>): string {
   return entries
     .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join('\n');
+}
+
+/** The request's W3C trace context, as a RunRequest field: the run continues the caller's trace. */
+export function requestTrace(headers: IncomingHttpHeaders): Pick<RunRequest, 'trace'> {
+  const trace = traceCarrierOf(headers);
+  return trace ? { trace } : {};
 }

@@ -59,4 +59,5 @@ export const startJob = (
   ...(record ? { record: true } : {}),
   ...(extras.inputs ? { inputs: extras.inputs } : {}),
   ...(extras.conversation ? { conversation: extras.conversation } : {}),
+  ...(extras.trace ? { trace: extras.trace } : {}),
 });

@@ -36,6 +36,12 @@ beforeAll(async () => {
     '/logo.png': text(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), 'image/png'),
     '/long.txt': text('y'.repeat(30_000)),
     '/never': never,
+    '/echo-trace': (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(
+        `traceparent=${req.headers.traceparent ?? ''} tracestate=${req.headers.tracestate ?? ''}`,
+      );
+    },
   });
 });
 afterAll(() => server?.close());
@@ -51,6 +57,18 @@ const run = async (t: Tool, args: Record<string, unknown>, signal?: AbortSignal)
   )) as WebFetchResult;
 
 describe('web_fetch', () => {
+  it('carries the run’s W3C trace context to the page’s server, and none when the run is not traced', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const traced = { ...ctx, traceCarrier: () => ({ traceparent, tracestate: 'cadre=1' }) };
+    const result = (await tool.execute(
+      { url: server.url('/echo-trace') },
+      traced,
+    )) as WebFetchResult;
+    expect(result.content).toContain(`traceparent=${traceparent} tracestate=cadre=1`);
+    const plain = await run(tool, { url: server.url('/echo-trace') });
+    expect(plain.content).toContain('traceparent= tracestate=');
+  });
+
   it('returns an HTML page as Markdown with its title, and echoes the prompt as question', async () => {
     const result = await run(tool, {
       url: server.url('/article.html'),

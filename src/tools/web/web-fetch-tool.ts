@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../contracts/trace-carrier.js';
 import { ToolExecutionError } from '../../errors/index.js';
 import { formatCount } from '../builtin/output-cap.js';
 import { defineTool, type Tool } from '../types.js';
@@ -92,6 +93,8 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool {
         allow,
         signal: ctx.signal,
         wantsBody: readableType,
+        // The run's trace goes on to the page's server, as HTTP instrumentation would send it.
+        headers: traceHeaders(ctx.traceCarrier?.()),
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
         ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
       });

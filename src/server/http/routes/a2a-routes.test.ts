@@ -86,7 +86,9 @@ describe('Cadre agents served over A2A, driven by the SDK client (scripted)', ()
     const card = AgentCard.fromJSON(JSON.parse(raw));
     expect(card.name).toBe('greeter');
     expect(card.description).toBe('Greets you.');
-    expect(card.skills).toEqual([]);
+    expect(card.skills.map((skill) => [skill.id, skill.description])).toEqual([
+      ['greeter', 'Greets you.'],
+    ]);
     expect(card.supportedInterfaces[0]?.url).toBe(`${live.server.url}/a2a/greeter`);
     const home = await fetch(`${live.server.url}/.well-known/agent-card.json`);
     expect(home.status).toBe(200);

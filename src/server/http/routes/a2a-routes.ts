@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as ServeAgent from '../../../a2a/serve/serve-agent.js';
 import { CancelledError, NotFoundError } from '../../../errors/cadre-error.js';
 import { lazyStreamBody } from '../lazy-stream-body.js';
+import { requestTrace } from '../run-request.js';
 import { optionalImport } from '../../../util/optional-import.js';
 import type { AgentView } from '../../run-service-types.js';
 import type { RouteContext } from './route-context.js';
@@ -47,33 +48,61 @@ export function a2aRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   app.get('/.well-known/agent-card.json', { config: { public: true } }, (request, reply) =>
     card(request, reply),
   );
+  // `createFromUrl('…/a2a/<agent>')` (no trailing slash) resolves the card here, without the
+  // agent's name. A server of one agent of its own (besides the built-in ones) leaves no doubt which;
+  // with several, a guess could send the task to the wrong agent, so the answer says where the
+  // cards are. The card names its agent and endpoint, so a client sees whom it talks to.
+  app.get(
+    '/a2a/.well-known/agent-card.json',
+    { config: { public: true } },
+    async (request, reply) => {
+      const own = (await service.listAgents()).filter(
+        (agent) => agent.origin !== 'default' && agent.origin !== 'builtin',
+      );
+      if (own.length === 1) return card(request, reply, own[0]?.name);
+      throw new NotFoundError(
+        'Several agents are served: name one with a trailing slash (…/a2a/<agent>/), or fetch …/a2a/<agent>/.well-known/agent-card.json.',
+      );
+    },
+  );
   app.get<{ Params: { agent: string } }>(
     '/a2a/:agent/.well-known/agent-card.json',
     { config: { public: true } },
     (request, reply) => card(request, reply, request.params.agent),
   );
-  app.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
-    const agent = await find(request.params.agent);
-    const { handleA2a } = await loadServe();
-    const version = request.headers['a2a-version'];
-    const overflow = new AbortController();
-    const answer = await handleA2a({
-      service,
-      agent,
-      rpcUrl: rpcUrl(request, agent),
-      userId: request.userId,
-      userName: request.userName,
-      body: request.body,
-      ...(typeof version === 'string' ? { version } : {}),
-      signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
-    });
-    if (answer.kind === 'json') return answer.body;
-    // Streaming methods: server-sent events as the run goes; leaving detaches, the run goes on.
-    const body = lazyStreamBody(reply, 'text/event-stream', () =>
-      overflow.abort(new CancelledError('The client stopped reading the stream.')),
+  // Its own scope: the body reaches the handler as sent, so a body that is not JSON is answered
+  // the JSON-RPC way (-32700, HTTP 200) rather than with the API's 400.
+  void app.register(async (rpc) => {
+    rpc.removeAllContentTypeParsers();
+    rpc.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, body),
     );
-    for await (const frame of answer.frames) body.write(frame);
-    body.end();
-    return reply;
+    rpc.post<{ Params: { agent: string } }>('/a2a/:agent', async (request, reply) => {
+      const agent = await find(request.params.agent);
+      const { handleA2a, contentTypeRefused } = await loadServe();
+      const refused = contentTypeRefused(request.headers['content-type']);
+      if (refused) return refused;
+      const version = request.headers['a2a-version'];
+      const overflow = new AbortController();
+      const answer = await handleA2a({
+        service,
+        agent,
+        rpcUrl: rpcUrl(request, agent),
+        userId: request.userId,
+        userName: request.userName,
+        body: request.body,
+        ...(typeof version === 'string' ? { version } : {}),
+        ...requestTrace(request.headers),
+        signal: AbortSignal.any([requestSignal(reply), overflow.signal]),
+      });
+      if (answer.kind === 'json') return answer.body;
+      // Streaming methods: server-sent events as the run goes; leaving detaches, the run goes on.
+      const body = lazyStreamBody(reply, 'text/event-stream', () =>
+        overflow.abort(new CancelledError('The client stopped reading the stream.')),
+      );
+      for await (const frame of answer.frames) body.write(frame);
+      body.end();
+      return reply;
+    });
   });
 }

@@ -110,7 +110,7 @@ describe('Cadre agents served to A2A v0.3 clients (raw v0.3 JSON-RPC and the SDK
       preferredTransport: 'JSONRPC',
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       security: [{ bearer: [] }],
-      skills: [],
+      skills: [{ id: 'greeter', tags: ['greeter'] }],
     });
     // A 1.0 reader still sees its card, now listing the endpoint for both versions (1.0 first).
     const card = AgentCard.fromJSON(raw);

@@ -13,6 +13,7 @@ import { streamResponse } from '../openai-compat/responses-stream.js';
 import { threadFromHeader } from '../openai-compat/thread-header.js';
 import { HttpProblem } from '../http-problem.js';
 import type { RouteContext } from './route-context.js';
+import { requestTrace } from '../run-request.js';
 
 /**
  * An OpenAI-compatible API under `/v1`, behind the same bearer token:
@@ -52,6 +53,7 @@ export function openAiCompatRoutes(
         if (!target) return reply.status(404).send(unknownModel(chat.model));
         const threadId = threadFromHeader(request);
         const runRequest: RunRequest = {
+          ...requestTrace(request.headers),
           userId: request.userId,
           prompt: promptFor(chat.messages, threadId !== undefined),
           ...(threadId ? { threadId } : {}),
@@ -75,6 +77,7 @@ export function openAiCompatRoutes(
         if (!target) return reply.status(404).send(unknownModel(asked.model));
         const threadId = await threadOfResponse(service, request, asked.previousRunId);
         const runRequest: RunRequest = {
+          ...requestTrace(request.headers),
           userId: request.userId,
           prompt: promptFor(asked.messages, threadId !== undefined),
           ...(threadId ? { threadId } : {}),

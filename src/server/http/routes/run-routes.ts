@@ -9,7 +9,7 @@ export function runRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   app.post('/api/agent/run', async (request, reply) => {
     const body = parseInput(runBody, request.body, 'body');
     const signal = requestSignal(reply);
-    return service.run(runRequest(body, request.userId), { signal });
+    return service.run(runRequest(body, request.userId, request.headers), { signal });
   });
 
   app.post('/api/agent/run/stream', async (request, reply) => {
@@ -18,7 +18,7 @@ export function runRoutes(app: FastifyInstance, { service, requestSignal }: Rout
     await streamRun({
       reply,
       signal,
-      start: (hooks) => service.run(runRequest(body, request.userId), hooks),
+      start: (hooks) => service.run(runRequest(body, request.userId, request.headers), hooks),
     });
   });
 }
