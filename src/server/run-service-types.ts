@@ -241,6 +241,8 @@ export interface AgentView {
   inputs?: AgentInputView[];
   /** The tools the agent is granted (its toolConfig), so a client can tell an agent that only reads. */
   tools?: string[];
+  /** The JSON Schema of the agent's structured answer (outputConfig), when its definition sets one. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** One input of an agent's inputConfig, enough to build a form field. */

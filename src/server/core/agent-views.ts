@@ -31,6 +31,7 @@ function registeredView(agent: RegisteredAgent): AgentView {
 
 function definitionView(definition: AgentDefinition, origin: string): AgentView {
   const inputs = inputFields(definition);
+  const output = outputSchemaOf(definition);
   // The built-in assistant's definition is shared with the scripted demo; its examples live here.
   const examples =
     definition.examples ?? (definition === SERVER_ASSISTANT ? [...ASSISTANT_EXAMPLES] : undefined);
@@ -42,7 +43,16 @@ function definitionView(definition: AgentDefinition, origin: string): AgentView 
     ...(examples?.length ? { examples } : {}),
     ...(inputs ? { inputs } : {}),
     tools: [...definition.toolConfig.tools],
+    ...(output ? { outputSchema: output } : {}),
   };
+}
+
+/** The answer's JSON Schema as a client would send it back in `response_format`. */
+function outputSchemaOf(definition: AgentDefinition): Record<string, unknown> | undefined {
+  const schema = definition.outputConfig?.schema;
+  if (schema === undefined) return undefined;
+  const json = schema.kind === 'json_schema' ? schema.schema : schema.jsonSchema;
+  return json as Record<string, unknown> | undefined;
 }
 
 /** The registry's copy of the default agent: same name, loaded from the same file. */

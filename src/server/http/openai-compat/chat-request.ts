@@ -36,11 +36,10 @@ const message = z.object({
 export type ChatMessage = z.output<typeof message>;
 
 /**
- * `POST /v1/chat/completions`. Lenient about keys: SDKs send many fields
- * that mean nothing to an agent (temperature, top_p, max_tokens, stop,
- * seed, tools, tool_choice, response_format, logprobs, user, metadata...),
- * and those are dropped. The agent's own definition decides its model,
- * sampling and tools.
+ * `POST /v1/chat/completions`. Lenient about keys: SDKs send many fields an
+ * agent's own definition decides (its model, sampling and tools). Those are
+ * not applied, and the answer names them (request-settings.ts);
+ * `response_format` is checked against the agent's output schema there.
  */
 const chatBody = z.object({
   model: z

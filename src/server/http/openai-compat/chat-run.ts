@@ -11,5 +11,7 @@ export interface ChatRun {
   /** `http://host:port` as the client reached us: links to the run's page and the approval API. */
   baseUrl: string;
   includeUsage: boolean;
+  /** Settings of the request the agent's definition decides instead, reported in `cadre.ignored`. */
+  ignored?: string[];
   start: (hooks: RunHooks) => Promise<RunResponse>;
 }

@@ -29,6 +29,8 @@ export interface CadreOutcome extends CadreIds {
     /** A subagent's call: who asks, from the run's agent to the tool (`['office', 'team', 'mailer', 'gmail_send']`). */
     path?: string[];
   }>;
+  /** Request settings the agent's definition decides instead (temperature, tools…): not applied. */
+  ignored?: string[];
 }
 
 /**

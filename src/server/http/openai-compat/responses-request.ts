@@ -27,8 +27,8 @@ const item = z.object({
 
 /**
  * `POST /v1/responses`. Lenient about keys like the chat route: sampling,
- * `tools`, `store`, `reasoning`, `text`... mean nothing to an agent whose
- * definition decides them.
+ * `tools` and `reasoning` are the agent's definition's to decide, and the
+ * answer names them; `text.format` is checked against its output schema.
  */
 const responsesBody = z.object({
   model: z

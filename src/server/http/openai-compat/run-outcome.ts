@@ -86,3 +86,13 @@ export function streamTail(response: RunResponse, outcome: RunOutcome, streamed:
   if (response.status === 'completed' && sent.endsWith(owed)) return '';
   return sent ? `\n\n${outcome.content}` : outcome.content;
 }
+
+/** The outcome with the request's settings the agent decides instead, when there were any. */
+export function withIgnored<T extends { cadre: CadreOutcome }>(
+  outcome: T,
+  ignored: readonly string[] | undefined,
+): T {
+  return ignored && ignored.length > 0
+    ? { ...outcome, cadre: { ...outcome.cadre, ignored: [...ignored] } }
+    : outcome;
+}

@@ -5,7 +5,17 @@ import { promptFor } from '../openai-compat/chat-prompt.js';
 import { parseChatRequest } from '../openai-compat/chat-request.js';
 import type { ChatRun } from '../openai-compat/chat-run.js';
 import { streamChat } from '../openai-compat/chat-stream.js';
-import { modelList, modelTarget } from '../openai-compat/model-names.js';
+import { modelList, modelTarget, type ModelTarget } from '../openai-compat/model-names.js';
+import {
+  CHAT_SETTINGS,
+  chatAnswerFormat,
+  checkAnswerFormat,
+  IGNORED_HEADER,
+  ignoredSettings,
+  RESPONSES_SETTINGS,
+  responsesAnswerFormat,
+  type AnswerFormat,
+} from '../openai-compat/request-settings.js';
 import { openAiErrorBody, openAiErrorHandler } from '../openai-compat/openai-errors.js';
 import { completeResponse, type ResponsesRun } from '../openai-compat/responses-complete.js';
 import { parseResponsesRequest } from '../openai-compat/responses-request.js';
@@ -47,10 +57,34 @@ export function openAiCompatRoutes(
         return reply.status(404).send(unknownModel(request.params.model));
       });
 
+      // Before a run starts: a JSON answer the agent cannot give is refused, other settings noted.
+      const settled = async (
+        body: unknown,
+        asked: { target: ModelTarget; format: AnswerFormat; at: string; names: readonly string[] },
+      ): Promise<string[]> => {
+        if (asked.format.type !== 'text') {
+          const agents = await service.listAgents();
+          const { target } = asked;
+          const agent =
+            target.kind === 'agent'
+              ? agents.find((a) => a.name === target.name)
+              : agents.find((a) => a.default === true);
+          if (agent) checkAnswerFormat(asked.format, agent, asked.at);
+        }
+        return ignoredSettings(body, asked.names);
+      };
+
       v1.post('/chat/completions', async (request, reply) => {
         const chat = parseChatRequest(request.body);
         const target = await modelTarget(service, chat.model);
         if (!target) return reply.status(404).send(unknownModel(chat.model));
+        const ignored = await settled(request.body, {
+          target,
+          format: chatAnswerFormat(request.body),
+          at: 'body.response_format',
+          names: CHAT_SETTINGS,
+        });
+        if (ignored.length > 0) void reply.header(IGNORED_HEADER, ignored.join(','));
         const threadId = threadFromHeader(request);
         const runRequest: RunRequest = {
           ...requestTrace(request.headers),
@@ -65,6 +99,7 @@ export function openAiCompatRoutes(
           model: chat.model,
           baseUrl: baseUrl(request),
           includeUsage: chat.includeUsage,
+          ignored,
           start: (hooks) => service.run(runRequest, hooks),
         };
         if (chat.stream) return streamChat(run);
@@ -75,6 +110,13 @@ export function openAiCompatRoutes(
         const asked = parseResponsesRequest(request.body);
         const target = await modelTarget(service, asked.model);
         if (!target) return reply.status(404).send(unknownModel(asked.model));
+        const ignored = await settled(request.body, {
+          target,
+          format: responsesAnswerFormat(request.body),
+          at: 'body.text.format',
+          names: RESPONSES_SETTINGS,
+        });
+        if (ignored.length > 0) void reply.header(IGNORED_HEADER, ignored.join(','));
         const threadId = await threadOfResponse(service, request, asked.previousRunId);
         const runRequest: RunRequest = {
           ...requestTrace(request.headers),
@@ -89,6 +131,7 @@ export function openAiCompatRoutes(
           model: asked.model,
           baseUrl: baseUrl(request),
           ...(asked.previousRunId ? { previousRunId: asked.previousRunId } : {}),
+          ignored,
           start: (hooks) => service.run(runRequest, hooks),
         };
         if (asked.stream) return streamResponse(run);
