@@ -91,5 +91,5 @@ export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
   const tools = adkTools(data.tools, notes);
   raw.toolConfig = { tools: tools.map((tool) => tool.name) };
   tools.forEach((tool, index) => rules.push([['toolConfig', 'tools', index], tool.path]));
-  return { raw, rules, notes };
+  return { raw, rules, notes, namedServers: [] };
 }

@@ -6,6 +6,7 @@ import { bodyToPrompt, splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterLines } from './frontmatter-line-reader.js';
 import { identityMapper, type SourceMapper } from './issues.js';
 import { detectDialect, markdownToRaw } from './markdown-to-raw.js';
+import { resolveNamedServers } from './named-mcp-servers.js';
 import { settingsMcpServers, withSettingsServers } from './settings-mcp-servers.js';
 import type { LoadOptions } from './load-options.js';
 import type { PreparedFile } from './prepared-file.js';
@@ -55,7 +56,7 @@ export async function readMarkdownDefinition(
   const prompt = bodyToPrompt(split.body);
   const bodyAt = { line: split.bodyStartLine, column: 1 };
   if (!split.found) {
-    const built = markdownToRaw({}, prompt, file, knownTools);
+    const built = markdownToRaw({}, prompt, file, knownTools, detectDialect(file, {}));
     const notes: SourceNote[] = [
       {
         path: [],
@@ -78,8 +79,8 @@ export async function readMarkdownDefinition(
     };
   }
   const fm = readFrontmatter(yaml, split.yamlText, split.yamlStartLine - 1);
-  const built = markdownToRaw(fm.data, prompt, file, knownTools);
   const dialect = detectDialect(file, fm.data);
+  const built = markdownToRaw(fm.data, prompt, file, knownTools, dialect);
   const settingsNotes = withSettingsServers(
     built.raw,
     await settingsMcpServers(
@@ -90,6 +91,14 @@ export async function readMarkdownDefinition(
     ),
     fm.data.tools,
     options.mcpServers ?? [],
+    built.namedServers.map((server) => server.name),
+  );
+  const namedNotes = resolveNamedServers(
+    built.raw,
+    built.rules,
+    built.namedServers,
+    options.mcpServers ?? [],
+    options.untrustedHint,
   );
   return {
     prepared: {
@@ -97,7 +106,7 @@ export async function readMarkdownDefinition(
       mapper: translatingMapper(fm.mapper, built.rules, [
         [['promptConfig', 'systemPrompt'], bodyAt],
       ]),
-      issues: placeNotes([...fm.notes, ...built.notes, ...settingsNotes], fm.mapper),
+      issues: placeNotes([...fm.notes, ...built.notes, ...settingsNotes, ...namedNotes], fm.mapper),
     },
     source: { file, format: 'markdown', foreign: dialect },
     ...(built.remote ? { remote: built.remote } : {}),
