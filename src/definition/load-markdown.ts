@@ -4,6 +4,7 @@ import { parseYamlText } from './data-file.js';
 import { isPlainObject } from './describe-value.js';
 import { bodyToPrompt, splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterLines } from './frontmatter-line-reader.js';
+import { geminiRefusals } from './gemini-refusals.js';
 import { identityMapper, type SourceMapper } from './issues.js';
 import { detectDialect, markdownToRaw } from './markdown-to-raw.js';
 import { resolveNamedServers } from './named-mcp-servers.js';
@@ -56,11 +57,13 @@ export async function readMarkdownDefinition(
   const prompt = bodyToPrompt(split.body);
   const bodyAt = { line: split.bodyStartLine, column: 1 };
   if (!split.found) {
-    const built = markdownToRaw({}, prompt, file, knownTools, detectDialect(file, {}));
+    const dialect = detectDialect(file, {});
+    const built = markdownToRaw({}, prompt, file, knownTools, dialect);
+    const refused = dialect === 'gemini-cli' ? ' (Gemini CLI refuses a file without it)' : '';
     const notes: SourceNote[] = [
       {
         path: [],
-        message: 'no frontmatter; the whole file is the system prompt',
+        message: `no frontmatter; the whole file is the system prompt${refused}`,
         severity: 'warning',
       },
     ];
@@ -75,7 +78,7 @@ export async function readMarkdownDefinition(
           position: () => ({ line: 1, column: 1 }),
         }),
       },
-      source: { file, format: 'markdown', foreign: detectDialect(file, {}) },
+      source: { file, format: 'markdown', foreign: dialect },
     };
   }
   const fm = readFrontmatter(yaml, split.yamlText, split.yamlStartLine - 1);
@@ -93,6 +96,7 @@ export async function readMarkdownDefinition(
     options.mcpServers ?? [],
     built.namedServers.map((server) => server.name),
   );
+  const refusals = dialect === 'gemini-cli' ? geminiRefusals(fm.data, fm.mapper) : [];
   const namedNotes = resolveNamedServers(
     built.raw,
     built.rules,
@@ -106,7 +110,7 @@ export async function readMarkdownDefinition(
       mapper: translatingMapper(fm.mapper, built.rules, [
         [['promptConfig', 'systemPrompt'], bodyAt],
       ]),
-      issues: placeNotes([...fm.notes, ...built.notes, ...settingsNotes, ...namedNotes], fm.mapper),
+      issues: placeNotes([...fm.notes, ...refusals, ...built.notes, ...settingsNotes, ...namedNotes], fm.mapper),
     },
     source: { file, format: 'markdown', foreign: dialect },
     ...(built.remote ? { remote: built.remote } : {}),
