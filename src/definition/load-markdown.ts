@@ -110,7 +110,10 @@ export async function readMarkdownDefinition(
       mapper: translatingMapper(fm.mapper, built.rules, [
         [['promptConfig', 'systemPrompt'], bodyAt],
       ]),
-      issues: placeNotes([...fm.notes, ...refusals, ...built.notes, ...settingsNotes, ...namedNotes], fm.mapper),
+      issues: placeNotes(
+        [...fm.notes, ...refusals, ...built.notes, ...settingsNotes, ...namedNotes],
+        fm.mapper,
+      ),
     },
     source: { file, format: 'markdown', foreign: dialect },
     ...(built.remote ? { remote: built.remote } : {}),
