@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { run } from '../runtime/run-verbs.js';
+import { toolAliasesOf } from '../tools/tool-aliases.js';
+import { defineTool } from '../tools/types.js';
 import type { FileGate } from '../trust/file-gate.js';
 import { loadDefinition } from './load-definition.js';
 
@@ -185,5 +187,72 @@ describe("ADK MCPToolset: the agent's own MCP servers", () => {
       '9 tools.0.args.sse_connection_params: Cadre speaks streamable HTTP to MCP servers, not SSE: use streamable_http_connection_params; left out',
       '10 tools.1.name: MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
     ]);
+  });
+});
+
+describe('ADK Python tool paths: a code tool stands for one by its name or a declared alias', () => {
+  const tools = ['tools:', '  - name: agents.studio_tools.read_file', '  - google_search']; // 5-7
+
+  test('a code tool registered under the dotted name satisfies it', async () => {
+    const file = await project('py-exact', { 'root_agent.yaml': llm('root', tools) });
+    const { definition, warnings } = await loadDefinition(file, {
+      cwd: dir,
+      knownTools: ['agents.studio_tools.read_file', 'web_search'],
+    });
+    expect(definition.toolConfig.tools).toEqual(['agents.studio_tools.read_file', 'web_search']);
+    expect(lines(warnings)).toEqual([]);
+  });
+
+  test('a code tool that lists the path in its aliases is granted under its own name', async () => {
+    const file = await project('py-alias', { 'root_agent.yaml': llm('root', tools) });
+    const { definition, warnings } = await loadDefinition(file, {
+      cwd: dir,
+      knownTools: ['studio_read_file', 'web_search'],
+      toolAliases: toolAliasesOf([
+        defineTool({
+          name: 'studio_read_file',
+          aliases: ['agents.studio_tools.read_file'],
+          description: 'Reads a studio file.',
+          inputSchema: { type: 'object' },
+          sideEffect: false,
+          execute: () => Promise.resolve('x'),
+        }),
+      ]),
+    });
+    expect(definition.toolConfig.tools).toEqual(['studio_read_file', 'web_search']);
+    expect(lines(warnings)).toEqual([]);
+  });
+
+  test('with neither, the path warns at its own line and says how to provide it', async () => {
+    const file = await project('py-none', { 'root_agent.yaml': llm('root', tools) });
+    const { definition, warnings } = await loadDefinition(file, {
+      cwd: dir,
+      knownTools: ['read_file', 'web_search'],
+      // An alias to a tool this install does not have grants nothing.
+      toolAliases: { 'agents.studio_tools.read_file': 'missing_tool' },
+    });
+    expect(definition.toolConfig.tools).toEqual(['web_search']);
+    expect(lines(warnings)).toEqual([
+      '6 tools.0.name: tool "agents.studio_tools.read_file" is not available in Cadre (a Python function, which Cadre cannot import: a code tool with "agents.studio_tools.read_file" in its aliases provides it); the agent loads without it',
+    ]);
+  });
+});
+
+describe('toolAliasesOf', () => {
+  const tool = (name: string, aliases: string[]) =>
+    defineTool({
+      name,
+      aliases,
+      description: 'd',
+      inputSchema: { type: 'object' },
+      sideEffect: false,
+      execute: () => Promise.resolve(''),
+    });
+
+  test("an alias never shadows another tool's own name, and the first declaration keeps it", () => {
+    expect(toolAliasesOf([tool('a', ['x.y', 'b']), tool('b', ['x.y', 'z.w'])])).toEqual({
+      'x.y': 'a',
+      'z.w': 'b',
+    });
   });
 });
