@@ -9,6 +9,7 @@ import { servesModelIn } from '../definition/model-names.js';
 import type { PriceTable } from '../cost/prices.js';
 import { loadContextWindows, type ContextWindowTable } from '../cost/context-windows.js';
 import { loadProjectMcpConfig } from '../mcp/project-mcp-config.js';
+import { toolAliasesOf } from '../tools/tool-aliases.js';
 import type { LoadOptions } from '../definition/load-definition.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { availableTools } from '../tools/builtin/index.js';
@@ -103,6 +104,7 @@ async function loadEnvironment(
     knownTools,
     load: {
       mcpServers: Object.keys(mcpServers),
+      toolAliases: toolAliasesOf(tools),
       servesModel: servesModelIn(io.env),
       ...trusting,
     },
@@ -116,6 +118,7 @@ async function loadEnvironment(
     registry,
     loadOptions: {
       knownTools,
+      toolAliases: toolAliasesOf(tools),
       mcpServers: Object.keys(mcpServers),
       servesModel: servesModelIn(io.env),
       isKnownAgent: (name) => names.has(name),

@@ -1,3 +1,4 @@
+import { adkMcpToolsets, AGENT_TOOL, MCP_TOOLSETS } from './adk-toolsets.js';
 import { isRecord } from './describe-value.js';
 import type { IssuePath } from './issues.js';
 import type { ForeignRaw } from './markdown-to-raw.js';
@@ -21,10 +22,15 @@ export const isAdkConfig = (data: unknown): data is Record<string, unknown> =>
   ADK_MARKERS.some((key) => key in data) &&
   !CADRE_SECTIONS.some((key) => key in data);
 
-/** ADK tools: `- google_search` or `- name: google_search`. */
+/**
+ * ADK tools: `- google_search` or `- name: google_search`. `AgentTool` and
+ * `MCPToolset` entries are not tool names: they are read elsewhere.
+ */
 function adkTools(value: unknown, notes: SourceNote[]): { name: string; path: IssuePath }[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item, index) => {
+    if (isRecord(item) && (item.name === AGENT_TOOL || MCP_TOOLSETS.has(String(item.name))))
+      return [];
     const name =
       typeof item === 'string'
         ? item
@@ -91,5 +97,9 @@ export function adkToRaw(data: Record<string, unknown>): ForeignRaw {
   const tools = adkTools(data.tools, notes);
   raw.toolConfig = { tools: tools.map((tool) => tool.name) };
   tools.forEach((tool, index) => rules.push([['toolConfig', 'tools', index], tool.path]));
-  return { raw, rules, notes };
+  const toolsets = (Array.isArray(data.tools) ? data.tools : []).flatMap((item: unknown, index) =>
+    isRecord(item) && MCP_TOOLSETS.has(String(item.name)) ? [{ item, index }] : [],
+  );
+  adkMcpToolsets(toolsets, raw, rules, notes);
+  return { raw, rules, notes, namedServers: [] };
 }

@@ -5,6 +5,7 @@ import { parseYamlText } from './data-file.js';
 import { isRecord } from './describe-value.js';
 import { errorAt, resolveIssues, warningAt, type PendingIssue } from './issues.js';
 import type { LoadOptions, LoadResult } from './load-options.js';
+import { adkAgentTools } from './adk-agent-tools.js';
 import { adkRemote } from './adk-remote.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { AgentDefinition, WorkflowConfig } from './types.js';
@@ -50,6 +51,37 @@ export async function withAdkTree(
   const children: AgentDefinition[] = [];
   const entries = Array.isArray(data.sub_agents) ? data.sub_agents : [];
   const childIssues: ValidationIssue[] = [];
+  /** Loads the sub-agent file a `config_path` names (relative to this file); undefined when it cannot. */
+  const loadAt = async (configPath: string, at: (string | number)[]) => {
+    const child = path.resolve(path.dirname(file), configPath);
+    if (ancestors.includes(child)) {
+      pending.push(
+        errorAt([...at, 'config_path'], `${configPath} is already being loaded (a cycle)`),
+      );
+      return undefined;
+    }
+    try {
+      const result = await loadChild(child, { ...options, adkAncestors: ancestors });
+      warnings.push(...result.warnings);
+      return result.definition;
+    } catch (error) {
+      const missing =
+        error instanceof ValidationError && error.issues[0]?.message === 'file not found';
+      // The sub-agent's own problems are listed too, at their own file and line.
+      if (error instanceof ValidationError && !missing) childIssues.push(...error.issues);
+      const reason = missing
+        ? `file not found (${displayFile(child, options.cwd) ?? child})`
+        : error instanceof ValidationError
+          ? (error.issues[0]?.message ?? error.message)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      pending.push(
+        errorAt([...at, 'config_path'], `sub-agent ${configPath} could not be loaded: ${reason}`),
+      );
+      return undefined;
+    }
+  };
   for (const [index, entry] of entries.entries()) {
     const at = ['sub_agents', index];
     const configPath = isRecord(entry) ? entry.config_path : undefined;
@@ -67,34 +99,10 @@ export async function withAdkTree(
       );
       continue;
     }
-    const child = path.resolve(path.dirname(file), configPath);
-    if (ancestors.includes(child)) {
-      pending.push(
-        errorAt([...at, 'config_path'], `${configPath} is already being loaded (a cycle)`),
-      );
-      continue;
-    }
-    try {
-      const result = await loadChild(child, { ...options, adkAncestors: ancestors });
-      children.push(result.definition);
-      warnings.push(...result.warnings);
-    } catch (error) {
-      const missing =
-        error instanceof ValidationError && error.issues[0]?.message === 'file not found';
-      // The sub-agent's own problems are listed too, at their own file and line.
-      if (error instanceof ValidationError && !missing) childIssues.push(...error.issues);
-      const reason = missing
-        ? `file not found (${displayFile(child, options.cwd) ?? child})`
-        : error instanceof ValidationError
-          ? (error.issues[0]?.message ?? error.message)
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      pending.push(
-        errorAt([...at, 'config_path'], `sub-agent ${configPath} could not be loaded: ${reason}`),
-      );
-    }
+    const loadedChild = await loadAt(configPath, at);
+    if (loadedChild) children.push(loadedChild);
   }
+  const agentTools = await adkAgentTools(data.tools, pending, loadAt);
 
   const agentClass = typeof data.agent_class === 'string' ? data.agent_class : 'LlmAgent';
   const kind = WORKFLOWS[agentClass];
@@ -123,12 +131,18 @@ export async function withAdkTree(
         `${agentClass} is not an ADK agent class Cadre knows; it runs as an LLM agent`,
       ),
     );
-  } else if (children.length > 0) {
-    definition.subagents = children;
+  } else if (children.length + agentTools.length > 0) {
+    // Sub-agents and AgentTools alike: agents this one calls as tools.
+    const callable = [...children, ...agentTools.filter((a) => !children.includes(a))];
+    definition.subagents = callable;
     const tools = [...definition.toolConfig.tools];
-    for (const child of children) if (!tools.includes(child.name)) tools.push(child.name);
+    for (const child of callable) if (!tools.includes(child.name)) tools.push(child.name);
     definition.toolConfig = { ...definition.toolConfig, tools };
   }
+  if (kind && agentTools.length > 0)
+    pending.push(
+      warningAt(['tools'], `${agentClass} calls no tools (as in ADK); its AgentTools are left out`),
+    );
   const issues = resolveIssues(pending, parsed.mapper, displayFile(file, options.cwd));
   if (issues.some((issue) => issue.severity === 'error'))
     throw new ValidationError([...issues, ...childIssues]);

@@ -4,8 +4,10 @@ import { parseYamlText } from './data-file.js';
 import { isPlainObject } from './describe-value.js';
 import { bodyToPrompt, splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterLines } from './frontmatter-line-reader.js';
+import { geminiRefusals } from './gemini-refusals.js';
 import { identityMapper, type SourceMapper } from './issues.js';
 import { detectDialect, markdownToRaw } from './markdown-to-raw.js';
+import { resolveNamedServers } from './named-mcp-servers.js';
 import { settingsMcpServers, withSettingsServers } from './settings-mcp-servers.js';
 import type { LoadOptions } from './load-options.js';
 import type { PreparedFile } from './prepared-file.js';
@@ -55,11 +57,13 @@ export async function readMarkdownDefinition(
   const prompt = bodyToPrompt(split.body);
   const bodyAt = { line: split.bodyStartLine, column: 1 };
   if (!split.found) {
-    const built = markdownToRaw({}, prompt, file, knownTools);
+    const dialect = detectDialect(file, {});
+    const built = markdownToRaw({}, prompt, file, knownTools, dialect);
+    const refused = dialect === 'gemini-cli' ? ' (Gemini CLI refuses a file without it)' : '';
     const notes: SourceNote[] = [
       {
         path: [],
-        message: 'no frontmatter; the whole file is the system prompt',
+        message: `no frontmatter; the whole file is the system prompt${refused}`,
         severity: 'warning',
       },
     ];
@@ -74,12 +78,12 @@ export async function readMarkdownDefinition(
           position: () => ({ line: 1, column: 1 }),
         }),
       },
-      source: { file, format: 'markdown', foreign: detectDialect(file, {}) },
+      source: { file, format: 'markdown', foreign: dialect },
     };
   }
   const fm = readFrontmatter(yaml, split.yamlText, split.yamlStartLine - 1);
-  const built = markdownToRaw(fm.data, prompt, file, knownTools);
   const dialect = detectDialect(file, fm.data);
+  const built = markdownToRaw(fm.data, prompt, file, knownTools, dialect);
   const settingsNotes = withSettingsServers(
     built.raw,
     await settingsMcpServers(
@@ -90,6 +94,15 @@ export async function readMarkdownDefinition(
     ),
     fm.data.tools,
     options.mcpServers ?? [],
+    built.namedServers.map((server) => server.name),
+  );
+  const refusals = dialect === 'gemini-cli' ? geminiRefusals(fm.data, fm.mapper) : [];
+  const namedNotes = resolveNamedServers(
+    built.raw,
+    built.rules,
+    built.namedServers,
+    options.mcpServers ?? [],
+    options.untrustedHint,
   );
   return {
     prepared: {
@@ -97,7 +110,10 @@ export async function readMarkdownDefinition(
       mapper: translatingMapper(fm.mapper, built.rules, [
         [['promptConfig', 'systemPrompt'], bodyAt],
       ]),
-      issues: placeNotes([...fm.notes, ...built.notes, ...settingsNotes], fm.mapper),
+      issues: placeNotes(
+        [...fm.notes, ...refusals, ...built.notes, ...settingsNotes, ...namedNotes],
+        fm.mapper,
+      ),
     },
     source: { file, format: 'markdown', foreign: dialect },
     ...(built.remote ? { remote: built.remote } : {}),

@@ -6,6 +6,12 @@ import type { AgentDefinition, DefinitionSource } from './types.js';
 export interface LoadOptions {
   /** Tools this install has (default: the built-ins ls, read_file, glob, grep, write_file, edit_file). */
   knownTools?: readonly string[];
+  /**
+   * Other names a tool may be granted by → the tool's name: a code tool's
+   * declared `aliases`, such as the ADK Python function path it stands for
+   * (`agents.studio_tools.read_file`).
+   */
+  toolAliases?: Readonly<Record<string, string>>;
   /** Agents that may be granted like tools (names in toolConfig.tools); never added by `*` or an omitted list. */
   isKnownAgent?: (name: string) => boolean;
   /** MCP servers of the project (`.cadre/mcp.json`) that any definition may reference. */

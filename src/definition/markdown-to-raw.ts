@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describeValue } from './describe-value.js';
 import type { IssuePath } from './issues.js';
 import { camelServerKeys } from './settings-mcp-servers.js';
+import { defaultToolsFor } from './foreign-default-tools.js';
 import { canonicalToolName } from './tool-names.js';
 import type { PathRule, SourceNote } from './translating-mapper.js';
 import { remoteAuth } from './remote-auth.js';
@@ -13,6 +14,13 @@ export interface ForeignRaw {
   notes: SourceNote[];
   /** Gemini CLI `kind: remote`: the agent card it is called through. */
   remote?: RemoteAgentConfig;
+  /** Claude Code's `mcpServers: [github]`: names of configured servers, where each was written. */
+  namedServers: NamedServer[];
+}
+
+export interface NamedServer {
+  name: string;
+  path: IssuePath;
 }
 
 /** Cadre fields a Markdown agent may also carry in its frontmatter; passed through as written. */
@@ -39,11 +47,10 @@ const GEMINI_TOOLS = new Set([
   'read_many_files',
 ]);
 
+type Dialect = NonNullable<DefinitionSource['foreign']>;
+
 /** Which tool wrote the file: its path, Gemini-only keys or Gemini tool names tell. */
-export function detectDialect(
-  file: string,
-  fm: Record<string, unknown>,
-): NonNullable<DefinitionSource['foreign']> {
+export function detectDialect(file: string, fm: Record<string, unknown>): Dialect {
   if (file.split(path.sep).includes('.gemini')) return 'gemini-cli';
   if (['kind', 'max_turns', 'timeout_mins', 'temperature'].some((key) => key in fm))
     return 'gemini-cli';
@@ -67,20 +74,22 @@ function toolEntries(value: unknown): { name: string; path: IssuePath }[] {
 }
 
 /**
- * Tools a foreign agent gets: omitted = every built-in, `*` = every
- * built-in, `disallowedTools` (Claude Code) removed. Unknown names stay in
- * the list so the checks warn about them by name.
+ * Tools a foreign agent gets: omitted or `*` = its own tool's default set
+ * (as far as this install has it), `disallowedTools` (Claude Code) removed.
+ * Unknown names stay in the list so the checks warn about them by name.
  */
 function grantedTools(
   fm: Record<string, unknown>,
   knownTools: readonly string[],
+  dialect: Dialect,
 ): { name: string; path: IssuePath }[] {
+  const defaults = defaultToolsFor(dialect, knownTools);
   const omitted = fm.tools === undefined || fm.tools === null;
   const listed = omitted
-    ? knownTools.map((name) => ({ name, path: [] as IssuePath }))
+    ? defaults.map((name) => ({ name, path: [] as IssuePath }))
     : toolEntries(fm.tools);
   const expanded = listed.flatMap((entry) =>
-    entry.name === '*' ? knownTools.map((name) => ({ name, path: entry.path })) : [entry],
+    entry.name === '*' ? defaults.map((name) => ({ name, path: entry.path })) : [entry],
   );
   const denied = new Set(
     toolEntries(fm.disallowedTools).map((entry) => canonicalToolName(entry.name)),
@@ -99,6 +108,7 @@ export function markdownToRaw(
   prompt: string,
   file: string,
   knownTools: readonly string[],
+  dialect: Dialect,
 ): ForeignRaw {
   const notes: SourceNote[] = [];
   const rules: PathRule[] = [
@@ -159,14 +169,14 @@ export function markdownToRaw(
       severity: 'warning',
     });
   }
-  const tools = grantedTools(fm, knownTools);
+  const tools = grantedTools(fm, knownTools, dialect);
   raw.toolConfig = { tools: tools.map((tool) => tool.name) };
   tools.forEach((tool, index) => rules.push([['toolConfig', 'tools', index], tool.path]));
   rules.push([['toolConfig'], ['tools']]);
 
-  mcpServersOf(fm, raw, rules);
+  const namedServers = mcpServersOf(fm, raw, rules);
   for (const key of CADRE_KEYS) if (fm[key] !== undefined) raw[key] = fm[key];
-  return { raw, rules, notes, ...(remote ? { remote } : {}) };
+  return { raw, rules, notes, namedServers, ...(remote ? { remote } : {}) };
 }
 
 /** `agent_card_url` (and `auth`) of a Gemini CLI remote agent; an inline `agent_card_json` is not read. */
@@ -195,16 +205,16 @@ function remoteOf(
 
 /**
  * `mcpServers` as a mapping (name → server), or Claude Code's list whose
- * entries are a configured server's name (all its tools) or an inline
- * `{ name: server }` mapping.
+ * entries are a configured server's name (returned, resolved against the
+ * project's servers by the caller) or an inline `{ name: server }` mapping.
  */
 function mcpServersOf(
   fm: Record<string, unknown>,
   raw: Record<string, unknown>,
   rules: PathRule[],
-): void {
+): NamedServer[] {
   const key = ['mcpServers', 'mcp_servers'].find((k) => fm[k] !== undefined && fm[k] !== null);
-  if (!key) return;
+  if (!key) return [];
   const value = fm[key];
   rules.push([['mcpServers'], [key]]);
   if (!Array.isArray(value)) {
@@ -214,14 +224,16 @@ function mcpServersOf(
             Object.entries(value).map(([name, entry]) => [name, camelServerKeys(entry)]),
           )
         : value;
-    return;
+    return [];
   }
   const inline: Record<string, unknown> = {};
-  const tools = (raw.toolConfig as { tools: string[] }).tools;
-  for (const entry of value) {
-    if (typeof entry === 'string') tools.push(`mcp__${entry.trim()}`);
+  const named: NamedServer[] = [];
+  value.forEach((entry: unknown, index) => {
+    if (typeof entry === 'string' && entry.trim())
+      named.push({ name: entry.trim(), path: [key, index] });
     else if (entry && typeof entry === 'object')
       for (const [name, server] of Object.entries(entry)) inline[name] = camelServerKeys(server);
-  }
+  });
   if (Object.keys(inline).length > 0) raw.mcpServers = inline;
+  return named;
 }

@@ -41,6 +41,7 @@ export function normalizeTools(
     [section?.key ?? 'toolConfig', 'tools'],
     {
       known: ctx.knownTools,
+      aliases: ctx.toolAliases,
       foreign: ctx.foreign,
       dialect: ctx.source.foreign ?? 'cadre',
       isKnownAgent: ctx.isKnownAgent,

@@ -117,6 +117,8 @@ export function withSettingsServers(
   found: SettingsServers,
   tools: unknown,
   projectServers: readonly string[],
+  /** Servers the agent names in `mcpServers: [name]`: granted whatever its tool list says. */
+  named: readonly string[] = [],
 ): SourceNote[] {
   const notes = [...found.notes];
   const own = isRecord(raw.mcpServers) ? raw.mcpServers : {};
@@ -124,7 +126,7 @@ export function withSettingsServers(
   for (const [name, entry] of Object.entries(found.servers)) {
     // The project's shared server stands, unless the person gave this project their own.
     const shadowed = projectServers.includes(name) && !found.local.includes(name);
-    if (name in own || shadowed || !grantsServer(tools, name)) continue;
+    if (name in own || shadowed || !(named.includes(name) || grantsServer(tools, name))) continue;
     const usable =
       isRecord(entry) &&
       (typeof entry.command === 'string' ||

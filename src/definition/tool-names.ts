@@ -86,6 +86,15 @@ const ALIASES: Readonly<Record<string, string>> = {
   google_search: 'web_search',
 };
 
+/**
+ * An ADK tool written as a Python function path (`agents.studio_tools.read_file`):
+ * Cadre cannot import it, but a code tool can stand for it.
+ */
+function pythonPathHint(name: string): string | undefined {
+  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(name)) return undefined;
+  return `a Python function, which Cadre cannot import: a code tool with "${name}" in its aliases provides it`;
+}
+
 /** Cadre's name for a tool name written for any supported tool. */
 export const canonicalToolName = (name: string): string =>
   ALIASES[name.trim().toLowerCase()] ?? name.trim();
@@ -124,6 +133,8 @@ export interface ResolvedTools {
 
 export interface ResolveToolsOptions {
   known: readonly string[];
+  /** Another name a tool may be granted by → its name (a code tool's declared `aliases`). */
+  aliases?: Readonly<Record<string, string>>;
   /** Foreign files: a missing tool warns (they name vendor tools Cadre cannot have). */
   foreign: boolean;
   dialect: ToolDialect;
@@ -184,6 +195,15 @@ export function resolveTools(
       }
       return;
     }
+    // A code tool that declared this name (an ADK Python path) stands for it.
+    const declared = Object.hasOwn(options.aliases ?? {}, name)
+      ? options.aliases?.[name]
+      : undefined;
+    if (declared !== undefined && known.includes(declared)) {
+      grant(declared);
+      whole.add(declared);
+      return;
+    }
     const canonical = canonicalToolName(name);
     if (
       !known.includes(canonical) &&
@@ -192,7 +212,7 @@ export function resolveTools(
     ) {
       const mapped = canonical !== name ? ` (Cadre's "${canonical}")` : '';
       const setup = SETUP_HINTS[canonical];
-      const why = setup ?? VENDOR_HINTS[name.toLowerCase()];
+      const why = setup ?? VENDOR_HINTS[name.toLowerCase()] ?? pythonPathHint(name);
       const because = why ? ` (${why})` : '';
       missing(
         index,

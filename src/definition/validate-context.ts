@@ -11,6 +11,7 @@ export interface ValidateContext {
   /** Claude Code / Gemini CLI / ADK: lenient about tools, names and models. */
   foreign: boolean;
   knownTools: readonly string[];
+  toolAliases: Readonly<Record<string, string>>;
   isKnownAgent: (name: string) => boolean;
   /** MCP servers of the project, which any definition may reference. */
   mcpServers: ReadonlySet<string>;
@@ -32,6 +33,7 @@ export function validateContext(options: ValidateOptions): ValidateContext {
     source,
     foreign: source.foreign !== undefined,
     knownTools: options.knownTools ?? DEFAULT_KNOWN_TOOLS,
+    toolAliases: options.toolAliases ?? {},
     isKnownAgent: options.isKnownAgent ?? (() => false),
     mcpServers: new Set(options.mcpServers ?? []),
     ...(options.schemas ? { schemas: options.schemas } : {}),

@@ -60,6 +60,11 @@ export interface Tool<Args = Record<string, unknown>> {
   description: string;
   /** JSON Schema of the arguments object; the registry validates calls against it. */
   inputSchema: JsonSchema;
+  /**
+   * Other names agent files may grant this tool by, such as the ADK Python
+   * function path it stands for (`agents.studio_tools.read_file`).
+   */
+  aliases?: readonly string[];
   /** True when the tool changes the world (files, mail, calendars); false means read-only. */
   sideEffect: boolean;
   /** Approval default for side effects; `auto` only where the policy allows. */

@@ -11,6 +11,7 @@ import { TASK_TOOL } from '../../runtime/subagents/task-tool.js';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../../util/clock.js';
 import { loadProjectMcpConfig } from '../../mcp/project-mcp-config.js';
+import { toolAliasesOf } from '../../tools/tool-aliases.js';
 import { loadPrices } from '../../cost/price-file.js';
 import { loadContextWindows } from '../../cost/context-windows.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
@@ -142,6 +143,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
     load: {
       mcpServers: Object.keys(mcpServers),
+      toolAliases: toolAliasesOf(tools),
       servesModel: servesModelIn(env),
       // The operator's own ~/.gemini/settings.json and ~/.claude.json stay theirs, not every user's.
       userSettings: false,
@@ -156,6 +158,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     ? await loadActiveAgent(env.ACTIVE_AGENT_PATH, {
         cwd,
         knownTools: tools.map((t) => t.name),
+        toolAliases: toolAliasesOf(tools),
         mcpServers: Object.keys(mcpServers),
         servesModel: servesModelIn(env),
         userSettings: false,
