@@ -192,6 +192,30 @@ describe('MCP servers as tool sources (real server processes, scripted model res
     }
   });
 
+  it('a resource_link in a tool answer is read from the same server (resources/read): text reaches the model; binary, oversized and unreadable links are notes', async () => {
+    const file = await notesAgent('linker', ['notes__add_note', 'notes__link_notes']);
+    const { definition } = await loadDefinition(file, { cwd: dir });
+    const result = await run(definition, {
+      model: callsInOrder([
+        { name: 'notes__add_note', args: { text: 'buy milk' } },
+        { name: 'notes__link_notes' },
+      ]),
+      workspace: dir,
+      inputs: { prompt: 'go' },
+      confirm: () => Promise.resolve({ kind: 'approve' }),
+    });
+    const answers = JSON.parse(result.final_message) as Array<{ output?: string }>;
+    const linked = String(answers[1]?.output);
+    // The note's own text, not an opaque link.
+    expect(linked).toContain('[resource notes://all (all)]\nbuy milk');
+    expect(linked).toContain('binary content (image/png) not shown');
+    expect(linked.includes('[resource cut: 50000 characters')).toBe(true);
+    expect(linked.length).toBeLessThan(20_000);
+    expect(linked).toMatch(
+      /notes:\/\/missing \(missing\)\] could not be read: .*no resource notes:\/\/missing/,
+    );
+  });
+
   it('starts a server only when an agent uses it, once per run tree shared by parent and child', async () => {
     await rm(starts, { force: true });
     const idle = await notesAgent('idle', ['read_file']);

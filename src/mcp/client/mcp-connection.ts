@@ -8,6 +8,7 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  ReadResourceResult,
   Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { optionalImport } from '../../util/optional-import.js';
@@ -57,6 +58,8 @@ export interface McpConnection {
     options: RequestOptions,
     meta?: Record<string, string>,
   ): Promise<CallToolResult>;
+  /** Reads one of the server's resources (a `resource_link` a tool answered with). */
+  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
   close(): Promise<void>;
 }
 
@@ -161,6 +164,10 @@ export async function connectServer(
         } finally {
           calls.splice(calls.lastIndexOf(host), 1);
         }
+      },
+      async readResource(uri, requestOptions) {
+        const used = await live();
+        return (await used.client.readResource({ uri }, requestOptions)) as ReadResourceResult;
       },
       close: () => {
         closing = true;

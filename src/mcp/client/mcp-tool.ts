@@ -9,6 +9,7 @@ import { canonicalJson } from '../../util/canonical-json.js';
 import { mcpToolName } from '../mcp-tool-names.js';
 import { elicitationHost } from './elicitation.js';
 import type { CallHost, McpConnection } from './mcp-connection.js';
+import { followResourceLinks } from './resource-links.js';
 import { samplingHost } from './sampling.js';
 
 /** At most this many images, and bytes of them, per answer go to the model (the rest are described). */
@@ -69,10 +70,19 @@ export function mcpTool(
       // The server's own failure goes back to the model so it can correct itself.
       if (result.isError)
         throw new ToolExecutionError(textOf(result.content) || `${listed.name} failed.`);
+      // Links are read from the same server: the model cannot open a URI itself.
+      const content = await followResourceLinks(
+        result.content ?? [],
+        (uri, signal) =>
+          connection.readResource(uri, { signal, timeout: connection.callTimeoutMs }),
+        ctx.signal,
+      ).catch((error: unknown) => {
+        throw ctx.signal.aborted ? new CancelledError('The tool call was cancelled.') : error;
+      });
       // The answer is sent once (the call's answers are capped where they are built).
       const structured = result.structuredContent;
       const text = textOf(
-        structured === undefined ? result.content : withoutCopiesOf(structured, result.content),
+        structured === undefined ? content : withoutCopiesOf(structured, content),
       );
       const output = structured === undefined ? text : text ? { ...structured, text } : structured;
       const images = imagesOf(result.content);

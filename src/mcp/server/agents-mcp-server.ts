@@ -9,6 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject, type AgentToolSource, type ToolCallContext } from './agent-tools.js';
 import { approvalElicitation, readApprovalAnswer } from './approval-question.js';
+import { serveAgentContent, type AgentContent } from './agent-content.js';
+import { localAgentContent } from './local-agent-content.js';
 import { localAgentTools, type LocalAgentsOptions } from './local-agent-tools.js';
 
 export interface AgentsMcpServerOptions {
@@ -16,6 +18,8 @@ export interface AgentsMcpServerOptions {
   approvalTimeoutMs?: number;
   /** Shown to clients in `initialize`. */
   instructions?: string;
+  /** Prompts and resources besides the tools (agents as prompts, definitions, runs). */
+  content?: AgentContent;
 }
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
@@ -35,7 +39,11 @@ export function createAgentsMcpServer(
   const server = new Server(
     { name: 'cadre', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: {
+        tools: {},
+        ...(options.content?.prompts ? { prompts: {} } : {}),
+        ...(options.content?.resources ? { resources: {} } : {}),
+      },
       instructions:
         options.instructions ??
         'Each tool runs a Cadre agent to the end and answers with its final message. ' +
@@ -43,6 +51,7 @@ export function createAgentsMcpServer(
     },
   );
   const timeout = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  if (options.content) serveAgentContent(server, options.content);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await source.list()).map((tool): Tool => ({
@@ -115,5 +124,8 @@ export function createAgentsMcpServer(
 
 /** An MCP server over the agents of a registry, run in this process (`cadre mcp`). */
 export function agentsMcpServer(options: LocalAgentsOptions & AgentsMcpServerOptions): Server {
-  return createAgentsMcpServer(localAgentTools(options), options);
+  return createAgentsMcpServer(localAgentTools(options), {
+    ...options,
+    content: options.content ?? localAgentContent(options.agents, options.workspace),
+  });
 }

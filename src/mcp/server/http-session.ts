@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createAgentsMcpServer } from './agents-mcp-server.js';
+import { serviceAgentContent } from './service-agent-content.js';
 import { serviceAgentTools, type ServiceAgentsOptions } from './service-agent-tools.js';
 
 export { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -26,10 +27,11 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: options.onInitialized,
   });
-  const server = createAgentsMcpServer(
-    serviceAgentTools(options),
-    options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {},
-  );
+  const server = createAgentsMcpServer(serviceAgentTools(options), {
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    // Runs are read as this session's user: the service answers nothing of anyone else's.
+    content: serviceAgentContent(options.service, options.userId),
+  });
   // Set before connect: the server's own close handling (aborting calls in flight) comes after it.
   transport.onclose = options.onClosed;
   await server.connect(transport);

@@ -5,11 +5,15 @@
 import { appendFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export function notesServer() {
   const notes = [];
-  const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
       {
@@ -54,6 +58,12 @@ export function notesServer() {
         annotations: { readOnlyHint: true },
       },
       {
+        name: 'link_notes',
+        description: 'Answers with links to the notes (text, binary, large and missing resources).',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      },
+      {
         name: 'explode',
         description: 'Always fails.',
         inputSchema: { type: 'object', properties: {} },
@@ -95,10 +105,34 @@ export function notesServer() {
         const data = { blob: 'x'.repeat(Number(args.chars ?? 0)) };
         return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
       }
+      case 'link_notes':
+        return {
+          content: [
+            { type: 'text', text: 'Here are the notes:' },
+            ...['all', 'picture', 'huge', 'missing'].map((name) => ({
+              type: 'resource_link',
+              uri: `notes://${name}`,
+              name,
+            })),
+          ],
+        };
       case 'explode':
         return { isError: true, content: [{ type: 'text', text: 'the notebook is on fire' }] };
       default:
         throw new Error(`unknown tool ${request.params.name}`);
+    }
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const uri = request.params.uri;
+    switch (uri) {
+      case 'notes://all':
+        return { contents: [{ uri, mimeType: 'text/plain', text: notes.join('\n') }] };
+      case 'notes://picture':
+        return { contents: [{ uri, mimeType: 'image/png', blob: 'iVBORw0KGgo=' }] };
+      case 'notes://huge':
+        return { contents: [{ uri, mimeType: 'text/plain', text: 'y'.repeat(50_000) }] };
+      default:
+        throw new Error(`no resource ${uri}`);
     }
   });
   return server;
