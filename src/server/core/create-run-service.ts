@@ -274,6 +274,9 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       const found = await runTrajectory(ctx, userId, runId, signal);
       return found && trajectoryView(found.trajectory);
     },
+    async trajectoryFile(userId, runId, signal) {
+      return (await runTrajectory(ctx, userId, runId, signal))?.trajectory;
+    },
     forkRun: (request, hooks) => forkRun(ctx, attach, request, hooks),
     drain,
     close: async () => {

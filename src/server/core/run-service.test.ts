@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { loadTrajectory } from '../../trajectory/load-trajectory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,25 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     );
     expect(trajectory.metadata).toMatchObject({ terminate_reason: 'GOAL' });
     expect(trajectory.model_steps).toHaveLength(1);
+  });
+
+  it('exports a recorded run as a trajectory file that cadre replay accepts (scripted model)', async () => {
+    const {
+      service: svc,
+      userId,
+      otherId,
+    } = await service(new ScriptedModel([{ parts: [{ text: 'Recorded hello.' }] }]));
+    const response = await svc.run({ userId, prompt: 'Hi', record: true });
+    expect((await svc.trajectory(userId, response.runId))?.schema_version).toBe(1);
+    expect(await svc.trajectoryFile(otherId, response.runId)).toBeUndefined();
+    const file = join(dir, 'exported.json');
+    await writeFile(file, JSON.stringify(await svc.trajectoryFile(userId, response.runId)));
+    const replay = await runCliCaptured(['replay', file], {
+      cwd: dir,
+      env: { HOME: join(dir, 'home') },
+    });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('Recorded hello.');
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {
