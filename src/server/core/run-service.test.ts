@@ -115,6 +115,28 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(replay.stdout).toContain('Recorded hello.');
   });
 
+  it('records a run that pauses for approval, once it has finished (scripted model)', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob', record: true });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const approvalId = paused.approvals[0]!.approvalId;
+    const done = await svc.resolveApproval({ userId, approvalId, decision: 'approve_once' });
+    expect(done.status).toBe('completed');
+    const file = await svc.trajectoryFile(userId, done.runId);
+    expect(file?.metadata.terminate_reason).toBe('GOAL');
+    expect(file?.model_steps).toHaveLength(2);
+    expect(file?.approvals.map((a) => a.decision.kind)).toEqual(['approve']);
+    // It replays on the command line as it ran: the mail is not sent again.
+    const path = join(dir, 'paused.json');
+    await writeFile(path, JSON.stringify(file));
+    const replay = await runCliCaptured(['replay', path], {
+      cwd: dir,
+      env: { HOME: join(dir, 'home') },
+    });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(smtp.messages).toHaveLength(1);
+  });
+
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {
     const { service: svc, userId } = await service(mailer());
     const paused = await svc.run({ userId, prompt: 'Mail Bob' });
