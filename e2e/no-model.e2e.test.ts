@@ -52,4 +52,15 @@ describe('web page with no model key (real server, SQLite, Chromium; no model at
       .first()
       .waitFor();
   });
+
+  it("cadre serve's sign-in link signs in from its fragment and leaves no token in the address bar", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/#token=${app.token}`);
+    await page.getByRole('button', { name: 'New thread' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.evaluate("window.localStorage.getItem('cadre.token')")).toBe(app.token);
+    // Signed in for good: a reload stays in.
+    await page.reload();
+    await page.getByRole('button', { name: 'New thread' }).waitFor();
+  });
 });

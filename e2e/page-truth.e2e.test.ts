@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../src/model/scripted-model.js';
 import type { ThreadView } from '../src/server/run-service-types.js';
+import { runCliCaptured } from '../src/testing/run-cli-captured.js';
 import { GREETING, MAIL, SAID } from './support/assistant-script.js';
 import { openBrowser, screenshot, signIn, type Browser } from './support/browser.js';
 import { startApp, type RunningApp } from './support/start-app.js';
@@ -74,6 +77,11 @@ describe('web page: the truth about threads and runs (model behaviour is scripte
     await picker(page).selectOption('');
     await page.locator(`a[href="/threads/${threadId}"]`).click();
     await expect.poll(() => picker(page).inputValue()).toBe('greeter');
+    // Locked to the thread's agent: another agent takes a new thread.
+    expect(await picker(page).isDisabled()).toBe(true);
+    await page.getByText('This thread keeps its agent').waitFor();
+    await page.getByRole('button', { name: 'New thread' }).click();
+    expect(await picker(page).isDisabled()).toBe(false);
   });
 
   it('the header says who is signed in', async () => {
@@ -119,6 +127,26 @@ describe('web page: the truth about threads and runs (model behaviour is scripte
     await page.getByRole('link', { name: 'Run timeline and audit' }).click();
     await page.getByRole('link', { name: 'Step through the recording and fork it' }).waitFor();
     expect(await page.getByText(/^Not recorded/).count()).toBe(0);
+
+    // Exported from the page, the file replays on the command line.
+    await page.getByRole('link', { name: 'Step through the recording and fork it' }).click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export trajectory' }).click();
+    const download = await downloading;
+    const folder = await mkdtemp(join(tmpdir(), 'cadre-export-'));
+    try {
+      const file = join(folder, download.suggestedFilename());
+      await download.saveAs(file);
+      expect(file).toMatch(/\.trajectory\.json$/);
+      const replay = await runCliCaptured(['replay', file], {
+        cwd: folder,
+        env: { HOME: join(folder, 'home') },
+      });
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout).toContain(GREETING.join(''));
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("a fork's thread says it is a fork and shows the steps it kept, after a reload too (scripted coordinator)", async () => {

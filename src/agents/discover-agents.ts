@@ -44,9 +44,13 @@ export interface SkippedFile {
   line: string;
 }
 
+/** Claude Code's and Gemini CLI's agent folders, in a project and in the user's home. */
+export const FOREIGN_FOLDERS = ['.claude/agents', '.gemini/agents'] as const;
+
 /**
- * Finds agents with a clear precedence: project `.cadre/agents` and
- * `./agents` over user `~/.cadre/agents` over built-ins. An invalid file (or
+ * Finds agents with a clear precedence: project `.cadre/agents`, `./agents`,
+ * `.claude/agents` and `.gemini/agents` over the same in the user's home
+ * (`~/.cadre/agents` first) over built-ins. An invalid file (or
  * a module that throws on import) is skipped and named in `skipped`; agents may name each other (and themselves) as tools.
  */
 export async function discoverAgents(options: DiscoverOptions): Promise<Discovery> {
@@ -74,7 +78,19 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
       : []),
     { dir: join(options.cwd, '.cadre/agents'), origin: 'project', modules: true },
     { dir: join(options.cwd, 'agents'), origin: 'project', modules: true },
+    // Claude Code's and Gemini CLI's agent folders hold Markdown (data, never imported);
+    // an MCP server such a file starts is still gated by workspace trust when it loads.
+    ...FOREIGN_FOLDERS.map((dir) => ({
+      dir: join(options.cwd, dir),
+      origin: 'project' as const,
+      modules: false,
+    })),
     { dir: join(home, '.cadre/agents'), origin: 'user', modules: true },
+    ...FOREIGN_FOLDERS.map((dir) => ({
+      dir: join(home, dir),
+      origin: 'user' as const,
+      modules: false,
+    })),
   ];
   const existing: Folder[] = [];
   for (const folder of folders) {

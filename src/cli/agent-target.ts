@@ -58,7 +58,7 @@ export async function agentTarget(
   throw new ValidationError([
     {
       path: target,
-      message: `no such file, and no agent of that name in ./agents, .cadre/agents or ~/.cadre/agents${names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`,
+      message: `no such file, and no agent of that name in ./agents, .cadre/agents, .claude/agents, .gemini/agents or ~/.cadre/agents${names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`,
     },
   ]);
 }

@@ -6,8 +6,13 @@ export interface CliIO {
   cwd: string;
   /** Colour and interactive prompts only on a terminal. */
   isTTY: boolean;
-  /** Asks a question on the terminal; absent when stdin is not a TTY. */
-  ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * Asks a question on the terminal; absent when stdin is not a TTY. With
+   * `history` (newest first, updated in place) the Up arrow walks it.
+   */
+  ask?: (question: string, signal: AbortSignal, history?: string[]) => Promise<string>;
+  /** Reads all of stdin; absent when stdin is a terminal (nothing was piped). */
+  readStdin?: () => Promise<string>;
   /** Subscribes to Ctrl-C; returns an unsubscribe function. */
   onInterrupt?: (handler: () => void) => () => void;
   /** Starts Ctrl-C counting afresh (a chat turn ended: the next Ctrl-C cancels again). */

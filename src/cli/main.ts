@@ -8,10 +8,14 @@ import { terminalAsk } from './terminal-ask.js';
 async function main(): Promise<void> {
   const interruptHandlers = new Set<() => void>();
   let interrupts = 0;
+  const interrupt = (): void => {
+    interrupts++;
+    for (const handler of interruptHandlers) handler();
+  };
   process.on('SIGINT', () => {
     // First Ctrl-C: cancel and let the command print what was done. Second: leave now.
-    if (++interrupts > 1 || interruptHandlers.size === 0) process.exit(EXIT.interrupted);
-    for (const handler of interruptHandlers) handler();
+    if (interrupts > 0 || interruptHandlers.size === 0) process.exit(EXIT.interrupted);
+    interrupt();
   });
 
   const io: CliIO = {
@@ -22,9 +26,11 @@ async function main(): Promise<void> {
     isTTY: Boolean(process.stderr.isTTY),
     ...(process.stdin.isTTY
       ? {
-          ask: terminalAsk(process.stdin, process.stderr),
+          // Ctrl-C at a question (the terminal gives it to readline, not as a
+          // signal) cancels what is running, as it does anywhere else.
+          ask: terminalAsk(process.stdin, process.stderr, interrupt),
         }
-      : {}),
+      : { readStdin: () => readAll(process.stdin) }),
     resetInterrupts: () => {
       interrupts = 0;
     },
@@ -35,6 +41,13 @@ async function main(): Promise<void> {
   };
 
   process.exitCode = await runCli(process.argv.slice(2), io);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += String(chunk);
+  return text;
 }
 
 await main();

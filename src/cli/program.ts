@@ -7,6 +7,7 @@ import { reportError } from './report-error.js';
 import { createStyle } from './style.js';
 import { helpAfter } from './help-text.js';
 import { packageVersion } from './package-version.js';
+import { expandPromptFlag, PROMPT_COMMAND } from './prompt-flag.js';
 import type { CompletionCommand } from './commands/completion.js';
 import { registerChat, registerMcp, registerRun } from './register/agent-commands.js';
 import { registerAudit } from './register/audit-commands.js';
@@ -81,7 +82,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    const commands = [...program.commands.map((command) => command.name()), 'help'];
+    await program.parseAsync([...expandPromptFlag(argv, commands)], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.failed;
@@ -96,18 +98,24 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 
 /** The commands, their flags and subcommands, for shell completion. */
 function completionCommands(command: Command): CompletionCommand[] {
-  return command.commands.map((sub) => ({
-    name: sub.name(),
-    flags: sub.options.flatMap((option) => (option.long ? [option.long] : [])),
-    subcommands: completionCommands(sub),
-  }));
+  return command.commands
+    .filter((sub) => sub.name() !== PROMPT_COMMAND)
+    .map((sub) => ({
+      name: sub.name(),
+      flags: sub.options.flatMap((option) => (option.long ? [option.long] : [])),
+      subcommands: completionCommands(sub),
+    }));
 }
 
 const PROGRAM_HELP = `
 Examples:
   $ cadre init                                   # a starter agent, tool and policy here
   $ cadre run helper "How many words are in README.md?"
+  $ cadre -p "Summarize README.md"               # one run of the default agent, as claude -p
+  $ git diff | cadre run reviewer                # no prompt given: it is read from stdin
   $ cadre chat
   $ cadre serve                                  # the API and the web page on 127.0.0.1:8787
 
+\`cadre -p "prompt"\` takes the flags of \`cadre run\` and runs ACTIVE_AGENT_PATH (a file
+or a name), else the built-in assistant, as \`cadre chat\` with no agent does.
 Each command's --help lists the environment variables it reads.`;

@@ -50,6 +50,12 @@ describe('the README commands', () => {
   it.each(commands)('line $line names a real subcommand', async ({ words }) => {
     const subcommand = words[1] ?? '';
     const out: string[] = [];
+    if (subcommand === '-p') {
+      // `cadre -p "prompt"` is no subcommand: the program's help shows it.
+      expect(await runCli(['--help'], capturingIO(out))).toBe(0);
+      expect(out.join('')).toContain('$ cadre -p "');
+      return;
+    }
     expect(await runCli([subcommand, '--help'], capturingIO(out))).toBe(0);
     // An unknown name would print the program's own help instead.
     expect(out.join('')).toContain(`Usage: cadre ${subcommand} `);

@@ -60,7 +60,7 @@ describe('cadre run NAME (scripted model)', () => {
     const result = await cli(['run', 'greter', 'hi', '--model', 'scripted:hello.json']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'greter: no such file, and no agent of that name in ./agents, .cadre/agents or ~/.cadre/agents (agents: greeter, investigator)',
+      'greter: no such file, and no agent of that name in ./agents, .cadre/agents, .claude/agents, .gemini/agents or ~/.cadre/agents (agents: greeter, investigator)',
     );
   });
 

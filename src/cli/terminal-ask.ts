@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { CancelledError } from '../errors/cadre-error.js';
+import type { CliIO } from './cli-io.js';
 
 /**
  * Asks one question on a terminal. Each question has its own readline,
@@ -11,10 +12,21 @@ import { CancelledError } from '../errors/cadre-error.js';
 export function terminalAsk(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
-): (question: string, signal: AbortSignal) => Promise<string> {
-  return (question, signal) =>
+  /** Ctrl-C at the question: what is running is cancelled before the question ends. */
+  onInterrupt: () => void = () => {},
+): NonNullable<CliIO['ask']> {
+  return (question, signal, history) =>
     new Promise<string>((resolve, reject) => {
-      const rl = createInterface({ input, output });
+      // Up arrow walks `history` (chat lines), never the answers to other questions.
+      const rl = createInterface({
+        input,
+        output,
+        history: history ? [...history] : [],
+        historySize: history ? 500 : 0,
+        removeHistoryDuplicates: true,
+      });
+      if (history)
+        rl.on('history', (lines: string[]) => history.splice(0, history.length, ...lines));
       let settled = false;
       const settle = (finish: () => void): void => {
         if (settled) return;
@@ -22,8 +34,13 @@ export function terminalAsk(
         rl.close();
         finish();
       };
-      // Ctrl-C or end of input at a prompt ends the wait instead of hanging it.
-      rl.on('SIGINT', () => rl.close());
+      // Ctrl-C or end of input at a prompt ends the wait instead of hanging it; Ctrl-C
+      // cancels first, so the caller sees an aborted run, not a missing answer.
+      rl.on('SIGINT', () => {
+        output.write('\n');
+        onInterrupt();
+        rl.close();
+      });
       rl.on('close', () => settle(() => reject(new CancelledError('No answer: input closed.'))));
       rl.question(question, { signal }).then(
         (answer) => settle(() => resolve(answer)),

@@ -13,6 +13,7 @@ import type {
   ThreadMessage,
 } from '../store/types.js';
 import type { ForkRequest, TrajectoryView } from './trajectory-view-types.js';
+import type { Trajectory } from '../trajectory/types.js';
 
 /**
  * What the HTTP layer asks of the server core. The core owns the store,
@@ -71,6 +72,15 @@ export interface RunService {
     runId: string,
     signal?: AbortSignal,
   ): Promise<TrajectoryView | undefined>;
+  /**
+   * GET /api/runs/:id/trajectory/export: the recorded run as a trajectory file
+   * (`cadre replay` reads it); undefined and NotFoundError as for `trajectory`.
+   */
+  trajectoryFile(
+    userId: string,
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<Trajectory | undefined>;
   /**
    * POST /api/runs/:id/fork(/stream): a new run (new thread) going on from a recorded
    * run's model step with its prompt edited; undefined when the run is not the user's.

@@ -6,6 +6,8 @@ import type { Usage } from '../model/types.js';
  * in every request).
  */
 export interface TrajectoryView {
+  /** The trajectory format's version, as the exported file has it. */
+  schema_version: number;
   runId: string;
   agent: string;
   /** The message the run started from: what a fork edits. */

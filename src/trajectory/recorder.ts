@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { GenerationConfig } from '../model/types.js';
-import { refuseSideEffects } from '../runtime/calls/confirmation.js';
+import { refuseSideEffects, type ResumeDecision } from '../runtime/calls/confirmation.js';
 import type { ModelResolver, ExecutionOptions } from '../runtime/loop/executor.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
@@ -9,7 +9,7 @@ import { jsonClone } from './canonical-json.js';
 import { snapshotDefinition } from './definition-snapshot.js';
 import { RecordingModel } from './recording-model.js';
 import { describeTool, recordingTool, toolList } from './recording-tools.js';
-import { StepLog } from './step-log.js';
+import { StepLog, type StepLogSnapshot } from './step-log.js';
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory } from './types.js';
 
 export const RECORDER = 'cadre/0.1';
@@ -19,6 +19,21 @@ export interface Recording {
   /** The caller's options with model, tools, confirm and onEvent decorated. */
   readonly options: ExecutionOptions;
   finish(result: RunResult): Trajectory;
+  /** What is recorded so far, for a run that pauses: `startRecording(…, { previous })` goes on. */
+  snapshot(): RecordingSnapshot;
+}
+
+/** A paused run's recording so far. */
+export interface RecordingSnapshot extends StepLogSnapshot {
+  started_at: string;
+  /** The run's inputs: a resumed step is not given them again. */
+  inputs: Record<string, unknown>;
+}
+
+export interface RecordingResume {
+  previous: RecordingSnapshot;
+  /** The people's decisions the run resumes with, by call id: they replace its "pause" answers. */
+  decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
 /**
@@ -29,15 +44,18 @@ export interface Recording {
 export async function startRecording(
   definition: AgentDefinition,
   options: ExecutionOptions = {},
+  resume?: RecordingResume,
 ): Promise<Recording> {
   if (options.services || options.events || options.execution)
     throw new ConfigError(
       'Record the root run: services, events and execution belong to subagents.',
     );
-  const log = new StepLog();
+  const log = resume ? StepLog.restore(resume.previous) : new StepLog();
+  if (resume) decideResumed(log, resume.decisions);
   const agent = await snapshotDefinition(definition);
-  const startedAt = new Date().toISOString();
-  const started = performance.now();
+  const startedAt = resume?.previous.started_at ?? new Date().toISOString();
+  const inputs = resume?.previous.inputs ?? options.inputs ?? {};
+  const started = performance.now() - (resume ? Date.now() - Date.parse(startedAt) : 0);
   const tools = toolList(options.tools);
   const confirm = options.confirm ?? refuseSideEffects;
   const onEvent = options.onEvent;
@@ -72,6 +90,7 @@ export async function startRecording(
 
   return {
     options: decorated,
+    snapshot: () => ({ ...log.snapshot(), started_at: startedAt, inputs: jsonClone(inputs) }),
     finish(result) {
       const root = log.events.find((e) => e.type === 'run_started' && e.depth === 0);
       const modelName =
@@ -84,7 +103,7 @@ export async function startRecording(
         id: randomUUID(),
         run_id: result.run_id,
         agent,
-        inputs: jsonClone(options.inputs ?? {}),
+        inputs: jsonClone(inputs),
         model: {
           name: modelName,
           provider: [...log.providers].join(',') || 'unknown',
@@ -111,6 +130,15 @@ export async function startRecording(
       };
     },
   };
+}
+
+/** A paused call's recorded "pause" becomes what the person decided, so a replay decides alike. */
+function decideResumed(log: StepLog, decisions: Readonly<Record<string, ResumeDecision>>): void {
+  for (const approval of log.approvals) {
+    const decided = decisions[approval.call_id];
+    if (approval.decision.kind !== 'pause' || !decided || decided.kind === 'ask_again') continue;
+    approval.decision = jsonClone(decided);
+  }
 }
 
 /** The generation config the runtime derives from a definition (used when no step ran). */

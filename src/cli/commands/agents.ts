@@ -10,7 +10,7 @@ import { reportError } from '../report-error.js';
 import { describeTool } from './tools.js';
 import { createStyle, type Style } from '../style.js';
 
-export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents'];
+export const DEFAULT_AGENT_DIRS = ['agents', '.cadre/agents', '.claude/agents', '.gemini/agents'];
 
 /**
  * `cadre agents [dir]`: without a folder, every agent a run can call, by

@@ -26,6 +26,7 @@ import { observed } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { workspaceFolder } from '../workspace-folder.js';
+import { chatHistoryFile, loadChatHistory } from '../chat-history.js';
 import type {
   ApproveFlag,
   ModelFlag,
@@ -79,6 +80,7 @@ export async function chatCommand(
     const runtime = await createRuntime();
     const workspace = await workspaceFolder(io, undefined);
     let history: Message[] = [];
+    const typed = await loadChatHistory(chatHistoryFile(io.env, io.cwd));
     // One client per model for the whole session (a scripted model keeps its place, connections are reused).
     const resolveOnce = cachedResolver((model: string) =>
       resolveModelClient(model, io.env, { cwd: io.cwd }),
@@ -91,11 +93,14 @@ export async function chatCommand(
     for (;;) {
       let line: string;
       try {
-        line = (await io.ask(`${style.cyan('you')}> `, new AbortController().signal)).trim();
+        line = (
+          await io.ask(`${style.cyan('you')}> `, new AbortController().signal, typed.lines)
+        ).trim();
       } catch {
         return EXIT.ok; // Ctrl-C or end of input at the prompt
       }
       if (!line) continue;
+      await typed.add(line);
       if (line === '/quit' || line === '/exit') return EXIT.ok;
       if (line === '/clear') {
         history = [];

@@ -16,6 +16,8 @@ import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
 import { createStyle } from '../style.js';
 import { agentTarget } from '../agent-target.js';
+import { defaultAgentTarget } from '../default-agent-target.js';
+import { promptOrStdin } from '../stdin-prompt.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
@@ -43,9 +45,13 @@ export type RunCommandOptions = InputFlag &
   PolicyFlag &
   TrustProjectFlag;
 
-/** `cadre run <file> [prompt...]`: progress on stderr, the result on stdout. */
+/**
+ * `cadre run <file> [prompt...]`: progress on stderr, the result on stdout.
+ * No file: the default agent (`cadre -p`). No prompt for an agent that
+ * takes one: stdin, when something is piped.
+ */
 export async function runCommand(
-  file: string,
+  file: string | undefined,
   promptWords: string[],
   options: RunCommandOptions,
   io: CliIO,
@@ -71,14 +77,22 @@ export async function runCommand(
       },
       async (gate) => {
         if (policyFile) await gate.allows(policyFile, 'policy');
-        return { gate, ...(await agentTarget(file, io, warn, gate)) };
+        const target =
+          file === undefined
+            ? await defaultAgentTarget(io, warn, gate)
+            : await agentTarget(file, io, warn, gate);
+        return { gate, ...target };
       },
     );
     const policy = await commandPolicy(io, options.policy, gate);
     const unconfined = await unconfinedShellWarning(definition.toolConfig.tools, io.env);
     if (unconfined) io.stderr(`${style.yellow('warning')} ${unconfined}\n`);
     const approvals = checkedApprovals(options.approve, definition, environment);
-    const inputs = parseCliInputs(definition, options.input, promptWords);
+    const inputs = parseCliInputs(
+      definition,
+      options.input,
+      await promptOrStdin(definition, options.input, promptWords, io),
+    );
     const workspace = await workspaceFolder(io, options.workspace);
     const modelName = options.model ?? definition.modelConfig?.model ?? io.env.CADRE_MODEL;
     const unattended = unattendedCalls();

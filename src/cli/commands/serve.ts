@@ -38,6 +38,23 @@ export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | '
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+interface SignInLink {
+  url: string;
+  tokenId: string;
+}
+
+/**
+ * A link that signs the page in as the user \`local\`, for a server on this
+ * machine: the token rides in the URL fragment (never sent to the server,
+ * never in its logs; the page moves it to its storage and drops it from
+ * the address bar) and is revoked when the server stops.
+ */
+async function signInLink(store: Store, address: string): Promise<SignInLink> {
+  const user = await store.auth.ensureUser('local');
+  const { token, record } = await store.auth.createToken(user.id);
+  return { url: `${address}/#token=${token}`, tokenId: record.id };
+}
+
 /**
  * `cadre serve`: store, core (with a run worker unless --no-worker), HTTP
  * server. SIGTERM or Ctrl-C drains: no new claims, runs in flight get
@@ -49,12 +66,20 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
   let store: Store | undefined;
   let service: RunService | undefined;
   let app: FastifyInstance | undefined;
+  let signIn: SignInLink | undefined;
   try {
     const port = parsePort(options.port);
     const drainMs = parseDrain(options.drainSeconds);
     const logs = await logSetup(options, io, style);
     let confinement: string;
-    ({ store, service, confinement } = await openCore(options, io, options.worker, logs.log));
+    ({ store, service, confinement } = await openCore(
+      options,
+      io,
+      options.worker,
+      logs.log,
+      style,
+      logs.pretty,
+    ));
     const { buildServer } = await import('../../server/http/build-server.js');
     const { parseTrustProxy } = await import('../../server/http/trust-proxy.js');
     app = buildServer({
@@ -95,6 +120,13 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
       `${logs.stamp()}Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
     );
     io.stdout(`${logs.stamp()}${confinement}\n`);
+    // Only for a person at a terminal: JSON logs are kept, and a token does not belong in them.
+    if (LOOPBACK.has(options.host) && logs.pretty) {
+      signIn = await signInLink(store, address);
+      io.stderr(
+        `Sign in: ${style.bold(signIn.url)}\n  ${style.dim('(its token works until this server stops; `cadre token create --user NAME` makes a lasting one)')}\n`,
+      );
+    }
     await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
@@ -103,6 +135,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     // The core first (its runs finish or are handed over), then the server, then the store.
     await service?.close();
     await app?.close();
+    if (signIn) await store?.auth.revokeToken(signIn.tokenId).catch(() => undefined);
     await store?.close();
   }
 }
@@ -116,7 +149,14 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIO): P
     const drainMs = parseDrain(options.drainSeconds);
     const logs = await logSetup(options, io, style);
     let confinement: string;
-    ({ store, service, confinement } = await openCore(options, io, true, logs.log));
+    ({ store, service, confinement } = await openCore(
+      options,
+      io,
+      true,
+      logs.log,
+      style,
+      logs.pretty,
+    ));
     io.stdout(`${logs.stamp()}Cadre worker running\n`);
     io.stdout(`${logs.stamp()}${confinement}\n`);
     await drainOnSignal(service, drainMs, io, logs.log);
@@ -134,6 +174,9 @@ async function openCore(
   io: CliIO,
   worker: boolean,
   log: Logger,
+  style: Style,
+  /** Logs for a person (else JSON lines: the warning goes through the logger). */
+  pretty: boolean,
 ): Promise<{ store: Store; service: RunService; confinement: string }> {
   const { openStore } = await import('../../store/open-store.js');
   const { loadAuditKey } = await import('../../store/audit-key.js');
@@ -158,6 +201,9 @@ async function openCore(
       onError: (error, runId) =>
         log.error({ err: error, ...(runId ? { runId } : {}) }, 'worker: run failed'),
       onWarning: (message) => log.warn(message),
+      // On stderr whatever the log level: the page would otherwise fail on the first message.
+      onNoModel: (message) =>
+        pretty ? io.stderr(`${style.yellow('warning')} ${message}\n`) : log.warn(message),
       trust: options.trustProject ? { oneRun: true } : {},
     });
     const confinement = await describeConfinement(io.env);
@@ -276,6 +322,8 @@ interface LogSetup {
   log: Logger;
   /** A time prefix for the ready line when logs are readable lines, else nothing. */
   stamp: () => string;
+  /** Readable lines for a person (else JSON lines). */
+  pretty: boolean;
 }
 
 /** Logs go to stderr, so stdout keeps only the ready line that scripts wait for. */
@@ -300,5 +348,6 @@ async function logSetup(
     options: logOptions,
     log: createLogger(logOptions),
     stamp: () => (pretty ? `${style.dim(clock(Date.now()))} ` : ''),
+    pretty,
   };
 }

@@ -13,16 +13,33 @@ import {
 } from '../options/agent-options.js';
 import { jsonOption, quietOption, recordOption } from '../options/output-options.js';
 import type { CommandContext } from './command-context.js';
+import { PROMPT_COMMAND } from '../prompt-flag.js';
 
-/** `cadre run <agent> [prompt...]` */
+/** `cadre run <agent> [prompt...]`, and `cadre -p "prompt"` (the hidden `prompt` command). */
 export function registerRun(program: Command, { io, setExit }: CommandContext): void {
-  program
+  const run = program
     .command('run')
     .description(
       'Run an agent: a definition file (YAML, JSON, Markdown or TS module) or a discovered agent by name',
     )
     .argument('<agent>', 'an agent definition file, or the name of an agent `cadre agents` lists')
-    .argument('[prompt...]', "the user's message, for agents that take a prompt")
+    .argument('[prompt...]', "the user's message (none given: read from stdin when it is piped)");
+  withRunOptions(run).action(async (file: string, prompt: string[], options: RunCommandOptions) => {
+    const { runCommand } = await import('../commands/run.js');
+    setExit(await runCommand(file, prompt, options, io));
+  });
+  const shorthand = program
+    .command(PROMPT_COMMAND, { hidden: true })
+    .description('Run the default agent once: cadre -p "prompt" [run options]')
+    .argument('[prompt...]', "the user's message");
+  withRunOptions(shorthand).action(async (prompt: string[], options: RunCommandOptions) => {
+    const { runCommand } = await import('../commands/run.js');
+    setExit(await runCommand(undefined, prompt, options, io));
+  });
+}
+
+function withRunOptions(command: Command): Command {
+  return command
     .addOption(inputOption())
     .addOption(modelOption())
     .addOption(workspaceOption())
@@ -31,11 +48,7 @@ export function registerRun(program: Command, { io, setExit }: CommandContext): 
     .addOption(quietOption())
     .addOption(recordOption('record the run as a trajectory (JSON) for replay and evals'))
     .addOption(policyOption())
-    .addOption(trustProjectOption())
-    .action(async (file: string, prompt: string[], options: RunCommandOptions) => {
-      const { runCommand } = await import('../commands/run.js');
-      setExit(await runCommand(file, prompt, options, io));
-    });
+    .addOption(trustProjectOption());
 }
 
 /** `cadre chat [agent]` */

@@ -22,6 +22,7 @@ import { createCalendarEventTool } from '../../tools/calendar/calendar-event-cre
 import { createGmailSendTool } from '../../tools/mail/gmail-send.js';
 import type { RunService } from '../run-service-types.js';
 import { SERVER_ASSISTANT } from '../../agents/default-assistant.js';
+import { noReachableModel } from './model-reach.js';
 import { readViews } from './read-views.js';
 import { grantViews } from './grant-views.js';
 import { resolveApproval } from './resolve-approval.js';
@@ -76,6 +77,8 @@ export interface RunServiceOptions {
   onError?: (error: unknown, runId: string) => void;
   /** Reports what start-up left out (a code tool that failed to load), each naming the file. */
   onWarning?: (message: string) => void;
+  /** No agent can reach its model (no key for its provider): said once, at start. */
+  onNoModel?: (message: string) => void;
   /**
    * Workspace trust (`cadre serve` and `cadre worker` always set it): the
    * project's code tools, agent modules, MCP files and commands, settings,
@@ -180,6 +183,10 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const resolveModel = conversationResolver(env, cwd);
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
+  const noModel = options.modelClient
+    ? undefined
+    : noReachableModel(registry, defaultAgent, defaultModel, env, cwd);
+  if (noModel) options.onNoModel?.(noModel);
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
   const telemetry = await telemetryFromEnv(env);
   const ctx: ServerContext = {
@@ -269,6 +276,9 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     async trajectory(userId, runId, signal) {
       const found = await runTrajectory(ctx, userId, runId, signal);
       return found && trajectoryView(found.trajectory);
+    },
+    async trajectoryFile(userId, runId, signal) {
+      return (await runTrajectory(ctx, userId, runId, signal))?.trajectory;
     },
     forkRun: (request, hooks) => forkRun(ctx, attach, request, hooks),
     drain,

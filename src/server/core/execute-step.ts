@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { drive, NEW_RUN, type RunOutcome } from '../../runtime/loop/executor.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
-import { startRecording } from '../../trajectory/recorder.js';
+import { startRecording, type RecordingSnapshot } from '../../trajectory/recorder.js';
 import { HISTORY_MESSAGES } from './server-context.js';
 import type { Step } from './next-step.js';
 
@@ -12,6 +12,8 @@ export async function executeStep(
   definition: AgentDefinition,
   step: Step,
   options: ExecutionOptions,
+  /** A recorded run that paused: its recording so far, to go on with. */
+  recorded?: RecordingSnapshot,
 ): Promise<{ outcome: RunOutcome; recording?: Recording }> {
   switch (step.kind) {
     case 'start': {
@@ -27,14 +29,18 @@ export async function executeStep(
       const outcome = await drive(definition, NEW_RUN, recording?.options ?? started);
       return recording ? { outcome, recording } : { outcome };
     }
-    case 'resume':
-      return {
-        outcome: await drive(
-          definition,
-          { kind: 'resume', state: step.state, decisions: step.job.decisions },
-          options,
-        ),
-      };
+    case 'resume': {
+      const decisions = step.job.decisions;
+      const recording = recorded
+        ? await startRecording(definition, options, { previous: recorded, decisions })
+        : undefined;
+      const outcome = await drive(
+        definition,
+        { kind: 'resume', state: step.state, decisions },
+        recording?.options ?? options,
+      );
+      return recording ? { outcome, recording } : { outcome };
+    }
     case 'recover':
       return { outcome: await drive(definition, { kind: 'recover', state: step.state }, options) };
     default:

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { loadTrajectory } from '../../trajectory/load-trajectory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,47 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     );
     expect(trajectory.metadata).toMatchObject({ terminate_reason: 'GOAL' });
     expect(trajectory.model_steps).toHaveLength(1);
+  });
+
+  it('exports a recorded run as a trajectory file that cadre replay accepts (scripted model)', async () => {
+    const {
+      service: svc,
+      userId,
+      otherId,
+    } = await service(new ScriptedModel([{ parts: [{ text: 'Recorded hello.' }] }]));
+    const response = await svc.run({ userId, prompt: 'Hi', record: true });
+    expect((await svc.trajectory(userId, response.runId))?.schema_version).toBe(1);
+    expect(await svc.trajectoryFile(otherId, response.runId)).toBeUndefined();
+    const file = join(dir, 'exported.json');
+    await writeFile(file, JSON.stringify(await svc.trajectoryFile(userId, response.runId)));
+    const replay = await runCliCaptured(['replay', file], {
+      cwd: dir,
+      env: { HOME: join(dir, 'home') },
+    });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('Recorded hello.');
+  });
+
+  it('records a run that pauses for approval, once it has finished (scripted model)', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob', record: true });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const approvalId = paused.approvals[0]!.approvalId;
+    const done = await svc.resolveApproval({ userId, approvalId, decision: 'approve_once' });
+    expect(done.status).toBe('completed');
+    const file = await svc.trajectoryFile(userId, done.runId);
+    expect(file?.metadata.terminate_reason).toBe('GOAL');
+    expect(file?.model_steps).toHaveLength(2);
+    expect(file?.approvals.map((a) => a.decision.kind)).toEqual(['approve']);
+    // It replays on the command line as it ran: the mail is not sent again.
+    const path = join(dir, 'paused.json');
+    await writeFile(path, JSON.stringify(file));
+    const replay = await runCliCaptured(['replay', path], {
+      cwd: dir,
+      env: { HOME: join(dir, 'home') },
+    });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(smtp.messages).toHaveLength(1);
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {

@@ -32,7 +32,7 @@ export async function runTrajectory(
   if (!trajectory || trajectory.run_id !== run.id)
     throw new NotFoundError(
       run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled'
-        ? 'This run was not recorded. Runs started with "record": true that finish without waiting for approval keep a trajectory.'
+        ? 'This run was not recorded. Runs started with "record": true keep a trajectory, those that wait for approval too.'
         : 'This run has no trajectory yet: it is recorded when it finishes.',
     );
   return { run, trajectory };

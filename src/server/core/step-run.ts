@@ -1,4 +1,3 @@
-import { saveTrajectory } from '../../trajectory/load-trajectory.js';
 import { closeUnrunActions } from './close-unrun.js';
 import { runOf, type DriveHooks, type DriveResult, type DriveStart } from './drive-types.js';
 import { executeStep } from './execute-step.js';
@@ -9,7 +8,7 @@ import type { ServerContext } from './server-context.js';
 import { settleStep } from './settle-step.js';
 import { stepOptions } from './step-options.js';
 import { reportTakeover } from './report-takeover.js';
-import { trajectoryFile } from './run-trajectory.js';
+import { keepRecording, readPausedRecording } from './paused-recording.js';
 import { runWorkspace } from './run-workspace.js';
 
 /**
@@ -35,12 +34,11 @@ export async function stepRun(
     await reportTakeover(ctx, writer, start.leased);
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
   if (step.kind === 'start' && step.historySeqs) setup.coverHistory(step.historySeqs);
-  const { outcome, recording } = await executeStep(definition, step, setup.options);
+  // A recorded run that paused kept its recording so far beside where the trajectory goes.
+  const paused = step.kind === 'resume' ? await readPausedRecording(ctx, run.id) : undefined;
+  const { outcome, recording } = await executeStep(definition, step, setup.options, paused);
   if (hooks.abandoned()) return { kind: 'elsewhere' };
-  if (recording && outcome.status === 'finished') {
-    // Trajectories cover runs that finish in one go; a paused run is not recorded.
-    await saveTrajectory(trajectoryFile(ctx, run.id), recording.finish(outcome.result));
-  }
+  if (recording) await keepRecording(ctx, run.id, recording, outcome);
   // A run failing before it made the calls it waited on (its model unreachable on resume) leaves
   // none looking as if a person still had to decide; closed first, so its end shows them closed.
   if (

@@ -23,6 +23,7 @@ export function trajectoryView(trajectory: Trajectory): TrajectoryView {
       : '';
   const { metadata } = trajectory;
   return {
+    schema_version: trajectory.schema_version,
     runId: trajectory.run_id,
     agent,
     prompt,

@@ -69,6 +69,7 @@ export function fakeService(overrides: Partial<RunService> = {}): FakeRunService
     audit: () => Promise.resolve([]),
     verifyAudit: () => Promise.resolve({ ok: true, count: 0 }),
     trajectory: () => Promise.resolve(undefined),
+    trajectoryFile: () => Promise.resolve(undefined),
     forkRun: () => Promise.resolve(undefined),
     close: () => Promise.resolve(),
   };

@@ -20,6 +20,8 @@ export interface ForkBody {
 /** A recorded run, and forks of it; the bearer token attached as for every other call. */
 export interface TrajectoryApi {
   trajectory(runId: string, signal?: AbortSignal): Promise<TrajectoryView>;
+  /** The trajectory file as recorded (`cadre replay FILE` reads it). */
+  exportFile(runId: string, signal?: AbortSignal): Promise<Blob>;
   /** Starts the fork and resolves with its ids as soon as the server names them; the run goes on. */
   fork(
     runId: string,
@@ -38,6 +40,10 @@ export function createTrajectoryApi(token: string, onUnauthorized: () => void): 
       if (!body.trajectory)
         throw new ApiError(response.status, 'empty', 'The server sent no trajectory.');
       return body.trajectory;
+    },
+    async exportFile(runId, signal) {
+      const response = await send(path(runId, 'trajectory/export'), signal ? { signal } : {});
+      return response.blob();
     },
     async fork(runId, body, signal) {
       const response = await send(path(runId, 'fork/stream'), {

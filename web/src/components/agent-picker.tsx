@@ -4,11 +4,13 @@ import { agentLabel, chosenAgent, defaultAgent } from '../state/agent-choice.js'
 interface Props {
   agents: AgentView[];
   value: string;
+  /** Inside a thread: its agent is shown, not changed (a thread keeps its agent). */
+  locked?: boolean;
   onChange(name: string): void;
 }
 
 /** Empty means "the server's default agent", named as the server lists it; the choice is sent as `agent`. */
-export function AgentPicker({ agents, value, onChange }: Props) {
+export function AgentPicker({ agents, value, locked = false, onChange }: Props) {
   const fallback = defaultAgent(agents);
   const chosen = chosenAgent(agents, value);
   return (
@@ -19,6 +21,7 @@ export function AgentPicker({ agents, value, onChange }: Props) {
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-describedby="agent-description"
+        disabled={locked}
       >
         <option value="">{fallback ? `${agentLabel(fallback)} (default)` : 'Default agent'}</option>
         {agents
@@ -30,7 +33,9 @@ export function AgentPicker({ agents, value, onChange }: Props) {
           ))}
       </select>
       <span id="agent-description" className="muted agent-description">
-        {chosen?.description ?? 'The server picks its configured agent.'}
+        {locked
+          ? 'This thread keeps its agent: start a new thread to talk to another.'
+          : (chosen?.description ?? 'The server picks its configured agent.')}
       </span>
     </div>
   );

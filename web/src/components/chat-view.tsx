@@ -100,7 +100,12 @@ export function ChatView(props: Props) {
     <section className="chat" aria-labelledby="chat-title">
       <div className="chat-head">
         <h1 id="chat-title">{title}</h1>
-        <AgentPicker agents={agents} value={agent} onChange={onAgentChange} />
+        <AgentPicker
+          agents={agents}
+          value={agent}
+          locked={threadId !== undefined}
+          onChange={onAgentChange}
+        />
         <RecordToggle checked={record} onChange={setRecord} />
       </div>
       {fork && <ForkBanner note={fork} navigate={navigate} />}

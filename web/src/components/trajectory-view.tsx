@@ -32,6 +32,7 @@ export function TrajectoryView({ api, runId, navigate }: Props) {
         ← Back to the run timeline
       </a>
       <h1 id="trajectory-title">Recorded run</h1>
+      {state.kind === 'loaded' && <ExportButton api={api} runId={runId} />}
       {state.kind === 'loading' && <p role="status">Loading the recording…</p>}
       {state.kind === 'failed' && (
         <div role="alert" className="notice notice-error">
@@ -58,6 +59,43 @@ export function TrajectoryView({ api, runId, navigate }: Props) {
         />
       )}
     </section>
+  );
+}
+
+/**
+ * Downloads the run as a trajectory file for `cadre replay FILE` and evals.
+ * Fetched with the token (a plain link would carry none), then saved.
+ */
+function ExportButton({ api, runId }: { api: TrajectoryApi; runId: string }) {
+  const [error, setError] = useState<string>();
+  const save = async () => {
+    try {
+      const blob = await api.exportFile(runId);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `run-${runId}.trajectory.json`;
+      link.click();
+      URL.revokeObjectURL(url);
+      setError(undefined);
+    } catch (e) {
+      setError(`Could not export: ${e instanceof Error ? e.message : 'unknown error'}`);
+    }
+  };
+  return (
+    <p className="trajectory-export">
+      <button type="button" onClick={() => void save()}>
+        Export trajectory
+      </button>{' '}
+      <span className="muted">
+        for <code>cadre replay FILE</code>
+      </span>
+      {error && (
+        <span role="alert" className="notice notice-error">
+          {error}
+        </span>
+      )}
+    </p>
   );
 }
 

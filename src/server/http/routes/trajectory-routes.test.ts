@@ -19,6 +19,7 @@ afterEach(async () => {
 });
 
 const view: TrajectoryView = {
+  schema_version: 1,
   runId: 'r1',
   agent: 'assistant',
   prompt: 'Hi',

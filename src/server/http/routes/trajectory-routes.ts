@@ -16,6 +16,15 @@ export function trajectoryRoutes(
     return { ok: true, trajectory };
   });
 
+  // The file itself, to download: `cadre replay FILE` and evals read it as a recorded run.
+  app.get('/api/runs/:id/trajectory/export', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const file = await service.trajectoryFile(request.userId, id, requestSignal(reply));
+    if (!file) throw new NotFoundError('No such run.');
+    void reply.header('content-disposition', `attachment; filename="run-${id}.trajectory.json"`);
+    return file;
+  });
+
   // Like `POST /api/agent/run`: one JSON response when the new run settles or waits for approval.
   app.post('/api/runs/:id/fork', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
