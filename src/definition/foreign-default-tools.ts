@@ -1,3 +1,4 @@
+import { DEFAULT_KNOWN_TOOLS } from './tool-names.js';
 import type { DefinitionSource } from './types.js';
 
 /**
@@ -9,31 +10,12 @@ import type { DefinitionSource } from './types.js';
  * write_todos). Neither has Cadre's connectors (mail, calendar) or code tools,
  * and neither lets a subagent start subagents.
  */
+/** The same set for both: each has a built-in for every one of these, and Cadre maps them. */
+const CLI_DEFAULTS: readonly string[] = [...DEFAULT_KNOWN_TOOLS, 'web_search'];
+
 const DEFAULTS: Readonly<Record<NonNullable<DefinitionSource['foreign']>, readonly string[]>> = {
-  'claude-code': [
-    'ls',
-    'read_file',
-    'glob',
-    'grep',
-    'write_file',
-    'edit_file',
-    'shell',
-    'web_fetch',
-    'web_search',
-    'todo_write',
-  ],
-  'gemini-cli': [
-    'ls',
-    'read_file',
-    'glob',
-    'grep',
-    'write_file',
-    'edit_file',
-    'shell',
-    'web_fetch',
-    'web_search',
-    'todo_write',
-  ],
+  'claude-code': CLI_DEFAULTS,
+  'gemini-cli': CLI_DEFAULTS,
   adk: [],
 };
 
