@@ -14,7 +14,7 @@ function readBack(shown: string): string {
   );
 }
 
-// Everything the brief names as acting instead of showing, checked without the module's own table.
+// Every kind of character that acts instead of showing, checked without the module's own table.
 const ACTING =
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u061c\ufeff\u2028\u2029\u00a0\u00ad\ufe0f\u{e0001}\u{e0041}]|\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Cs}/u;
 
