@@ -323,9 +323,12 @@ describe('cadre serve: a workspace per user (two users, scripted model, real san
   it.runIf(bwrapHere)(
     "cannot connect to a unix socket a host service listens on in the server's folder",
     async () => {
+      // Debian's python3, not this checkout's node: a checkout under /tmp is out of a sandbox's sight.
       const connect = (path: string) =>
-        `"${process.execPath}" -e "const s=require('net').connect(process.argv[1]);` +
-        `s.on('data',d=>console.log('GOT '+d));s.on('error',e=>console.log('FAILED '+e.code))" ${path}`;
+        `/usr/bin/python3 -c "import errno,socket,sys` +
+        `\ns=socket.socket(socket.AF_UNIX)` +
+        `\ntry:\n s.connect(sys.argv[1]); print('GOT ' + s.recv(100).decode())` +
+        `\nexcept OSError as e: print('FAILED ' + errno.errorcode.get(e.errno, str(e.errno)))" ${path}`;
       await script({
         BOB_SOCKET: [
           shell(`${connect(join(server, 'host.sock'))}; ${connect(join(root, 'control.sock'))}`),
