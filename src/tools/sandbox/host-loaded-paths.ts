@@ -14,6 +14,7 @@ export interface HostLoadedEntry {
 
 const CODE = 'Cadre imports code from it';
 const SETTINGS = 'Cadre reads its settings and MCP server commands';
+const POLICY = 'it is the policy that decides what agents may do';
 
 /**
  * What an agent must never write, however it asks: code the host imports
@@ -28,8 +29,8 @@ export const HOST_LOADED_ENTRIES: readonly HostLoadedEntry[] = [
   { name: '.mcp.json', kind: 'file', why: SETTINGS },
   { name: '.claude', kind: 'directory', why: SETTINGS },
   { name: '.gemini', kind: 'directory', why: SETTINGS },
-  { name: 'policy.yaml', kind: 'file', why: 'it is the policy that decides what agents may do' },
-  { name: 'policy.yml', kind: 'file', why: 'it is the policy that decides what agents may do' },
+  { name: 'policy.yaml', kind: 'file', why: POLICY },
+  { name: 'policy.yml', kind: 'file', why: POLICY },
   { name: '.git', kind: 'directory', why: 'git runs programs its config and hooks name' },
 ];
 
@@ -57,15 +58,9 @@ export function hostLoadedPaths(
 export function hostLoadedEntryOf(
   workspace: string,
   absolute: string,
-  env: Readonly<Record<string, string | undefined>> = {},
 ): HostLoadedEntry | undefined {
   const rel = path.relative(workspace, absolute);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   const first = rel.split(path.sep)[0];
-  const found = HOST_LOADED_ENTRIES.find((entry) => entry.name === first);
-  if (found) return found;
-  const policy = env.CADRE_POLICY?.trim();
-  if (policy && path.resolve(workspace, policy) === absolute)
-    return { name: rel, kind: 'file', why: 'it is the policy that decides what agents may do' };
-  return undefined;
+  return HOST_LOADED_ENTRIES.find((entry) => entry.name === first);
 }
