@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -7,7 +6,7 @@ import type { RunState } from '../../../contracts/run-state.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { KyselyStore } from '../../../store/kysely-store.js';
 import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { answered, postJsonRpc, promptOf } from './a2a-test-server.js';
+import { answered, promptOf, sendMessage } from './a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 
@@ -31,28 +30,9 @@ beforeAll(async () => {
 });
 afterAll(() => live.close());
 
-/** One A2A 1.0 SendMessage to the writer; its result's task. */
-async function send(text: string, task?: { id: string; contextId: string }) {
-  const res = await postJsonRpc(`${live.server.url}/a2a/writer`, {
-    id: 1,
-    method: 'SendMessage',
-    params: {
-      message: {
-        messageId: randomUUID(),
-        role: 'ROLE_USER',
-        parts: [{ text }],
-        ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
-      },
-    },
-    bearer: live.users.ann.token,
-  });
-  const body = (await res.json()) as {
-    error?: unknown;
-    result?: { task: { id: string; contextId: string; status: { state: string } } };
-  };
-  expect(body.error).toBeUndefined();
-  return body.result?.task ?? { id: '', contextId: '', status: { state: '' } };
-}
+/** One A2A 1.0 SendMessage to the writer, as ann; its result's task. */
+const send = (text: string, task?: { id: string; contextId: string }) =>
+  sendMessage(`${live.server.url}/a2a/writer`, live.users.ann.token, text, task);
 
 const written = (name: string) => readFile(join(live.dir, name), 'utf8').catch(() => undefined);
 

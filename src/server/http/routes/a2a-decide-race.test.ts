@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ResolveRequest, RunService } from '../../run-service-types.js';
 import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { answered, postJsonRpc, promptOf } from './a2a-test-server.js';
+import { answered, promptOf, sendMessage } from './a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 /**
@@ -72,28 +71,9 @@ async function pageResolve(approvalId: string, decision: 'approve_once' | 'rejec
   return (await res.json()) as { status: string };
 }
 
-/** One A2A 1.0 SendMessage to the writer; its result's task. */
-async function send(text: string, task?: { id: string; contextId: string }) {
-  const res = await postJsonRpc(`${live.server.url}/a2a/writer`, {
-    id: 1,
-    method: 'SendMessage',
-    params: {
-      message: {
-        messageId: randomUUID(),
-        role: 'ROLE_USER',
-        parts: [{ text }],
-        ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
-      },
-    },
-    bearer: live.users.ann.token,
-  });
-  const body = (await res.json()) as {
-    error?: unknown;
-    result?: { task: { id: string; contextId: string; status: { state: string } } };
-  };
-  expect(body.error).toBeUndefined();
-  return body.result?.task ?? { id: '', contextId: '', status: { state: '' } };
-}
+/** One A2A 1.0 SendMessage to the writer, as ann; its result's task. */
+const send = (text: string, task?: { id: string; contextId: string }) =>
+  sendMessage(`${live.server.url}/a2a/writer`, live.users.ann.token, text, task);
 
 const pendingOf = async (runId: string) =>
   (await live.service.pendingApprovals(live.users.ann.id)).filter((a) => a.runId === runId);

@@ -45,6 +45,39 @@ export const postJsonRpc = (
     body: JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params }),
   });
 
+/** The task an A2A 1.0 SendMessage answers with. */
+export interface SentTask {
+  id: string;
+  contextId: string;
+  status: { state: string };
+}
+
+/** One A2A 1.0 SendMessage of `text` to `endpoint` as `bearer` (on `task`, when given); a JSON-RPC error throws. */
+export async function sendMessage(
+  endpoint: string,
+  bearer: string,
+  text: string,
+  task?: { id: string; contextId: string },
+): Promise<SentTask> {
+  const res = await postJsonRpc(endpoint, {
+    id: 1,
+    method: 'SendMessage',
+    params: {
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text }],
+        ...(task ? { taskId: task.id, contextId: task.contextId } : {}),
+      },
+    },
+    bearer,
+  });
+  const body = (await res.json()) as { error?: unknown; result?: { task: SentTask } };
+  if (body.error !== undefined)
+    throw new Error(`SendMessage failed: ${JSON.stringify(body.error)}`);
+  return body.result?.task ?? { id: '', contextId: '', status: { state: '' } };
+}
+
 /** Every event of a streamed call, in order. */
 export type Payload = NonNullable<StreamResponse['payload']>;
 export async function streamed(events: AsyncIterable<StreamResponse>): Promise<Payload[]> {
