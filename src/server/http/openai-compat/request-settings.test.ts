@@ -91,6 +91,16 @@ describe('/v1 response_format and sampling settings (scripted model, real openai
       .withResponse();
     expect(cadreOf(data).ignored).toEqual(['temperature', 'max_tokens', 'seed']);
     expect(response.headers.get('x-cadre-ignored')).toBe('temperature,max_tokens,seed');
+    const stream = await client.chat.completions.create({
+      model: 'greeter',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.2,
+      stream: true,
+    });
+    const streamedCadre: CadreOutcome[] = [];
+    for await (const chunk of stream)
+      if ('cadre' in chunk) streamedCadre.push((chunk as { cadre: CadreOutcome }).cadre);
+    expect(streamedCadre.at(-1)?.ignored).toEqual(['temperature']);
     const plain = await client.responses.create({ model: 'greeter', input: 'hi' });
     expect(cadreOf(plain).ignored).toBeUndefined();
     const tuned = await client.responses.create({ model: 'greeter', input: 'hi', top_p: 0.5 });

@@ -15,7 +15,12 @@ export interface RunOutcome {
  * stored, with its reason, like any other), and the `cadre` field tells a
  * client which it was.
  */
-export function runOutcome(response: RunResponse, baseUrl: string): RunOutcome {
+export function runOutcome(
+  response: RunResponse,
+  baseUrl: string,
+  /** Request settings the agent's definition decides instead, named in `cadre.ignored`. */
+  ignored: readonly string[] = [],
+): RunOutcome {
   const runUrl = `${baseUrl}/runs/${response.runId}`;
   const cadre: CadreOutcome = {
     runId: response.runId,
@@ -29,6 +34,7 @@ export function runOutcome(response: RunResponse, baseUrl: string): RunOutcome {
       reason: a.reason,
       ...(a.path ? { path: [...a.path] } : {}),
     })),
+    ...(ignored.length > 0 ? { ignored: [...ignored] } : {}),
   };
   return { content: contentOf(response, baseUrl, runUrl), cadre };
 }
@@ -85,14 +91,4 @@ export function streamTail(response: RunResponse, outcome: RunOutcome, streamed:
   if (!owed) return '';
   if (response.status === 'completed' && sent.endsWith(owed)) return '';
   return sent ? `\n\n${outcome.content}` : outcome.content;
-}
-
-/** The outcome with the request's settings the agent decides instead, when there were any. */
-export function withIgnored<T extends { cadre: CadreOutcome }>(
-  outcome: T,
-  ignored: readonly string[] | undefined,
-): T {
-  return ignored && ignored.length > 0
-    ? { ...outcome, cadre: { ...outcome.cadre, ignored: [...ignored] } }
-    : outcome;
 }

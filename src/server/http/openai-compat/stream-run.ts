@@ -33,7 +33,7 @@ export interface RunStreamEvents<Head> {
   error(mapped: MappedError): void;
 }
 
-export type StreamedRun = Pick<ChatRun, 'reply' | 'signal' | 'baseUrl' | 'start'>;
+export type StreamedRun = Pick<ChatRun, 'reply' | 'signal' | 'baseUrl' | 'start' | 'ignored'>;
 
 /**
  * Streams a run through one OpenAI stream format: the opening events once
@@ -72,7 +72,7 @@ export async function streamRun<Head>(
         tally.onEvent(event);
       },
     });
-    const outcome = runOutcome(response, run.baseUrl);
+    const outcome = runOutcome(response, run.baseUrl, run.ignored);
     if (response.status === 'failed' || response.status === 'cancelled') {
       const failed = failedRun(response, outcome.cadre);
       if (!out.opened) {
