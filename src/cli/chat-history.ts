@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isInside } from '../trust/trust-file-path.js';
+import { isInsideWorkspace } from '../tools/builtin/workspace-path.js';
 
 /** Lines kept, as readline's Up arrow walks them. */
 const KEEP = 500;
@@ -27,7 +27,7 @@ export function chatHistoryFile(env: NodeJS.ProcessEnv, cwd: string): string | u
       : home && path.isAbsolute(home)
         ? path.join(home, '.local', 'state', 'cadre')
         : undefined;
-  if (!folder || isInside(path.resolve(folder), path.resolve(cwd))) return undefined;
+  if (!folder || isInsideWorkspace(path.resolve(cwd), path.resolve(folder))) return undefined;
   return path.join(folder, 'chat-history');
 }
 

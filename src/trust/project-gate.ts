@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FileGate, GatedKind } from './file-gate.js';
 import { sha256File } from './file-hash.js';
-import { isInside } from './trust-file-path.js';
+import { isInsideWorkspace } from '../tools/builtin/workspace-path.js';
 import type { TrustedFile } from './trust-store.js';
 
 /** A file's standing: its content is the one trusted, it was never trusted, or it changed since. */
@@ -59,7 +59,7 @@ export function createProjectGate(options: GateOptions): ProjectGate {
   const settled = new Map<string, GateEntry>();
   const keyOf = (file: string): string => {
     for (const root of [options.root, options.alias])
-      if (root && isInside(file, root)) return path.relative(root, file);
+      if (root && isInsideWorkspace(root, file)) return path.relative(root, file);
     return file;
   };
   const decide = async (
@@ -69,11 +69,11 @@ export function createProjectGate(options: GateOptions): ProjectGate {
   ): Promise<GateEntry | undefined> => {
     const key = keyOf(file);
     const inProject = key !== file;
-    const denied = options.denied?.find((rule) => isInside(file, rule.folder));
+    const denied = options.denied?.find((rule) => isInsideWorkspace(rule.folder, file));
     // Outside the project, configuration and code modules were named by a person, and the
     // user's own folders are theirs; an agent file that starts commands (or sends this
     // machine's secrets) is gated wherever it lies (a downloaded one included). Inside the project everything is gated.
-    const own = options.ownFolders?.some((folder) => isInside(file, folder)) ?? false;
+    const own = options.ownFolders?.some((folder) => isInsideWorkspace(folder, file)) ?? false;
     const sendsSecrets = kind === 'MCP commands' || kind === 'remote agent auth';
     if (!denied && !inProject && (own || !sendsSecrets)) return undefined;
     const sha256 = await sha256File(file);

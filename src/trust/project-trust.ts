@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { createProjectGate, type GateEntry, type ProjectGate } from './project-gate.js';
-import { isInside, trustFilePath } from './trust-file-path.js';
+import { isInsideWorkspace } from '../tools/builtin/workspace-path.js';
+import { trustFilePath } from './trust-file-path.js';
 import { EMPTY_STORE, readTrustStore, updateTrustStore, type TrustedFile } from './trust-store.js';
 
 export interface ProjectTrustOptions {
@@ -134,5 +135,7 @@ async function insideProject(file: string, root: string, cwd: string): Promise<b
     absolute,
     ...(real ? [path.join(real, path.relative(folder, absolute))] : []),
   ];
-  return candidates.some((c) => isInside(c, root) || isInside(c, path.resolve(cwd)));
+  return candidates.some(
+    (c) => isInsideWorkspace(root, c) || isInsideWorkspace(path.resolve(cwd), c),
+  );
 }

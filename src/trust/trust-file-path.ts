@@ -13,9 +13,3 @@ export function trustFilePath(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.HOME?.trim();
   return home ? path.join(home, '.config', 'cadre', 'trust.json') : undefined;
 }
-
-/** Whether `file` lies in `folder` (or is it); both absolute, already real paths. */
-export function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}

@@ -12,7 +12,7 @@ import {
   trustedFiles,
 } from '../../trust/project-trust.js';
 import { showExactly } from '../../trust/show-exactly.js';
-import { isInside } from '../../trust/trust-file-path.js';
+import { isInsideWorkspace } from '../../tools/builtin/workspace-path.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
@@ -145,7 +145,7 @@ async function namedFiles(root: string, cwd: string, paths: string[]): Promise<G
 function keyOf(root: string, cwd: string, named: string): string {
   const file = path.resolve(cwd, named);
   for (const folder of [root, path.resolve(cwd)])
-    if (isInside(file, folder)) return path.relative(folder, file);
+    if (isInsideWorkspace(folder, file)) return path.relative(folder, file);
   return file;
 }
 
