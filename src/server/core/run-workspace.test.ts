@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,14 @@ describe('runWorkspace', () => {
     await expect(
       runWorkspace(perUser('thread'), { userId: 'carol', threadId: 'x' }),
     ).rejects.toThrow(/not a plain folder/);
+    // Refused before anything is made through the link: nothing lands in the folder it names.
+    const elsewhere = await mkdtemp(path.join(base, 'elsewhere-'));
+    const dave = workspacePathFor(perUser('user'), { userId: 'dave', threadId: 't' });
+    await symlink(elsewhere, dave);
+    await expect(runWorkspace(perUser('user'), { userId: 'dave', threadId: 't' })).rejects.toThrow(
+      /not a plain folder/,
+    );
+    expect(await readdir(elsewhere)).toEqual([]);
   });
 
   it('gives every run the one folder of a shared plan', async () => {

@@ -61,14 +61,23 @@ export function workspacePathFor(
 export async function runWorkspace(plan: WorkspacePlan, owner: RunOwner): Promise<string> {
   if (plan.kind === 'shared') return plan.folder;
   const folder = workspacePathFor(plan, owner);
-  await mkdir(path.join(folder, STATE_FOLDER), { recursive: true, mode: 0o700 });
-  const parts = path.relative(plan.base, folder).split(path.sep);
+  // Checked before anything is made inside: a folder made through a planted link lands elsewhere.
   let current = plan.base;
-  for (const part of parts) {
+  for (const part of [...path.relative(plan.base, folder).split(path.sep), STATE_FOLDER]) {
     current = path.join(current, part);
-    const info = await lstat(current);
-    if (!info.isDirectory())
-      throw new ConfigError(`The workspace ${current} is not a plain folder; refusing to use it.`);
+    await plainFolder(current);
   }
   return folder;
+}
+
+/** Makes `folder` (0700) when missing; refuses anything but a real directory there. */
+async function plainFolder(folder: string): Promise<void> {
+  let info = await lstat(folder).catch(() => undefined);
+  if (info === undefined) {
+    // Another worker may make it at the same moment: its EEXIST is fine, the lstat decides.
+    await mkdir(folder, { mode: 0o700 }).catch(() => undefined);
+    info = await lstat(folder);
+  }
+  if (!info.isDirectory())
+    throw new ConfigError(`The workspace ${folder} is not a plain folder; refusing to use it.`);
 }
