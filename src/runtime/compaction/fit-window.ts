@@ -2,7 +2,13 @@ import { estimateTokensOf, charsForTokens } from '../../cost/call-estimate.js';
 import type { Message, ModelRequest, ToolDeclaration } from '../../model/types.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { effectiveWindow, measureRequest } from './measure-request.js';
-import { isSafeCut, planCompaction, turnCut, type CompactionPlan } from './plan-compaction.js';
+import {
+  isSafeCut,
+  planCompaction,
+  safeCutAtOrBefore,
+  turnCut,
+  type CompactionPlan,
+} from './plan-compaction.js';
 import { foldedConversation, latestRequest } from './split-conversation.js';
 import { trimLargestResults } from './trim-results.js';
 
@@ -51,7 +57,7 @@ export async function fitWindow(
   const fixed = estimateTokensOf([state.systemInstruction, declarations]);
   const note = Math.min(NOTE_SHARE * window, NOTE_MAX_TOKENS) / scale;
   const sizes = sizesOf(ctx, state.messages);
-  const lastCut = lastSafeCut(state.messages);
+  const lastCut = safeCutAtOrBefore(state.messages, state.messages.length - 1);
   const newest = fixed + note + sum(sizes, lastCut);
   if (newest > trigger / scale) {
     trim(ctx, lastCut, newest - trigger / scale, window);
@@ -200,8 +206,6 @@ function safeCuts(messages: readonly Message[]): number[] {
   for (let at = 1; at < messages.length; at++) if (isSafeCut(messages, at)) cuts.push(at);
   return cuts;
 }
-
-const lastSafeCut = (messages: readonly Message[]): number => safeCuts(messages).at(-1) ?? 0;
 
 function sum(sizes: readonly number[], from: number): number {
   let total = 0;
