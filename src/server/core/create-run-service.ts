@@ -141,12 +141,13 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const contextWindows = await loadContextWindows(cwd, gate);
   const hint = gate && untrustedHint(gate.refused());
   const trusting = { ...(gate ? { gate } : {}), ...(hint ? { untrustedHint: hint } : {}) };
+  const toolAliases = toolAliasesOf(tools);
   const { registry } = await discoverAgents({
     cwd,
     knownTools: [...tools.map((t) => t.name), TASK_TOOL],
     load: {
       mcpServers: Object.keys(mcpServers),
-      toolAliases: toolAliasesOf(tools),
+      toolAliases,
       servesModel: servesModelIn(env),
       // The operator's own ~/.gemini/settings.json and ~/.claude.json stay theirs, not every user's.
       userSettings: false,
@@ -161,7 +162,7 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
     ? await loadActiveAgent(env.ACTIVE_AGENT_PATH, {
         cwd,
         knownTools: tools.map((t) => t.name),
-        toolAliases: toolAliasesOf(tools),
+        toolAliases,
         mcpServers: Object.keys(mcpServers),
         servesModel: servesModelIn(env),
         userSettings: false,
