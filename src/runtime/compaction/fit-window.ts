@@ -1,7 +1,7 @@
 import { estimateTokensOf, charsForTokens } from '../../cost/call-estimate.js';
 import type { Message, ModelRequest, ToolDeclaration } from '../../model/types.js';
 import type { LoopContext } from '../loop/loop-context.js';
-import { effectiveWindow, measureRequest } from './measure-request.js';
+import { effectiveWindow, measure, sizesOf, type Sized } from './measure-request.js';
 import {
   isSafeCut,
   planCompaction,
@@ -84,47 +84,6 @@ export async function fitWindow(
   return sized.tokens <= window
     ? fits(sized, window)
     : { kind: 'too_big', tokens: sized.tokens, window };
-}
-
-interface Sized {
-  request: ModelRequest;
-  estimated: number;
-  tokens: number;
-}
-
-function measure(ctx: LoopContext, declarations: readonly ToolDeclaration[]): Sized {
-  const request: ModelRequest = {
-    model: ctx.state.model,
-    systemInstruction: ctx.state.systemInstruction,
-    messages: ctx.state.messages,
-    tools: [...declarations],
-    config: ctx.generation,
-  };
-  const estimated = estimateCached(ctx, request);
-  return { request, estimated, tokens: measureRequest(ctx, request, estimated) };
-}
-
-/**
- * estimateInputTokens, message by message, each message's estimate kept
- * (messages are not changed once in the conversation): measuring every turn
- * costs the new messages, not the whole conversation again.
- */
-function estimateCached(ctx: LoopContext, request: ModelRequest): number {
-  let total = estimateTokensOf([request.systemInstruction, request.tools]);
-  for (const tokens of sizesOf(ctx, request.messages)) total += tokens;
-  return total;
-}
-
-function sizesOf(ctx: LoopContext, messages: readonly Message[]): number[] {
-  const cache = (ctx.messageTokens ??= new WeakMap());
-  return messages.map((message) => {
-    let tokens = cache.get(message);
-    if (tokens === undefined) {
-      tokens = estimateTokensOf(message);
-      cache.set(message, tokens);
-    }
-    return tokens;
-  });
 }
 
 const fits = (sized: Sized, window: number | undefined): Fit => ({

@@ -1,5 +1,10 @@
-import { estimateInputTokens } from '../../cost/call-estimate.js';
-import type { ModelRequest } from '../../model/types.js';
+import { estimateInputTokens, estimateTokensOf } from '../../cost/call-estimate.js';
+import type {
+  GenerationConfig,
+  Message,
+  ModelRequest,
+  ToolDeclaration,
+} from '../../model/types.js';
 
 /**
  * What the last call of an execution measured: our estimate of its request
@@ -37,4 +42,58 @@ export function effectiveWindow(ctx: {
   const learned = ctx.learnedWindow;
   if (configured === undefined) return learned;
   return learned === undefined ? configured : Math.min(configured, learned);
+}
+
+/** What measuring a request needs of a run's loop context. */
+export interface MeasuringContext {
+  state: Pick<ModelRequest, 'model' | 'systemInstruction' | 'messages'>;
+  generation: GenerationConfig;
+  measured?: MeasuredRequest;
+  budget: { inputScale(): number };
+  /** Each message's estimate, kept: messages do not change once in the conversation. */
+  messageTokens?: WeakMap<Message, number>;
+}
+
+/** The next request and its size: our estimate, and the tokens it will count for. */
+export interface Sized {
+  request: ModelRequest;
+  estimated: number;
+  tokens: number;
+}
+
+/** The request the conversation makes now, measured. */
+export function measure(ctx: MeasuringContext, declarations: readonly ToolDeclaration[]): Sized {
+  const request: ModelRequest = {
+    model: ctx.state.model,
+    systemInstruction: ctx.state.systemInstruction,
+    messages: ctx.state.messages,
+    tools: [...declarations],
+    config: ctx.generation,
+  };
+  const estimated = estimateCached(ctx, request);
+  return { request, estimated, tokens: measureRequest(ctx, request, estimated) };
+}
+
+/**
+ * estimateInputTokens, message by message, each message's estimate kept
+ * (messages are not changed once in the conversation): measuring every turn
+ * costs the new messages, not the whole conversation again.
+ */
+function estimateCached(ctx: MeasuringContext, request: ModelRequest): number {
+  let total = estimateTokensOf([request.systemInstruction, request.tools]);
+  for (const tokens of sizesOf(ctx, request.messages)) total += tokens;
+  return total;
+}
+
+/** Each message's estimated tokens, from the cache where measured before. */
+export function sizesOf(ctx: MeasuringContext, messages: readonly Message[]): number[] {
+  const cache = (ctx.messageTokens ??= new WeakMap());
+  return messages.map((message) => {
+    let tokens = cache.get(message);
+    if (tokens === undefined) {
+      tokens = estimateTokensOf(message);
+      cache.set(message, tokens);
+    }
+    return tokens;
+  });
 }

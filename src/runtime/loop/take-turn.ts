@@ -15,7 +15,7 @@ import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
-import { effectiveWindow, measureRequest } from '../compaction/measure-request.js';
+import { effectiveWindow, measure, measureRequest } from '../compaction/measure-request.js';
 import { estimateInputTokens } from '../../cost/call-estimate.js';
 import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
@@ -38,10 +38,11 @@ export async function takeTurn(
   let sent: Sent | undefined;
   let settled: Usage | undefined;
   for (let attempt = 1; ; attempt++) {
-    // Most runs have no known window and fold nothing: they skip the await and the estimate.
-    const prepared = measuresRequests(ctx)
-      ? await measuredRequest(ctx, declarations, signal)
-      : heldRequest(ctx, requestOf(ctx, declarations), {});
+    // A run with no known window skips the estimate; one whose request fits as it is (most
+    // turns) is measured here, without loading fit-window or waiting a tick.
+    const prepared = !measuresRequests(ctx)
+      ? heldRequest(ctx, requestOf(ctx, declarations), {})
+      : (fitsAsItIs(ctx, declarations) ?? (await measuredRequest(ctx, declarations, signal)));
     if (prepared.kind === 'stop') {
       if (attempt > 1) state.turns++;
       return prepared.stop;
@@ -138,6 +139,27 @@ function measuresRequests(ctx: LoopContext): boolean {
   return (
     (settings.enabled && effectiveWindow(ctx) !== undefined) ||
     planCompaction(ctx, settings) !== undefined
+  );
+}
+
+/**
+ * The request measured against its window, when nothing has to change: a
+ * known window, nothing due by count or reported usage, and the request under
+ * the threshold (fit-window's first check). Otherwise undefined: fit-window decides.
+ */
+function fitsAsItIs(
+  ctx: LoopContext,
+  declarations: readonly ToolDeclaration[],
+): Prepared | undefined {
+  const settings = ctx.compaction;
+  const window = effectiveWindow(ctx);
+  if (!settings?.enabled || window === undefined || planCompaction(ctx, settings)) return undefined;
+  const sized = measure(ctx, declarations);
+  if (sized.tokens > settings.threshold * window) return undefined;
+  return heldRequest(
+    ctx,
+    { ...sized.request, tools: declarations, ...traceHeadersOf(ctx.toolContext.traceCarrier?.()) },
+    { estimated: sized.estimated, tokens: sized.tokens },
   );
 }
 
