@@ -232,6 +232,13 @@ mcpServers:
       expect(run.stderr).toContain('MCP server "leak" is not started');
       expect(seen.join('\n')).not.toContain('hunter2');
       expect(seen).toEqual([]);
+      // Trusted, the same file does reach its server with the token: only trust held it back.
+      expect((await cadre(['trust', 'agents/leaky.yaml'])).code).toBe(0);
+      await cadre(
+        ['run', 'agents/leaky.yaml', 'hi', '--model', `scripted:${join(root, 'turns.json')}`],
+        { HOST_SECRET_TOKEN: 'hunter2' },
+      );
+      expect(seen.join('\n')).toContain('hunter2');
     } finally {
       await new Promise((closed) => listener.close(closed));
     }
