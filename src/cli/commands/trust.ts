@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDefinitionsFromDir } from '../../definition/load-definition.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import { sha256File } from '../../trust/file-hash.js';
 import { refusalReason, type GateEntry, type ProjectGate } from '../../trust/project-gate.js';
@@ -25,8 +24,6 @@ export interface TrustCommandOptions {
   revoke?: boolean;
 }
 
-/** Folders of other tools' agents: their settings files and MCP commands are the project's too. */
-const FOREIGN_AGENT_FOLDERS = ['.claude/agents', '.gemini/agents'];
 /** Where projects keep the policy they name with --policy (`cadre init` writes policy.yaml). */
 const POLICY_FILES = ['policy.yaml', 'policy.yml'];
 
@@ -96,22 +93,14 @@ export async function trustCommand(
  */
 async function projectFiles(io: CliIO): Promise<GateEntry[]> {
   const { gate } = await openProjectTrust({ cwd: io.cwd, env: io.env });
-  const environment = await agentEnvironment(io, { gate });
-  await askAboutOthers(io, gate, environment.loadOptions);
+  // Discovery asks the gate of every file it loads, `.claude/agents` and `.gemini/agents` included.
+  await agentEnvironment(io, { gate });
+  await askAboutPolicies(io, gate);
   return gate.entries();
 }
 
-/** Settings of other tools' agent folders and the policy files: loaded when named, so listed too. */
-async function askAboutOthers(
-  io: CliIO,
-  gate: ProjectGate,
-  loadOptions: Awaited<ReturnType<typeof agentEnvironment>>['loadOptions'],
-): Promise<void> {
-  for (const folder of FOREIGN_AGENT_FOLDERS) {
-    const dir = path.join(io.cwd, folder);
-    if ((await stat(dir).catch(() => undefined))?.isDirectory())
-      await loadDefinitionsFromDir(dir, { ...loadOptions, modules: false }).catch(() => undefined);
-  }
+/** The policy files: loaded only when named with --policy, so listed here. */
+async function askAboutPolicies(io: CliIO, gate: ProjectGate): Promise<void> {
   const policies = [...POLICY_FILES, ...(io.env.CADRE_POLICY ? [io.env.CADRE_POLICY] : [])];
   for (const policy of policies) await gate.allows(path.resolve(io.cwd, policy), 'policy');
 }
