@@ -41,7 +41,7 @@ export async function takeTurn(
     // A run with no known window skips the estimate; one whose request fits as it is (most
     // turns) is measured here, without loading fit-window or waiting a tick.
     const prepared = !measuresRequests(ctx)
-      ? heldRequest(ctx, requestOf(ctx, declarations), {})
+      ? unmeasuredRequest(ctx, declarations)
       : (fitsAsItIs(ctx, declarations) ?? (await measuredRequest(ctx, declarations, signal)));
     if (prepared.kind === 'stop') {
       if (attempt > 1) state.turns++;
@@ -140,6 +140,16 @@ function measuresRequests(ctx: LoopContext): boolean {
     (settings.enabled && effectiveWindow(ctx) !== undefined) ||
     planCompaction(ctx, settings) !== undefined
   );
+}
+
+/**
+ * A request no window limits. Under a cost cap its estimate comes from the
+ * per-message cache, so a long conversation is not re-read whole every turn.
+ */
+function unmeasuredRequest(ctx: LoopContext, declarations: readonly ToolDeclaration[]): Prepared {
+  const request = requestOf(ctx, declarations);
+  if (!ctx.budget.bounded()) return heldRequest(ctx, request, {});
+  return heldRequest(ctx, request, { estimated: measure(ctx, declarations).estimated });
 }
 
 /**
