@@ -52,6 +52,8 @@ export interface MeasuringContext {
   budget: { inputScale(): number };
   /** Each message's estimate, kept: messages do not change once in the conversation. */
   messageTokens?: WeakMap<Message, number>;
+  /** The system prompt's and tool declarations' estimate, kept while they stay the same. */
+  fixedTokens?: { system: unknown; declarations: readonly ToolDeclaration[]; tokens: number };
 }
 
 /** The next request and its size: our estimate, and the tokens it will count for. */
@@ -70,18 +72,23 @@ export function measure(ctx: MeasuringContext, declarations: readonly ToolDeclar
     tools: [...declarations],
     config: ctx.generation,
   };
-  const estimated = estimateCached(ctx, request);
+  const estimated = fixedTokensOf(ctx, declarations) + sum(sizesOf(ctx, request.messages));
   return { request, estimated, tokens: measureRequest(ctx, request, estimated) };
 }
 
-/**
- * estimateInputTokens, message by message, each message's estimate kept
- * (messages are not changed once in the conversation): measuring every turn
- * costs the new messages, not the whole conversation again.
- */
-function estimateCached(ctx: MeasuringContext, request: ModelRequest): number {
-  let total = estimateTokensOf([request.systemInstruction, request.tools]);
-  for (const tokens of sizesOf(ctx, request.messages)) total += tokens;
+/** The part of every request that does not grow: estimated once per system prompt and tool set. */
+function fixedTokensOf(ctx: MeasuringContext, declarations: readonly ToolDeclaration[]): number {
+  const system = ctx.state.systemInstruction;
+  const kept = ctx.fixedTokens;
+  if (kept && kept.system === system && kept.declarations === declarations) return kept.tokens;
+  const tokens = estimateTokensOf([system, declarations]);
+  ctx.fixedTokens = { system, declarations, tokens };
+  return tokens;
+}
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
   return total;
 }
 

@@ -20,7 +20,7 @@ import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 import type { CompactionSettings } from '../compaction/compaction-settings.js';
-import type { MeasuredRequest } from '../compaction/measure-request.js';
+import type { MeasuredRequest, MeasuringContext } from '../compaction/measure-request.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { ChildResume } from '../subagents/child-pause.js';
@@ -71,6 +71,8 @@ export interface LoopContext {
   learnedWindow?: number;
   /** Each message's estimated tokens, kept so a turn's measure costs only its new messages. */
   messageTokens?: WeakMap<Message, number>;
+  /** The system prompt's and tool declarations' estimate (measure-request.ts). */
+  fixedTokens?: MeasuringContext['fixedTokens'];
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */
