@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 
 /**
  * What an agent module's `import … from 'cadre'` and `'zod'` resolve to when
@@ -29,11 +30,18 @@ function resolves(from: NodeJS.Require, name: string): boolean {
   }
 }
 
-/** The package entry, compiled or source. */
+/**
+ * The package entry, compiled when a build exists: run from source (tests, a
+ * checkout), the source entry would make jiti transpile the whole entry graph
+ * on every load, which takes many seconds on a busy machine.
+ */
 function ownEntry(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const compiled = join(here, '../index.js');
-  return existsSync(compiled) ? compiled : join(here, '../index.ts');
+  const sibling = join(here, '../index.js');
+  if (existsSync(sibling)) return sibling;
+  const root = packageRoot();
+  const built = root === undefined ? undefined : join(root, 'dist/src/index.js');
+  return built !== undefined && existsSync(built) ? built : join(here, '../index.ts');
 }
 
 function ownZod(): string | undefined {
