@@ -35,7 +35,7 @@ async function harness(
   const client = new AnthropicClient({
     apiKey: API_KEY,
     baseUrl: server.baseUrl,
-    retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, ...retry },
+    retry: { clock: { sleep: async (ms) => void sleeps.push(ms) }, random: () => 0.5, ...retry },
     ...clientOptions,
   });
   return { client, server, sleeps };

@@ -29,7 +29,7 @@ async function harness(options: FakeServerOptions, retry: RetryPolicy = {}): Pro
   const client = new GeminiClient({
     apiKey: API_KEY,
     baseUrl: server.baseUrl,
-    retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, ...retry },
+    retry: { clock: { sleep: async (ms) => void sleeps.push(ms) }, random: () => 0.5, ...retry },
   });
   return { client, server, sleeps };
 }
@@ -416,7 +416,7 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
       const client = new GeminiClient({
         apiKey: API_KEY,
         baseUrl: server.baseUrl,
-        retry: { sleep: (ms, signal) => clock.sleep(ms, signal) },
+        retry: { clock },
       });
       const controller = new AbortController();
       const error = await (async () => {

@@ -32,7 +32,7 @@ async function harness(options: FakeServerOptions, retry: RetryPolicy = {}): Pro
   const client = new OpenAIClient({
     apiKey: API_KEY,
     baseUrl: `${server.baseUrl}/v1`,
-    retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, ...retry },
+    retry: { clock: { sleep: async (ms) => void sleeps.push(ms) }, random: () => 0.5, ...retry },
   });
   return { client, server, sleeps };
 }
@@ -300,7 +300,7 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
       const client = new OpenAIClient({
         apiKey: API_KEY,
         baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
-        retry: { maxAttempts: 2, sleep: async () => undefined },
+        retry: { maxAttempts: 2, clock: { sleep: async () => undefined } },
       });
       const { chunks, error } = await run(client, request());
       expect(chunks.filter((c) => c.type === 'retry')).toHaveLength(1);

@@ -5,13 +5,10 @@
  */
 import { CadreError, isAbortError, ModelError } from '../errors/index.js';
 import type { ModelChunk } from './types.js';
-import { abortableSleep } from './abortable-sleep.js';
-import type { Sleep } from './abortable-sleep.js';
+import { realClock, type Clock } from '../util/clock.js';
 import { describeFailure } from './provider-failure.js';
 import type { ProviderFailure } from './provider-failure.js';
 import { contextOverflow } from './context-overflow.js';
-
-export type { Sleep } from './abortable-sleep.js';
 
 /** Tunables a client takes in its constructor. */
 export interface RetryPolicy {
@@ -21,8 +18,8 @@ export interface RetryPolicy {
   baseDelayMs?: number;
   /** Cap on any single wait, Retry-After included. Default 30 s. */
   maxDelayMs?: number;
-  /** Injected in tests; must reject when the signal aborts. */
-  sleep?: Sleep;
+  /** Waits between attempts (a test's clock records the waits instead); must reject when the signal aborts. */
+  clock?: Pick<Clock, 'sleep'>;
   /** Jitter source in [0, 1); injected in tests. */
   random?: () => number;
 }
@@ -38,7 +35,7 @@ export async function* withRetries(
   options: RetryOptions,
 ): AsyncGenerator<ModelChunk, void, undefined> {
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 4));
-  const sleep = options.sleep ?? abortableSleep;
+  const clock = options.clock ?? realClock;
   const label = options.label ?? 'Model';
   for (let attempt = 1; ; attempt++) {
     options.signal.throwIfAborted();
@@ -60,7 +57,7 @@ export async function* withRetries(
       }
       const delayMs = retryDelayMs(attempt, failure.retryAfterMs, options);
       yield { type: 'retry', attempt, delayMs, reason: reasonOf(failure) };
-      await sleep(delayMs, options.signal);
+      await clock.sleep(delayMs, options.signal);
     }
   }
 }

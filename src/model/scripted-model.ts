@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ModelError } from '../errors/model-error.js';
-import { abortableSleep } from './abortable-sleep.js';
+import { realClock } from '../util/clock.js';
 import { holds, toolResultText, type ScriptCondition } from './script-conditions.js';
 import type { FunctionCallPart, ModelChunk, ModelClient, ModelRequest, Usage } from './types.js';
 
@@ -78,7 +78,7 @@ export class ScriptedModel implements ModelClient {
     const turn =
       typeof this.script === 'function' ? this.script(request, index) : this.script[index];
     if (!turn) throw this.exhausted(index);
-    if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
+    if (turn.delayMs) await realClock.sleep(turn.delayMs, signal);
     signal.throwIfAborted();
     const parts = turn.branches?.find((b) => holds(b.when, request))?.parts ?? turn.parts;
     let callNumber = 0;
