@@ -79,7 +79,7 @@ export {
   type ConfirmationDecision,
   type ConfirmationHandler,
   type ConfirmationRequest,
-} from './runtime/calls/confirmation.js';
+} from './contracts/confirmation.js';
 
 // What every tool call passes: interceptors and the gate's policy.
 export type {

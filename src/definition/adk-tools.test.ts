@@ -7,7 +7,7 @@ import type { ModelRequest } from '../model/types.js';
 import { run } from '../runtime/run-verbs.js';
 import { toolAliasesOf } from '../tools/tool-aliases.js';
 import { defineTool } from '../tools/types.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import { loadDefinition } from './load-definition.js';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import type { AgentLookup } from '../contracts/agent.js';
 import type { CadreEvent } from '../events/types.js';
-import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../contracts/confirmation.js';
 import { type RunOptions } from '../runtime/loop/executor.js';
 import { run } from '../runtime/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
@@ -8,8 +8,8 @@ import type { Runtime } from '../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../definition/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool } from '../tools/types.js';
-import { jsonClone } from './canonical-json.js';
-import { definitionFromSnapshot, definitionHash } from './definition-snapshot.js';
+import { jsonClone } from '../util/json-hash.js';
+import { definitionFromSnapshot, definitionHash } from '../definition/definition-snapshot.js';
 import { startRecording } from './recorder.js';
 import { replayConfirm } from './replay-confirm.js';
 import { ReplayLog, type ReplayReport } from './replay-log.js';

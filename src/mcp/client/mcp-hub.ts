@@ -1,8 +1,8 @@
 import type { JsonSchema } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import type { McpServerConfig } from '../mcp-server-config.js';
-import { grantCovers, type McpReference } from '../mcp-tool-names.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
+import { grantCovers, type McpReference } from '../../definition/mcp-tool-names.js';
 // The connection and tool code load when a server is first needed, not with every run.
 import type { McpConnection } from './mcp-connection.js';
 

@@ -2,7 +2,7 @@ import type { SchemaValidator } from '../../runtime/completion/schema-validator.
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
-import { parseMcpReference, type McpReference } from '../mcp-tool-names.js';
+import { parseMcpReference, type McpReference } from '../../definition/mcp-tool-names.js';
 import type { McpHub, McpTools } from './mcp-hub.js';
 
 /** What a definition's grants offer: names to take from the pool or the agents, and ready tools. */

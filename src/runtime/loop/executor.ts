@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 import { previewOf } from '../calls/preview-of.js';
 import { visibleText } from '../../util/visible-text.js';
 import { finishRun } from './finish.js';

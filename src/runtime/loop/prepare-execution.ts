@@ -6,7 +6,7 @@ import { rootExecution } from '../../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import { refuseSideEffects } from '../calls/confirmation.js';
+import { refuseSideEffects } from '../../contracts/confirmation.js';
 import { RunEvents } from './run-events.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
 import { createRuntime, type Runtime } from './runtime.js';

@@ -1,5 +1,5 @@
 import type { AgentLookup } from '../../contracts/agent.js';
-import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
@@ -7,7 +7,7 @@ import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';

@@ -12,7 +12,7 @@ import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js'
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ConfirmationHandler, ResumeDecision } from '../calls/confirmation.js';
+import type { ConfirmationHandler, ResumeDecision } from '../../contracts/confirmation.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
