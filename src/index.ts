@@ -57,7 +57,7 @@ export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
 export { builtinTools, builtinToolNames } from './tools/builtin/builtin-tools.js';
 // Running an agent: one family of verbs over one options type.
-export { run, start, resume, stream, type Runnable } from './runtime/run-verbs.js';
+export { run, start, resume, stream, type Runnable } from './agents/run-verbs.js';
 export type {
   ModelResolver,
   PendingCall,

@@ -5,7 +5,7 @@ import { discoverAgents } from '../agents/discover-agents.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { ConfirmationHandler } from '../contracts/confirmation.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import type { ModelResolver } from '../runtime/loop/run-options.js';
 import type { ToolTrace } from '../contracts/run-result.js';

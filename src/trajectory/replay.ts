@@ -2,7 +2,7 @@ import type { AgentLookup } from '../contracts/agent.js';
 import type { CadreEvent } from '../events/types.js';
 import type { ConfirmationHandler } from '../contracts/confirmation.js';
 import { type RunOptions } from '../runtime/loop/executor.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { Runtime } from '../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../definition/types.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 

@@ -10,7 +10,7 @@ import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { ConfirmationRequest } from '../../contracts/confirmation.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
 import { parseProjectMcpConfig } from '../project-mcp-config.js';

@@ -5,7 +5,7 @@ import { CadreError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import { PROMPT_INPUT } from '../../runtime/prompt/inputs.js';
 import type { ModelResolver, RunOptions } from '../../runtime/loop/run-options.js';
