@@ -48,7 +48,8 @@ export default {
   ],
   options: {
     doNotFollow: { path: ['node_modules'] },
-    exclude: { path: ['^node_modules', '^dist/'] },
+    // Tests are exempt from every rule: not reading them halves the work.
+    exclude: { path: ['^node_modules', '^dist/', testCode[0]] },
     includeOnly: '^src/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
