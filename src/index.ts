@@ -65,6 +65,10 @@ export type {
   RunOutcome,
 } from './runtime/loop/executor.js';
 export { createRuntime, type Runtime } from './runtime/loop/runtime.js';
+// What `RunOptions.adapters` plugs in; the verbs above pass MCP's and A2A's.
+export type { RunAdapters } from './runtime/loop/run-options.js';
+export type { AgentKind, AgentKinds } from './contracts/agent-kind.js';
+export type { SourcedTools, ToolSource, ToolSourceFactory } from './tools/tool-source.js';
 export type {
   RunResult,
   SubagentCost,
