@@ -57,7 +57,7 @@ export { defineTool, type Tool, type ToolContext } from './tools/types.js';
 export { ToolRegistry } from './tools/tool-registry.js';
 export { builtinTools, builtinToolNames } from './tools/builtin/builtin-tools.js';
 // Running an agent: one family of verbs over one options type.
-export { run, start, resume, stream, type Runnable } from './runtime/run-verbs.js';
+export { run, start, resume, stream, type Runnable } from './agents/run-verbs.js';
 export type {
   ModelResolver,
   PendingCall,
@@ -65,6 +65,10 @@ export type {
   RunOutcome,
 } from './runtime/loop/executor.js';
 export { createRuntime, type Runtime } from './runtime/loop/runtime.js';
+// What `RunOptions.adapters` plugs in; the verbs above pass MCP's and A2A's.
+export type { RunAdapters } from './runtime/loop/run-options.js';
+export type { AgentKind, AgentKinds } from './contracts/agent-kind.js';
+export type { SourcedTools, ToolSource, ToolSourceFactory } from './tools/tool-source.js';
 export type {
   RunResult,
   SubagentCost,
@@ -79,7 +83,7 @@ export {
   type ConfirmationDecision,
   type ConfirmationHandler,
   type ConfirmationRequest,
-} from './runtime/calls/confirmation.js';
+} from './contracts/confirmation.js';
 
 // What every tool call passes: interceptors and the gate's policy.
 export type {

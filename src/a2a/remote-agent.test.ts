@@ -7,7 +7,7 @@ import { loadDefinition } from '../definition/load-definition-file.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { startSdkTestServer, type SdkTestServer, type TestProtocol } from './sdk-test-server.js';
 
 const called = (request: ModelRequest): boolean =>

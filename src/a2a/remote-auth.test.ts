@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../definition/types.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { createProjectGate } from '../trust/project-gate.js';
 import { startSdkTestServer, type SdkTestServer } from './sdk-test-server.js';
 

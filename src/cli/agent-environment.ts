@@ -3,7 +3,7 @@ import { builtinAgentEntries } from '../agents/builtin/index.js';
 import { discoverAgents, type SkippedFile } from '../agents/discover-agents.js';
 import type { AgentEntry } from '../contracts/agent.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
-import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { McpServerConfig } from '../definition/mcp-server-config.js';
 import { loadPrices } from '../cost/price-file.js';
 import { servesModelIn } from '../definition/model-names.js';
 import type { PriceTable } from '../cost/prices.js';

@@ -1,6 +1,6 @@
 import { canonicalToolName } from '../definition/tool-names.js';
 import { parseGeminiMcpName } from '../definition/gemini-mcp-name.js';
-import { mcpToolName, parseMcpReference, type McpReference } from '../mcp/mcp-tool-names.js';
+import { mcpToolName, parseMcpReference, type McpReference } from '../definition/mcp-tool-names.js';
 import type { ApproveScope } from './approve-scope.js';
 
 /** One `--approve` value, read the way tool lists read names. */

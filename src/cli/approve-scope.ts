@@ -1,6 +1,6 @@
 import type { AgentLookup } from '../contracts/agent.js';
 import type { AgentDefinition } from '../definition/types.js';
-import { parseMcpReference, type McpReference } from '../mcp/mcp-tool-names.js';
+import { parseMcpReference, type McpReference } from '../definition/mcp-tool-names.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 
 /** What a run tree may call: where `--approve` names are checked. */

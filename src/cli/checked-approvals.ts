@@ -1,7 +1,7 @@
 import type { AgentLookup } from '../contracts/agent.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { ConfigError } from '../errors/cadre-error.js';
-import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { McpServerConfig } from '../definition/mcp-server-config.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import type { Tool } from '../tools/types.js';
 import { approveList, unmatchedApprovals, type ApproveList } from './approve-names.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { loadGatePolicy } from '../policy/policy-config.js';
 import type { GatePolicy } from '../policy/tool-gate.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import type { CliIO } from './cli-io.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
-import type { TodoItem } from '../tools/todo/todo-list.js';
+import type { TodoItem } from '../contracts/todo-item.js';
 import { createProgressPrinter, todoLine } from './progress.js';
 import { createStyle } from './style.js';
 

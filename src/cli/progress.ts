@@ -3,7 +3,7 @@ import type { RunResult } from '../contracts/run-result.js';
 import { asKnown } from '../events/known-events.js';
 import type { CadreEvent } from '../events/types.js';
 import { todosOf } from '../tools/todo/todo-event.js';
-import type { TodoItem, TodoStatus } from '../tools/todo/todo-list.js';
+import type { TodoItem, TodoStatus } from '../contracts/todo-item.js';
 import type { Style } from './style.js';
 import { escapeInvisible } from '../util/visible-text.js';
 

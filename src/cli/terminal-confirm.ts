@@ -1,5 +1,5 @@
-import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
-import { approvalPath, approveTools } from '../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../contracts/confirmation.js';
+import { approvalPath, approveTools } from '../contracts/confirmation.js';
 import type { ApproveList } from './approve-names.js';
 import type { CliIO } from './cli-io.js';
 import type { UnattendedCalls } from './unattended-calls.js';

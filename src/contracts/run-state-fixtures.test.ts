@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import type { RunOutcome } from '../runtime/loop/executor.js';
-import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from './confirmation.js';
 import { resume } from '../runtime/run-verbs.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { writeFileTool } from '../tools/builtin/index.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
 

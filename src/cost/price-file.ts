@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { ConfigError } from '../errors/cadre-error.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
 
 /** Where a project keeps its own prices, unless CADRE_PRICES names a file. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatIssue } from '../errors/validation-error.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { loadDefinition } from './load-definition.js';
 
 let dir: string;

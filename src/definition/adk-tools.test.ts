@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { toolAliasesOf } from '../tools/tool-aliases.js';
 import { defineTool } from '../tools/types.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import { loadDefinition } from './load-definition.js';
 
 let dir: string;

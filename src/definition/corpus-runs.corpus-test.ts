@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { inputsFor } from '../runtime/subagents/query-inputs.js';
 import { TASK_TOOL } from '../runtime/subagents/task-tool.js';
 import { availableTools } from '../tools/builtin/index.js';

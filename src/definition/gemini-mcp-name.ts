@@ -1,4 +1,4 @@
-import type { McpReference } from '../mcp/mcp-tool-names.js';
+import type { McpReference } from './mcp-tool-names.js';
 
 const PREFIX = 'mcp_';
 

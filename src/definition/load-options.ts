@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import type { AgentDefinition, DefinitionSource } from './types.js';
 

@@ -1,4 +1,4 @@
-import { toServerConfig, type McpServerConfig } from '../mcp/mcp-server-config.js';
+import { toServerConfig, type McpServerConfig } from './mcp-server-config.js';
 import { errorAt, type PendingIssue } from './issues.js';
 import type { RawDefinition } from './raw-definition-schema.js';
 import { pickSpelling } from './spelling.js';

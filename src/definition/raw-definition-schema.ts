@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { mcpServersField } from '../mcp/mcp-servers-schema.js';
+import { mcpServersField } from './mcp-servers-schema.js';
 import {
   jsonSchemaObject,
   nonEmptyText,

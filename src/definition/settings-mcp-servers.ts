@@ -10,7 +10,7 @@ import {
 } from './settings-file.js';
 import type { SourceNote } from './translating-mapper.js';
 import type { DefinitionSource } from './types.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 
 export type { SettingsServers } from './settings-file.js';
 

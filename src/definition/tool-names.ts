@@ -1,5 +1,5 @@
 import { didYouMean } from './did-you-mean.js';
-import { parseMcpReference, referenceName } from '../mcp/mcp-tool-names.js';
+import { parseMcpReference, referenceName } from './mcp-tool-names.js';
 import { parseGeminiMcpName } from './gemini-mcp-name.js';
 import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.js';
 

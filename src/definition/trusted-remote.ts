@@ -1,4 +1,4 @@
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import type { LoadResult } from './load-options.js';
 import type { RemoteAgentConfig, SecretSource } from './types.js';
 import { displayFile } from './validate-context.js';

@@ -1,5 +1,5 @@
-import type { McpServerConfig } from '../mcp/mcp-server-config.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { McpServerConfig } from './mcp-server-config.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import type { LoadResult } from './load-options.js';
 import { displayFile } from './validate-context.js';
 

@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 import type { JsonSchema, Message } from '../model/types.js';
 
 /** The spec's input argument (000 §3 inputConfig). */

@@ -3,7 +3,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { CadreEvent } from '../events/types.js';
 import { addUsage, emptyUsage, type ModelClient } from '../model/types.js';
 import { type ModelResolver, type RunOptions } from '../runtime/loop/executor.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { answerText, calledTools } from './answer-text.js';

@@ -1,6 +1,6 @@
 import type { RunResult, TerminateReason } from '../contracts/run-result.js';
 import type { Usage } from '../model/types.js';
-import type { TodoItem } from '../tools/todo/todo-list.js';
+import type { TodoItem } from '../contracts/todo-item.js';
 
 /*
  * What each well-known event carries in `data`, as its emitters write it.

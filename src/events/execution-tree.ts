@@ -1,6 +1,6 @@
 import type { TerminateReason } from '../contracts/run-result.js';
 import { addUsage, emptyUsage, type Usage } from '../model/types.js';
-import { TASK_TOOL } from '../runtime/subagents/task-tool-name.js';
+import { TASK_TOOL } from '../contracts/task-tool-name.js';
 import { asKnown } from './known-events.js';
 import type { CadreEvent, CadreEventOf } from './types.js';
 

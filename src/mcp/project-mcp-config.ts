@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
-import type { FileGate } from '../trust/file-gate.js';
-import { toServerConfig, type McpServerConfig } from './mcp-server-config.js';
-import { mcpServersField } from './mcp-servers-schema.js';
+import type { FileGate } from '../contracts/file-gate.js';
+import { toServerConfig, type McpServerConfig } from '../definition/mcp-server-config.js';
+import { mcpServersField } from '../definition/mcp-servers-schema.js';
 
 /** Where a project lists its MCP servers: Cadre's own file first, then Claude Code's. */
 export const PROJECT_MCP_FILES = [path.join('.cadre', 'mcp.json'), '.mcp.json'] as const;

@@ -8,7 +8,7 @@
  */
 import type { Token } from 'node-llama-cpp';
 import { ModelError } from '../errors/model-error.js';
-import { COMPLETE_TASK } from '../runtime/completion/completion.js';
+import { COMPLETE_TASK } from '../contracts/finish-tools.js';
 import { createCallIdSource } from './call-id.js';
 import { chunkChannel } from './chunk-channel.js';
 import { forcedCallWrapper } from './local-forced-call.js';

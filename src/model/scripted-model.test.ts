@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors/model-error.js';
 import { run } from '../runtime/run-verbs.js';
-import { approveTools } from '../runtime/calls/confirmation.js';
+import { approveTools } from '../contracts/confirmation.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { defineTool } from '../tools/types.js';
 import { ScriptedModel, type ScriptedTurn } from './scripted-model.js';

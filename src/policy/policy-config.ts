@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import { loadPolicyFile } from './policy-file.js';
 import type { GatePolicy } from './tool-gate.js';
 import { TRUST_LEVELS, type TrustLevel } from './types.js';

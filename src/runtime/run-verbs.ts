@@ -1,7 +1,7 @@
 import type { RunResult } from '../contracts/run-result.js';
 import type { RunState } from '../contracts/run-state.js';
 import type { CadreEvent } from '../events/types.js';
-import type { ResumeDecision } from './calls/confirmation.js';
+import type { ResumeDecision } from '../contracts/confirmation.js';
 import { drive, NEW_RUN, resultOf, type RunOutcome, type Runnable } from './loop/executor.js';
 import type { RunOptions } from './loop/run-options.js';
 import { streamEvents } from './stream-events.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEntry, AgentLookup } from '../contracts/agent.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { approveTools, type ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import { approveTools, type ConfirmationHandler } from '../contracts/confirmation.js';
 import {
   resume as resumeDefinition,
   run as runDefinition,

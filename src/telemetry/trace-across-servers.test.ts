@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/cadre-peers.js';
 import { remoteAnswer } from '../a2a/remote-answer.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { receiver, spansWithService, type Export } from './otlp-receiver.js';
 import { telemetryFromEnv } from './telemetry-from-env.js';
 

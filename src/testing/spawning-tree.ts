@@ -3,7 +3,7 @@ import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import { agentCatalog } from './agent-catalog.js';
 
 /**

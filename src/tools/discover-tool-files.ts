@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/cadre-error.js';
-import type { FileGate } from '../trust/file-gate.js';
+import type { FileGate } from '../contracts/file-gate.js';
 import type { Tool } from './types.js';
 
 const TOOL_FILE = /\.tools?\.(ts|mts|js|mjs)$/;

@@ -3,7 +3,7 @@ import type { EventSink, ExecutionContext } from '../events/types.js';
 import type { JsonSchema, Message } from '../model/types.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { SpawnRequest } from '../contracts/agent.js';
-import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../contracts/confirmation.js';
 
 /** A one-off question to the calling agent's model, without tools. */
 export interface ToolModelRequest {

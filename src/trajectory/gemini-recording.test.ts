@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
 import { resolveModelClient } from '../model/resolve-model.js';
-import { approveTools } from '../runtime/calls/confirmation.js';
+import { approveTools } from '../contracts/confirmation.js';
 import { startFakeGemini } from '../testing/fake-gemini-server.js';
 import { comparableEvents } from './comparable-events.js';
 import { replayTrajectory } from './replay.js';

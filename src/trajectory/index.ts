@@ -32,9 +32,9 @@ export {
   definitionFromSnapshot,
   definitionHash,
   snapshotDefinition,
-} from './definition-snapshot.js';
+} from '../definition/definition-snapshot.js';
 export { canonicalJson } from '../util/canonical-json.js';
-export { sha256Of } from './canonical-json.js';
+export { sha256Of } from '../util/json-hash.js';
 export { normaliseRequest, requestHash } from './request-hash.js';
 
 /** The JSON Schema of the format (loads zod on first use). */

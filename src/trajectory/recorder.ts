@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors/cadre-error.js';
 import type { GenerationConfig } from '../model/types.js';
-import { refuseSideEffects, type ResumeDecision } from '../runtime/calls/confirmation.js';
+import { refuseSideEffects, type ResumeDecision } from '../contracts/confirmation.js';
 import type { ModelResolver, ExecutionOptions } from '../runtime/loop/executor.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
-import { jsonClone } from './canonical-json.js';
-import { snapshotDefinition } from './definition-snapshot.js';
+import { jsonClone } from '../util/json-hash.js';
+import { snapshotDefinition } from '../definition/definition-snapshot.js';
 import { RecordingModel } from './recording-model.js';
 import { describeTool, recordingTool, toolList } from './recording-tools.js';
 import { StepLog, type StepLogSnapshot } from './step-log.js';

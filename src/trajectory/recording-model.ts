@@ -1,5 +1,5 @@
 import { addUsage, type ModelChunk, type ModelClient, type ModelRequest } from '../model/types.js';
-import { jsonClone } from './canonical-json.js';
+import { jsonClone } from '../util/json-hash.js';
 import { recordError } from './recorded-error.js';
 import { normaliseRequest, requestHash } from './request-hash.js';
 import type { StepLog } from './step-log.js';

@@ -1,6 +1,6 @@
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
-import { jsonClone, sha256Of } from './canonical-json.js';
+import { jsonClone, sha256Of } from '../util/json-hash.js';
 import { recordError } from './recorded-error.js';
 import type { StepLog } from './step-log.js';
 import type { ToolDescriptor, ToolStep } from './types.js';

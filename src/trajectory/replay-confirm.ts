@@ -1,4 +1,4 @@
-import type { ConfirmationHandler } from '../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../contracts/confirmation.js';
 import type { ReplayLog } from './replay-log.js';
 import type { Trajectory } from './types.js';
 

@@ -3,7 +3,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { jsonClone, sha256Of } from './canonical-json.js';
+import { jsonClone, sha256Of } from '../util/json-hash.js';
 import { errorFromRecord } from './recorded-error.js';
 import { describeTool, toolList } from './recording-tools.js';
 import type { ReplayLog } from './replay-log.js';

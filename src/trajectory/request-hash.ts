@@ -1,5 +1,5 @@
 import type { Message, ModelRequest, Part } from '../model/types.js';
-import { jsonClone, sha256Of } from './canonical-json.js';
+import { jsonClone, sha256Of } from '../util/json-hash.js';
 
 /**
  * Ids every run mints afresh, found in tool answers (an agent tool returns

@@ -1,5 +1,5 @@
 import { type RunOptions } from '../runtime/loop/executor.js';
-import { run } from '../runtime/run-verbs.js';
+import { run } from '../agents/run-verbs.js';
 import type { RunResult } from '../contracts/run-result.js';
 import type { AgentDefinition } from '../definition/types.js';
 import { saveTrajectory } from './load-trajectory.js';

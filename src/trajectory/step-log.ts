@@ -1,6 +1,6 @@
 import type { CadreEvent } from '../events/types.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { jsonClone } from './canonical-json.js';
+import { jsonClone } from '../util/json-hash.js';
 import type { ApprovalStep, ModelStep, ToolStep } from './types.js';
 
 /** A recording's log as JSON, kept while its run waits for approval. */

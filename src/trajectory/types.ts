@@ -6,8 +6,9 @@
  */
 import type { CadreEvent, EventInput } from '../events/types.js';
 import type { GenerationConfig, ModelChunk, ModelRequest, Usage } from '../model/types.js';
-import type { ConfirmationDecision } from '../runtime/calls/confirmation.js';
+import type { ConfirmationDecision } from '../contracts/confirmation.js';
 import type { RunResult, TerminateReason } from '../contracts/run-result.js';
+import type { DefinitionSnapshot } from '../definition/definition-snapshot.js';
 
 export const TRAJECTORY_SCHEMA_VERSION = 1;
 
@@ -91,17 +92,7 @@ export interface ApprovalStep {
   decision: ConfirmationDecision;
 }
 
-export interface DefinitionSnapshot {
-  name: string;
-  /** The normalised definition as JSON: functions left out, Zod schemas as JSON Schema. */
-  definition: JsonObject;
-  /** `sha256:` of the canonical JSON of `definition`. */
-  definition_hash: string;
-  /** Code-only members left out of the snapshot, e.g. `processOutput`. */
-  dropped: string[];
-  /** The file it was loaded from, when known. */
-  source?: string;
-}
+export type { DefinitionSnapshot };
 
 export interface TrajectoryModel {
   /** The model id the requests carried (the root's). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileGate, GatedKind } from './file-gate.js';
+import type { FileGate, GatedKind } from '../contracts/file-gate.js';
 import { sha256File } from './file-hash.js';
 import { isInsideWorkspace } from '../tools/builtin/workspace-path.js';
 import type { TrustedFile } from './trust-store.js';

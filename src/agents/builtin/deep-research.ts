@@ -1,6 +1,6 @@
 import { TimeoutError } from '../../errors/cadre-error.js';
 import type { AgentEventInput } from '../../events/types.js';
-import { remainingTime } from '../../runtime/loop/time-budget.js';
+import { remainingTime } from '../../util/time-budget.js';
 import type { Agent, AgentContext, AgentInput } from '../../contracts/agent.js';
 import {
   DEEP_RESEARCH_DESCRIPTION,

@@ -1,7 +1,7 @@
 import type { AgentEventInput, TurnStartedData } from '../../events/types.js';
 import type { ModelRequest, Usage } from '../../model/types.js';
 import { runModelTurn } from '../../runtime/loop/model-turn.js';
-import { withTimeoutAndCancellation } from '../../runtime/loop/time-budget.js';
+import { withTimeoutAndCancellation } from '../../util/time-budget.js';
 import type { AgentContext } from '../../contracts/agent.js';
 
 export interface ModelText {

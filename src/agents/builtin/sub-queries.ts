@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { Deadline } from '../../runtime/loop/deadline.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { Semaphore } from '../../util/semaphore.js';
-import { remainingTime } from '../../runtime/loop/time-budget.js';
+import { remainingTime } from '../../util/time-budget.js';
 import type { AgentContext } from '../../contracts/agent.js';
 import { SUB_QUERY_INSTRUCTION, type SubQueryOutcome } from './deep-research-prompts.js';
 import { messageOf } from './model-call.js';

@@ -8,7 +8,7 @@ import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import type { Message } from '../../model/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import { inputsFor } from '../../runtime/subagents/query-inputs.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../../definition/types.js';

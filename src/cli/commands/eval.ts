@@ -11,7 +11,7 @@ import { loadJudgeDefinition } from '../../eval/scorers/judge-definition.js';
 import { llmJudgeScorer } from '../../eval/scorers/llm-judge.js';
 import type { JsonSchema } from '../../model/types.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
-import { refuseSideEffects } from '../../runtime/calls/confirmation.js';
+import { refuseSideEffects } from '../../contracts/confirmation.js';
 import { checkedApprovals } from '../checked-approvals.js';
 import { approvedOnly } from '../terminal-confirm.js';
 import { FALLBACK_MODEL, type ModelResolver } from '../../runtime/loop/executor.js';

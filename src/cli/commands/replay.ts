@@ -6,7 +6,7 @@ import { createRuntime } from '../../runtime/loop/runtime.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { agentEnvironment } from '../agent-environment.js';
 import { agentTarget } from '../agent-target.js';
-import { definitionFromSnapshot } from '../../trajectory/definition-snapshot.js';
+import { definitionFromSnapshot } from '../../definition/definition-snapshot.js';
 import { formatReplayReport } from '../../trajectory/format-report.js';
 import { loadTrajectory, saveTrajectory } from '../../trajectory/load-trajectory.js';
 import type { LiveModel } from '../../trajectory/replay-model.js';

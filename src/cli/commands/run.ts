@@ -1,6 +1,6 @@
 import { cachedResolver } from '../../model/cached-resolver.js';
 import { type RunOptions } from '../../runtime/loop/executor.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { createRuntime } from '../../runtime/loop/runtime.js';
 import { runRecorded } from '../../trajectory/run-recorded.js';

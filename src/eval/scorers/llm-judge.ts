@@ -1,6 +1,6 @@
 import type { ModelClient } from '../../model/types.js';
 import { type ModelResolver } from '../../runtime/loop/executor.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { Runtime } from '../../runtime/loop/runtime.js';
 import type { AgentDefinition } from '../../definition/types.js';

@@ -1,5 +1,5 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { ToolContext } from '../../tools/types.js';
 import { visibleText } from '../../util/visible-text.js';
 

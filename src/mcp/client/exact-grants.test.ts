@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
-import { run } from '../../runtime/run-verbs.js';
+import { run } from '../../agents/run-verbs.js';
 import { builtinTools } from '../../tools/builtin/index.js';
-import type { McpServerConfig } from '../mcp-server-config.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 
 const SERVER = fileURLToPath(new URL('./testing/notes-mcp-server.mjs', import.meta.url));
 

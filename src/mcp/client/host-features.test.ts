@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import type { ConfirmationHandler, ConfirmationRequest } from '../../runtime/calls/confirmation.js';
-import { run as runDefinition } from '../../runtime/run-verbs.js';
+import type { ConfirmationHandler, ConfirmationRequest } from '../../contracts/confirmation.js';
+import { run as runDefinition } from '../../agents/run-verbs.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import type { AgentDefinition } from '../../definition/types.js';
 

@@ -12,7 +12,11 @@ import type {
   Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { optionalImport } from '../../util/optional-import.js';
-import { expandVariables, missingVariables, type McpServerConfig } from '../mcp-server-config.js';
+import {
+  expandVariables,
+  missingVariables,
+  type McpServerConfig,
+} from '../../definition/mcp-server-config.js';
 
 /** How long starting a server and listing its tools may take. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

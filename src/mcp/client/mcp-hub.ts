@@ -1,32 +1,27 @@
 import type { JsonSchema } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
+import type {
+  SourcedTools,
+  ToolSource,
+  ToolSourceFactory,
+  ToolSourceOptions,
+} from '../../tools/tool-source.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import type { McpServerConfig } from '../mcp-server-config.js';
-import { grantCovers, type McpReference } from '../mcp-tool-names.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
+import { grantCovers, type McpReference } from '../../definition/mcp-tool-names.js';
 // The connection and tool code load when a server is first needed, not with every run.
 import type { McpConnection } from './mcp-connection.js';
 
-export interface McpHubOptions {
-  /** Servers every agent of the project may use (`.cadre/mcp.json`); a definition's own win by name. */
-  servers?: Readonly<Record<string, McpServerConfig>>;
-  /** Where `${VAR}` in configs is read from. */
-  env: NodeJS.ProcessEnv;
-  /** Where stdio servers start unless their config says otherwise (the workspace). */
-  cwd: string;
-}
+export type McpHubOptions = ToolSourceOptions;
 
-export interface McpTools {
-  tools: Tool[];
-  /** Servers that could not start or tools that could not be offered, said once per run. */
-  warnings: string[];
-}
+export type McpTools = SourcedTools;
 
 /**
  * The MCP servers of one run tree. A server starts the first time an agent
  * of the tree needs it, is shared by every agent after that (one process
  * per server and config), and stops when the tree's root run ends.
  */
-export class McpHub {
+export class McpHub implements ToolSource {
   private readonly started = new Map<string, Promise<McpConnection>>();
   private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
   /** Ends starts still under way when the tree ends; no one caller's cancellation does. Made on the first start. */
@@ -184,3 +179,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
+
+/** The MCP client as a run's tool source: what the layers above pass to the runtime. */
+export const mcpToolSource: ToolSourceFactory = (options) => new McpHub(options);

@@ -6,7 +6,7 @@ import type { InlineImage, JsonSchema } from '../../model/types.js';
 import { ToolAnswer } from '../../tools/tool-answer.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import { mcpToolName } from '../mcp-tool-names.js';
+import { mcpToolName } from '../../definition/mcp-tool-names.js';
 import { elicitationHost } from './elicitation.js';
 import type { CallHost, McpConnection } from './mcp-connection.js';
 import { followResourceLinks } from './resource-links.js';

@@ -5,14 +5,14 @@ import { CadreError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import { run } from '../../runtime/run-verbs.js';
-import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
+import { run } from '../../agents/run-verbs.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import { PROMPT_INPUT } from '../../runtime/prompt/inputs.js';
 import type { ModelResolver, RunOptions } from '../../runtime/loop/run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import { createRuntime, type Runtime } from '../../runtime/loop/runtime.js';
 import { builtinTools } from '../../tools/builtin/index.js';
-import type { McpServerConfig } from '../mcp-server-config.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 import type { Tool } from '../../tools/types.js';
 import {
   textResult,

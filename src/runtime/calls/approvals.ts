@@ -3,7 +3,7 @@ import type { FunctionCallPart, FunctionResponsePart } from '../../model/types.j
 import type { Tool, ToolContext } from '../../tools/types.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse, okResponse } from './call-responses.js';
-import type { ConfirmationDecision } from './confirmation.js';
+import type { ConfirmationDecision } from '../../contracts/confirmation.js';
 import { previewOf } from './preview-of.js';
 import { bindingOf } from './approval-binding.js';
 import { SubagentPaused } from '../subagents/child-pause.js';

@@ -5,7 +5,7 @@ import type { ToolContext } from '../../tools/types.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { CompletionProtocol } from '../completion/completion.js';
-import type { ConfirmationHandler } from './confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { ApprovalBinding, RunState, SuspendedChild } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 

@@ -4,7 +4,7 @@ import type { ModelRequest } from '../../model/types.js';
 import type { ToolCallOutcome, ToolInterceptor } from '../../policy/interceptors.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import type { ConfirmationRequest } from './confirmation.js';
+import type { ConfirmationRequest } from '../../contracts/confirmation.js';
 import { run } from '../run-verbs.js';
 
 const agent: AgentDefinition = {

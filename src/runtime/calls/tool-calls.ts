@@ -3,7 +3,7 @@ import type { FunctionCallPart } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
 import { answered, type CallEnvironment, type CallOutcome } from './call-environment.js';
 import { errorResponse } from './call-responses.js';
-import { COMPLETE_TASK, EMIT_VALUE } from '../completion/completion.js';
+import { COMPLETE_TASK, EMIT_VALUE } from '../../contracts/finish-tools.js';
 import { completeTask, emitValue } from '../completion/completion-calls.js';
 import { gatedCall } from './gated-call.js';
 import { describeArgs } from './describe-args.js';

@@ -6,7 +6,7 @@ import type { PolicyRule } from '../../policy/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
-import type { ConfirmationRequest } from './confirmation.js';
+import type { ConfirmationRequest } from '../../contracts/confirmation.js';
 import { resume, run, start } from '../run-verbs.js';
 
 const agent: AgentDefinition = {

@@ -8,7 +8,7 @@ import { parsePolicyFile } from '../../policy/policy-file.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { DEFAULT_KNOWN_TOOLS } from '../../definition/tool-names.js';
-import type { ConfirmationRequest } from './confirmation.js';
+import type { ConfirmationRequest } from '../../contracts/confirmation.js';
 import { run as runDefinition } from '../run-verbs.js';
 
 let dir: string;

@@ -2,9 +2,7 @@ import type { ZodType } from 'zod';
 import type { JsonSchema, ToolDeclaration } from '../../model/types.js';
 import type { AgentDefinition, ZodLike } from '../../definition/types.js';
 import type { SchemaValidator, ValidateFn } from './schema-validator.js';
-
-export const COMPLETE_TASK = 'complete_task';
-export const EMIT_VALUE = 'emit_value';
+import { COMPLETE_TASK, EMIT_VALUE } from '../../contracts/finish-tools.js';
 
 /**
  * How a run ends (DESIGN §1): an output schema → complete_task; named

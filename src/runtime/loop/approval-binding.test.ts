@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../model/types.js';
 import { sendTool } from '../../testing/test-tools.js';
 import type { Tool } from '../../tools/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
-import type { ConfirmationHandler, ConfirmationRequest } from '../calls/confirmation.js';
+import type { ConfirmationHandler, ConfirmationRequest } from '../../contracts/confirmation.js';
 import { resume, start } from '../run-verbs.js';
 import type { PendingCall, RunOutcome } from './executor.js';
 

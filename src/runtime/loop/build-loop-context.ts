@@ -7,7 +7,7 @@ import {
 import { completionDeclarations, type CompletionProtocol } from '../completion/completion.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import type { RunState } from '../../contracts/run-state.js';
-import type { OfferedTools } from '../../mcp/client/offered-tools.js';
+import type { OfferedTools } from './offered-tools.js';
 import { grantedTools } from '../subagents/granted-tools.js';
 import { spawnChild } from '../subagents/spawn-child.js';
 import type { SpawnRequest } from '../../contracts/agent.js';

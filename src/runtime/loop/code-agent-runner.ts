@@ -17,7 +17,7 @@ import { pickModel, prepareExecution, runtimeFor } from './prepare-execution.js'
 import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd, storedSpendUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 import { ExecutionPaused } from '../subagents/child-pause.js';
 import { codeReplay } from '../subagents/code-replay.js';
 

@@ -6,7 +6,7 @@ import type { FunctionResponsePart, Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
 import { defineTool } from '../../tools/types.js';
-import { approveTools } from '../calls/confirmation.js';
+import { approveTools } from '../../contracts/confirmation.js';
 import { type ExecutionOptions } from './executor.js';
 import { run as runDefinition } from '../run-verbs.js';
 import type { RunState } from '../../contracts/run-state.js';

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 import { previewOf } from '../calls/preview-of.js';
 import { visibleText } from '../../util/visible-text.js';
 import { finishRun } from './finish.js';
@@ -208,8 +208,14 @@ async function codeAgentOf(
     return workflowRun({ ...definition, workflow: definition.workflow }, options);
   }
   if (definition.remote) {
-    const { remoteRun } = await import('../../a2a/remote-run.js');
-    return remoteRun({ ...definition, remote: definition.remote }, options);
+    // Registered from above: the runtime does not import the A2A client.
+    const remote = (options.services?.agentKinds ?? options.adapters?.agentKinds)?.remote;
+    if (!remote)
+      throw new ConfigError(
+        `${definition.name} is a remote agent, and this run was given no remote agent kind (run it with cadre's run verbs).`,
+      );
+    const { kindRun } = await import('./kind-run.js');
+    return kindRun(definition, remote, options);
   }
   throw new ConfigError(`${definition.name} is not a router, workflow or remote agent.`);
 }

@@ -15,7 +15,7 @@ import type { CompletionProtocol } from '../completion/completion.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { CallEnvironment, ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';

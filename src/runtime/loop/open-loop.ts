@@ -1,7 +1,7 @@
 import { emptyUsage, type ModelClient } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
-import { offeredTools } from '../../mcp/client/offered-tools.js';
+import { offeredTools } from './offered-tools.js';
 import { isoTime } from '../../util/iso-time.js';
 import { completionProtocol } from '../completion/completion.js';
 import { validateInputs } from '../prompt/inputs.js';

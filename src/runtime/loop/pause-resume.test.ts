@@ -4,7 +4,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { FunctionCallPart, ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import { drive, type RunOutcome } from './executor.js';
 import {
   resume as resumeDefinition,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { McpHub } from '../../mcp/client/mcp-hub.js';
 import { DEFAULT_PRICES } from '../../cost/prices.js';
 import { rootExecution } from '../../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../../events/types.js';
 import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import { refuseSideEffects } from '../calls/confirmation.js';
+import { noToolSource } from '../../tools/tool-source.js';
+import { refuseSideEffects } from '../../contracts/confirmation.js';
 import { RunEvents } from './run-events.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
 import { createRuntime, type Runtime } from './runtime.js';
@@ -58,11 +58,12 @@ export function prepareExecution(
         prices: options.prices ?? DEFAULT_PRICES,
         ...(options.traceCarrier ? { traceCarrier: options.traceCarrier } : {}),
         ...(options.contextWindows ? { contextWindows: options.contextWindows } : {}),
-        mcp: new McpHub({
+        mcp: (options.adapters?.toolSource ?? noToolSource)({
           ...(options.mcpServers ? { servers: options.mcpServers } : {}),
           env: process.env,
           cwd: workspace,
         }),
+        ...(options.adapters?.agentKinds ? { agentKinds: options.adapters.agentKinds } : {}),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.claim ? { claim: options.claim } : {}),
         ...(options.settle ? { settle: options.settle } : {}),

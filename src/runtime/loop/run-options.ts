@@ -1,5 +1,7 @@
 import type { AgentLookup } from '../../contracts/agent.js';
-import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { AgentKinds } from '../../contracts/agent-kind.js';
+import type { ToolSourceFactory } from '../../tools/tool-source.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
@@ -7,7 +9,7 @@ import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { TraceCarrier } from '../../contracts/trace-carrier.js';
 import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
@@ -25,6 +27,17 @@ export type { RouterOptions };
 export const FALLBACK_MODEL = 'gemini-2.5-flash';
 
 /** What a caller chooses for a run: the public options of `run`, `start`, `resume` and `stream`. */
+/**
+ * The runtime's ports, filled from above: it imports neither the MCP client
+ * nor the A2A client, and runs without them (no MCP tools, no remote agents).
+ */
+export interface RunAdapters {
+  /** Kinds of declarative agent that run as code (`remote`). */
+  agentKinds?: AgentKinds;
+  /** Where a run tree's MCP tools come from; one source per tree. */
+  toolSource?: ToolSourceFactory;
+}
+
 export interface RunOptions {
   inputs?: Record<string, unknown>;
   /** Earlier conversation turns, placed before the query (chat threads, `runAgent` chat_history). */
@@ -48,6 +61,8 @@ export interface RunOptions {
   tools?: ToolRegistry | readonly Tool[];
   /** MCP servers of the project (`.cadre/mcp.json`); each starts when an agent first needs it. */
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** What the layers above plug in (MCP tools, remote agents); cadre's run verbs pass them. */
+  adapters?: RunAdapters;
   /** Model prices for cost (default: the built-in table; the CLI and server add `.cadre/prices.json`). */
   prices?: PriceTable;
   /** Context windows by model id (default: the built-in table; the CLI and server add `.cadre/models.json`). */

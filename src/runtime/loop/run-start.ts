@@ -3,7 +3,7 @@ import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { FunctionCallPart } from '../../model/types.js';
 import { visibleText } from '../../util/visible-text.js';
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 
 /**
  * Where a run begins: afresh, from a pause with a decision for every

@@ -9,7 +9,7 @@ import type { CallEnvironment } from '../calls/call-environment.js';
 import { eitherSignal } from './either-signal.js';
 import { answered, type CallOutcome } from '../calls/call-environment.js';
 import { errorResponse } from '../calls/call-responses.js';
-import type { ConfirmationDecision, ResumeDecision } from '../calls/confirmation.js';
+import type { ConfirmationDecision, ResumeDecision } from '../../contracts/confirmation.js';
 import type { LoopContext } from './loop-context.js';
 import type { Stop } from './stop.js';
 import { afterCalls, callEnvironment, pausedTurn } from './take-turn.js';

@@ -402,9 +402,9 @@ export function callEnvironment(
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
     ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),
-    // Loaded on the first pause: the package entry does not load the trajectory code.
+    // Loaded on the first pause: the package entry does not load the snapshot code.
     definitionHash: () =>
-      (ctx.definitionHash ??= import('../../trajectory/definition-snapshot.js').then((m) =>
+      (ctx.definitionHash ??= import('../../definition/definition-snapshot.js').then((m) =>
         m.definitionHash(ctx.definition),
       )),
   };

@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../model/types.js';
 import { agentCatalog } from '../../testing/agent-catalog.js';
 import { runSpawningTree } from '../../testing/spawning-tree.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import type { ConfirmationHandler } from '../calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import { resume, run, start } from '../run-verbs.js';
 
 /**

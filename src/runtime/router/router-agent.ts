@@ -11,7 +11,7 @@ import type { Message, ModelRequest, Usage } from '../../model/types.js';
 import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
 import { inputsFor } from '../subagents/query-inputs.js';
-import { withTimeoutAndCancellation } from '../loop/time-budget.js';
+import { withTimeoutAndCancellation } from '../../util/time-budget.js';
 import { callModelOnce } from './call-model-once.js';
 import {
   domainLine,

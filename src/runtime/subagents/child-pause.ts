@@ -1,4 +1,4 @@
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 import type { AwaitedCall, RunState, SuspendedChild } from '../../contracts/run-state.js';
 
 /** A child execution stopped to wait for a person (thrown by the launcher, caught by its spawn). */

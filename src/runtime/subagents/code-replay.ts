@@ -3,7 +3,7 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, CodeMemo } from '../../contracts/run-state.js';
 import type { ModelChunk, ModelClient } from '../../model/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
-import type { ResumeDecision } from '../calls/confirmation.js';
+import type { ResumeDecision } from '../../contracts/confirmation.js';
 import { decisionsFor, SubagentPaused } from './child-pause.js';
 import { entryName, type SpawnMode } from './spawn-child.js';
 

@@ -10,7 +10,7 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { SpawnServices } from './spawn-services.js';
-import { splitGrants } from '../../mcp/client/offered-tools.js';
+import { splitGrants } from '../loop/offered-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
 import { storedSpendUsd } from '../loop/run-cost.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
@@ -309,6 +309,8 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
   if (definition.processOutput || definition.outputConfig?.schema?.kind === 'zod')
     return 'it has code (processOutput or a Zod schema)';
   if (definition.router) return 'routers run in the caller';
+  // A thread has no remote agent kind (the layers above register it in this one).
+  if (definition.remote) return 'remote agents run in the caller';
   if (splitGrants(definition, services.pool, services.mcp.projectServers()).mcp.length > 0)
     return 'its MCP servers belong to this process';
   return undefined;

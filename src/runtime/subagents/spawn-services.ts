@@ -3,7 +3,8 @@ import type { Agent, AgentInput, AgentLookup } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ExecutionContext } from '../../events/types.js';
-import type { McpHub } from '../../mcp/client/mcp-hub.js';
+import type { ToolSource } from '../../tools/tool-source.js';
+import type { AgentKinds } from '../../contracts/agent-kind.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
@@ -12,7 +13,7 @@ import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js'
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ConfirmationHandler, ResumeDecision } from '../calls/confirmation.js';
+import type { ConfirmationHandler, ResumeDecision } from '../../contracts/confirmation.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
@@ -49,7 +50,9 @@ export interface SpawnServices {
   /** The gate's policy, for every execution of the tree. */
   policy?: GatePolicy;
   /** The tree's MCP servers: started on first use, stopped when the root run ends. */
-  mcp: McpHub;
+  mcp: ToolSource;
+  /** Kinds of agent registered from above (remote), for every execution of the tree. */
+  agentKinds?: AgentKinds;
   /** Model prices, for every execution's cost. */
   prices: PriceTable;
   /** The trace context each execution's outgoing calls carry, by execution id. */

@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { FunctionCallPart, ModelRequest } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import { echoTool, sendTool } from '../../testing/test-tools.js';
-import { approvalPath, type ConfirmationRequest } from '../calls/confirmation.js';
+import { approvalPath, type ConfirmationRequest } from '../../contracts/confirmation.js';
 import type { ClaimResult } from '../calls/call-environment.js';
 import { type ExecutionOptions } from '../loop/executor.js';
 import { resume, run, start } from '../run-verbs.js';

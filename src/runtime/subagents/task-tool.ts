@@ -8,7 +8,7 @@ import { childReport } from './agent-result.js';
 import { parseToolSet } from './tool-set.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 
-import { TASK_TOOL } from './task-tool-name.js';
+import { TASK_TOOL } from '../../contracts/task-tool-name.js';
 
 export { TASK_TOOL };
 

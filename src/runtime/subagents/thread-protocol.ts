@@ -3,7 +3,7 @@ import type { Message } from '../../model/types.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { GatedCall } from '../../policy/tool-gate.js';
 import type { PolicyDecision } from '../../policy/types.js';
-import type { ConfirmationDecision, ConfirmationRequest } from '../calls/confirmation.js';
+import type { ConfirmationDecision, ConfirmationRequest } from '../../contracts/confirmation.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 

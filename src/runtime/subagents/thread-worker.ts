@@ -3,7 +3,7 @@ import { cachedResolver } from '../../model/cached-resolver.js';
 import { resolveModelClient } from '../../model/resolve-model.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { PolicyDecision } from '../../policy/types.js';
-import type { ConfirmationDecision } from '../calls/confirmation.js';
+import type { ConfirmationDecision } from '../../contracts/confirmation.js';
 import { drive, NEW_RUN } from '../loop/executor.js';
 import { CostBudget } from '../../cost/cost-budget.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';

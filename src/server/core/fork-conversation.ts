@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/validation-error.js';
 import type { Message, Part } from '../../model/types.js';
 import { PROMPT_INPUT } from '../../runtime/prompt/inputs.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import { jsonClone } from '../../trajectory/canonical-json.js';
+import { jsonClone } from '../../util/json-hash.js';
 import type { StartExtras } from '../../store/types.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import { ownSteps, promptIndex } from './own-steps.js';

@@ -1,6 +1,6 @@
 import { normalizeCall } from '../../policy/normalize-call.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import type { ConfirmationHandler } from '../../runtime/calls/confirmation.js';
+import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors/cadre-error.js';
 import {
   definitionFromSnapshot,
   snapshotDefinition,
-} from '../../trajectory/definition-snapshot.js';
+} from '../../definition/definition-snapshot.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { Run } from '../../store/types.js';
 import {

@@ -6,7 +6,7 @@ import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { Store } from '../../store/types.js';
 import type { Tool } from '../../tools/types.js';
-import type { McpServerConfig } from '../../mcp/mcp-server-config.js';
+import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { DefinitionSnapshot } from '../../trajectory/types.js';

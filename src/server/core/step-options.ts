@@ -1,4 +1,5 @@
 import type { RunState } from '../../contracts/run-state.js';
+import { runAdapters } from '../../agents/run-adapters.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { Run } from '../../store/types.js';
 import { observedRun } from '../../telemetry/observed.js';
@@ -65,6 +66,7 @@ export function stepOptions(
     runId: run.id,
     tools: ctx.tools,
     mcpServers: ctx.mcpServers,
+    adapters: runAdapters,
     prices: ctx.prices,
     contextWindows: ctx.contextWindows,
     agents: ctx.agents,

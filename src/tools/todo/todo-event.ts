@@ -1,5 +1,5 @@
 import type { EventInputOf } from '../../events/types.js';
-import { TODO_STATUSES, type TodoItem, type TodoStatus } from './todo-list.js';
+import { TODO_STATUSES, type TodoItem, type TodoStatus } from '../../contracts/todo-item.js';
 
 export const TODOS_UPDATED = 'todos_updated';
 

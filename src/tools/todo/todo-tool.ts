@@ -1,5 +1,6 @@
 import { defineTool } from '../types.js';
-import { TODO_STATUSES, type WrittenTodo } from './todo-list.js';
+import { TODO_STATUSES } from '../../contracts/todo-item.js';
+import type { WrittenTodo } from './todo-list.js';
 
 export const TODO_WRITE_TOOL = 'todo_write';
 

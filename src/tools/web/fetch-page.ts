@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
-import { withTimeoutAndCancellation } from '../../runtime/loop/time-budget.js';
+import { withTimeoutAndCancellation } from '../../util/time-budget.js';
 import { throwIfAborted } from '../builtin/abort.js';
 import type { AllowList } from './address-rules.js';
 import { parseContentType, sniffHtmlCharset } from './content-type.js';

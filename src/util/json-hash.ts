@@ -1,5 +1,5 @@
-import { canonicalJson } from '../util/canonical-json.js';
-import { sha256Hex } from '../util/sha256.js';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './sha256.js';
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */
 export function sha256Of(value: unknown): string {

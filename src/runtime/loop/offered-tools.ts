@@ -1,21 +1,21 @@
-import type { SchemaValidator } from '../../runtime/completion/schema-validator.js';
+import type { SchemaValidator } from '../completion/schema-validator.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
-import { parseMcpReference, type McpReference } from '../mcp-tool-names.js';
-import type { McpHub, McpTools } from './mcp-hub.js';
+import { parseMcpReference, type McpReference } from '../../definition/mcp-tool-names.js';
+import type { SourcedTools, ToolSource } from '../../tools/tool-source.js';
 
 /** What a definition's grants offer: names to take from the pool or the agents, and ready tools. */
 export interface OfferedTools {
   /** Pool tools, `task` and agents, by name. */
   local: string[];
   /** The definition's own tools (`builtins`) and its MCP tools, with the warnings to say. */
-  mcp: McpTools;
+  mcp: SourcedTools;
 }
 
 export interface OfferedToolsOptions {
   pool: ToolRegistry;
-  hub: McpHub;
+  hub: ToolSource;
   validator: SchemaValidator;
   /** Tools the definition brings with it for some of its local grants (exit_loop, its sub-agents). */
   builtins: (granted: readonly string[]) => Tool[];

@@ -1,7 +1,21 @@
 import { ConfigError } from '../errors/cadre-error.js';
-import type { AgentDefinition, OutputSchema } from '../definition/types.js';
-import { jsonClone, sha256Of } from './canonical-json.js';
-import type { DefinitionSnapshot, JsonObject } from './types.js';
+import type { AgentDefinition, OutputSchema } from './types.js';
+import { jsonClone, sha256Of } from '../util/json-hash.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** A definition as plain JSON, pinned in trajectories and approval bindings by its hash. */
+export interface DefinitionSnapshot {
+  name: string;
+  /** The normalised definition as JSON: functions left out, Zod schemas as JSON Schema. */
+  definition: JsonObject;
+  /** `sha256:` of the canonical JSON of `definition`. */
+  definition_hash: string;
+  /** Code-only members left out of the snapshot, e.g. `processOutput`. */
+  dropped: string[];
+  /** The file it was loaded from, when known. */
+  source?: string;
+}
 
 /**
  * The definition as plain JSON, so a trajectory pins exactly what ran:

@@ -1,4 +1,4 @@
-import { TimeoutError } from '../../errors/cadre-error.js';
+import { TimeoutError } from '../errors/cadre-error.js';
 
 /**
  * Milliseconds left of `totalMs` since `startMs` (performance.now() time).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CancelledError, TimeoutError } from '../../errors/cadre-error.js';
-import { Semaphore } from '../../util/semaphore.js';
+import { CancelledError, TimeoutError } from '../errors/cadre-error.js';
+import { Semaphore } from './semaphore.js';
 import { remainingTime, withTimeoutAndCancellation } from './time-budget.js';
 
 const sleep = (ms: number, signal: AbortSignal): Promise<string> =>

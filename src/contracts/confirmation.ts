@@ -1,5 +1,5 @@
-import type { ApprovalBinding } from '../../contracts/run-state.js';
-import type { ExecutionContext } from '../../events/types.js';
+import type { ApprovalBinding } from './run-state.js';
+import type { ExecutionContext } from '../events/types.js';
 
 /** A side-effecting call waiting for a person's decision. */
 export interface ConfirmationRequest {

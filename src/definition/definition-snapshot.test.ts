@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScriptedModel } from '../model/scripted-model.js';
-import type { AgentDefinition } from '../definition/types.js';
+import type { AgentDefinition } from './types.js';
 import { definitionHash, snapshotDefinition } from './definition-snapshot.js';
-import { replayTrajectory } from './replay.js';
-import { runRecorded } from './run-recorded.js';
+import { replayTrajectory } from '../trajectory/replay.js';
+import { runRecorded } from '../trajectory/run-recorded.js';
 
 const Notes = z.object({ bump: z.enum(['major', 'minor', 'patch']) });
 
