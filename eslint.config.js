@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: {

@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { CadreEvent } from '../../events/types.js';
-import type { User } from '../../store/types.js';
-import type { RunHooks, RunResponse, RunService } from '../run-service-types.js';
-import type { TokenLookup } from './auth.js';
-import { buildServer, type BuildServerOptions } from './build-server.js';
+import type { CadreEvent } from '../../../events/types.js';
+import type { User } from '../../../store/types.js';
+import type { RunHooks, RunResponse, RunService } from '../../run-service-types.js';
+import type { TokenLookup } from '../auth.js';
+import { buildServer, type BuildServerOptions } from '../build-server.js';
 
 /** Tokens the fake auth knows: `ann-token` → user `u-ann`, `eve-token` → user `u-eve`. */
 export const USERS: Record<string, User> = {

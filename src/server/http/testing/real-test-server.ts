@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../store/open-store.js';
-import type { Store } from '../../store/types.js';
-import { createRunService, type RunServiceOptions } from '../core/create-run-service.js';
-import type { RunService } from '../run-service-types.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/types.js';
+import { createRunService, type RunServiceOptions } from '../../core/create-run-service.js';
+import type { RunService } from '../../run-service-types.js';
 import { startTestServer, type TestServer } from './test-support.js';
 
 /** The run service's options a test sets; `env` adds to the service's own (HOME is the workspace). */

@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContext } from '../types.js';
+import type { ToolContext } from '../../types.js';
 
 export interface TestWorkspace {
   /** The workspace root (real path). */

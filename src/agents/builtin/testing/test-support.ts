@@ -1,7 +1,7 @@
 // Test-only: scripted models for the built-in agents.
-import type { CadreEvent } from '../../events/types.js';
-import type { ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
+import type { CadreEvent } from '../../../events/types.js';
+import type { ScriptedTurn } from '../../../model/scripted-model.js';
+import type { ModelChunk, ModelClient, ModelRequest } from '../../../model/types.js';
 
 export const say = (text: string, totalTokens?: number, delayMs?: number): ScriptedTurn => ({
   parts: [{ text }],

@@ -1,7 +1,7 @@
 // Test-only fixtures for the decide() tables.
 import { expect } from 'vitest';
-import { decide } from './decide.js';
-import { normalizeCall } from './normalize-call.js';
+import { decide } from '../decide.js';
+import { normalizeCall } from '../normalize-call.js';
 import type {
   DecideOptions,
   Grant,
@@ -11,7 +11,7 @@ import type {
   PolicyTool,
   Principal,
   TrustLevel,
-} from './types.js';
+} from '../types.js';
 
 export const GMAIL: PolicyTool = {
   name: 'gmail_send',

@@ -1,4 +1,4 @@
-import { SchemaRegistry } from './schema-registry.js';
+import { SchemaRegistry } from '../schema-registry.js';
 
 /** The spec's §4 example, verbatim apart from the elided prompt text. */
 export const CODEBASE_INVESTIGATOR_YAML = `name: codebase_investigator

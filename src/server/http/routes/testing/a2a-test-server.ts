@@ -2,8 +2,8 @@
 // call, the 1.0 user message, and the reading of a streamed call.
 import { randomUUID } from 'node:crypto';
 import { Role, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelRequest } from '../../../model/types.js';
+import { ScriptedModel, type ScriptedTurn } from '../../../../model/scripted-model.js';
+import type { ModelRequest } from '../../../../model/types.js';
 
 /** The first non-blank text the model was given: the prompt of the run. */
 export const promptOf = (r: ModelRequest): string => {

@@ -2,9 +2,9 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { ToolExecutionError } from '../../errors/index.js';
-import { parseFetchAllow, type AllowList } from './address-rules.js';
-import type { ResolvedAddress, Resolver } from './guarded-lookup.js';
+import { ToolExecutionError } from '../../../errors/index.js';
+import { parseFetchAllow, type AllowList } from '../address-rules.js';
+import type { ResolvedAddress, Resolver } from '../guarded-lookup.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, server: TestServer) => void;
 

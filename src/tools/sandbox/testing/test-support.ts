@@ -1,10 +1,10 @@
 // Test-only helpers for the sandbox's attack tests: whether bubblewrap runs here, and a shell
 // tool confined the way Cadre confines it, with a home folder the test controls.
 import path from 'node:path';
-import type { TestWorkspace } from '../builtin/test-support.js';
-import { createShellTool, type ShellResult } from '../shell/shell-tool.js';
-import { createSandbox } from './sandbox.js';
-import { sandboxSettingsFromEnv, type SandboxSettings } from './sandbox-settings.js';
+import type { TestWorkspace } from '../../builtin/testing/test-support.js';
+import { createShellTool, type ShellResult } from '../../shell/shell-tool.js';
+import { createSandbox } from '../sandbox.js';
+import { sandboxSettingsFromEnv, type SandboxSettings } from '../sandbox-settings.js';
 
 export const probeSignal: AbortSignal = new AbortController().signal;
 

@@ -1,10 +1,10 @@
 /** Fixtures for trajectory tests: a small agent, scripted model turns, counting tools. */
-import type { CadreEvent } from '../events/types.js';
-import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
-import { approveTools } from '../runtime/calls/confirmation.js';
-import type { AgentDefinition } from '../definition/types.js';
-import { echoTool, sendTool } from '../testing/test-tools.js';
-import { runRecorded } from './run-recorded.js';
+import type { CadreEvent } from '../../events/types.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import { approveTools } from '../../runtime/calls/confirmation.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { echoTool, sendTool } from '../../testing/test-tools.js';
+import { runRecorded } from '../run-recorded.js';
 
 export const notifier: AgentDefinition = {
   name: 'notifier',

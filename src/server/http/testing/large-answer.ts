@@ -1,4 +1,4 @@
-import type { ScriptedTurn } from '../../model/scripted-model.js';
+import type { ScriptedTurn } from '../../../model/scripted-model.js';
 
 /** One piece of a large answer, about 1 KB. */
 export const PIECE = 'The quick brown fox jumps over the lazy dog. '.repeat(23).slice(0, 1_000);

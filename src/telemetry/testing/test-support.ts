@@ -1,7 +1,7 @@
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import type { TelemetryOptions } from './create-telemetry.js';
-import { exporterTelemetry } from './exporter-telemetry.js';
-import type { Telemetry } from './telemetry.js';
+import type { TelemetryOptions } from '../create-telemetry.js';
+import { exporterTelemetry } from '../exporter-telemetry.js';
+import type { Telemetry } from '../telemetry.js';
 
 /** Telemetry that keeps its spans in memory; `spans()` flushes first. */
 export function memoryTelemetry(options: TelemetryOptions = {}): {

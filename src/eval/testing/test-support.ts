@@ -1,8 +1,8 @@
 /** Fixtures for eval tests: a chat agent with two tools and per-row scripted model behaviour. */
-import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
-import type { AgentDefinition } from '../definition/types.js';
-import { echoTool, sendTool } from '../testing/test-tools.js';
-import type { EvalRow } from './types.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import type { AgentDefinition } from '../../definition/types.js';
+import { echoTool, sendTool } from '../../testing/test-tools.js';
+import type { EvalRow } from '../types.js';
 
 export const assistant: AgentDefinition = {
   name: 'assistant',
