@@ -11,7 +11,7 @@ export type ModelTarget = { kind: 'default' } | { kind: 'agent'; name: string };
  * service but it runs definitions only (as for `/mcp`); the server's own
  * default (origin `default`) is `cadre` here.
  */
-export function runnableAgents(agents: readonly AgentView[]): AgentView[] {
+function runnableAgents(agents: readonly AgentView[]): AgentView[] {
   return agents.filter(
     (agent) => agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default',
   );
