@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
+import { seedApproval, seedRun, type CurrentFixture } from './conformance-store.js';
 
 export function approvalCases(fixture: CurrentFixture): void {
   describe('approvals', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedApproval, type CurrentFixture } from './store-fixture.js';
+import { seedApproval, type CurrentFixture } from './conformance-store.js';
 
 export function grantCases(fixture: CurrentFixture): void {
   describe('grants', () => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/validation-error.js';
 import { sha256Hex } from '../../util/sha256.js';
-import type { CurrentFixture } from './store-fixture.js';
+import { tablesOf, type CurrentFixture } from './conformance-store.js';
 
 export function identityCases(fixture: CurrentFixture): void {
   describe('users and tokens', () => {
@@ -25,8 +25,8 @@ export function identityCases(fixture: CurrentFixture): void {
       expect(await store.auth.findUserByToken(`${token}x`)).toBeUndefined();
     });
 
-    it('SECURITY: the token table holds only the hash, never the plaintext', async () => {
-      const { store, db } = fixture();
+    it('SECURITY: the token table holds only the hash, never the plaintext', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       const alice = await store.auth.ensureUser('alice');
       const { token } = await store.auth.createToken(alice.id);
       const rows = await sql<Record<string, unknown>>`select * from api_tokens`.execute(db);
@@ -35,8 +35,8 @@ export function identityCases(fixture: CurrentFixture): void {
       expect(rows.rows[0]?.token_hash).toBe(sha256Hex(token));
     });
 
-    it('using a token records lastUsedAt', async () => {
-      const { store, db } = fixture();
+    it('using a token records lastUsedAt', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       const alice = await store.auth.ensureUser('alice');
       const { token } = await store.auth.createToken(alice.id);
       await store.auth.findUserByToken(token);
@@ -106,8 +106,8 @@ export function identityCases(fixture: CurrentFixture): void {
       );
     });
 
-    it('appending to a missing thread is a validation error and writes nothing', async () => {
-      const { store, db } = fixture();
+    it('appending to a missing thread is a validation error and writes nothing', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       await expect(
         store.threads.appendMessage('missing', { role: 'user', content: 'x' }),
       ).rejects.toBeInstanceOf(ValidationError);

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { auditHash, GENESIS_HASH, MAX_AUDIT_MESSAGE } from '../audit-chain.js';
 import { readAuditHead, sealAudit } from '../operations/audit-head.js';
 import type { Store } from '../types.js';
-import { keyedStore, sampleEvent, seedRun, type CurrentFixture } from './store-fixture.js';
+import {
+  keyedStore,
+  kyselyOf,
+  sampleEvent,
+  seedRun,
+  tablesOf,
+  type CurrentFixture,
+} from './conformance-store.js';
 
 async function appendAudits(store: Store, count: number, runId?: string) {
   const entries = [];
@@ -85,8 +92,8 @@ export function logCases(fixture: CurrentFixture): void {
       expect(seqs).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     });
 
-    it('appending to a missing run fails and writes nothing', async () => {
-      const { store, db } = fixture();
+    it('appending to a missing run fails and writes nothing', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       await expect(store.events.append('missing', [sampleEvent('missing')])).rejects.toThrow(
         /no such run/,
       );
@@ -95,8 +102,8 @@ export function logCases(fixture: CurrentFixture): void {
   });
 
   describe('audit', () => {
-    it('chains entries: the first links to the genesis hash, each next one to the previous hash', async () => {
-      const store = keyedStore(fixture().store);
+    it('chains entries: the first links to the genesis hash, each next one to the previous hash', async (ctx) => {
+      const store = keyedStore(kyselyOf(fixture(), ctx).store);
       const entries = await appendAudits(store, 3);
       expect(entries.map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(entries[0]?.prevHash).toBe(GENESIS_HASH);
@@ -106,13 +113,16 @@ export function logCases(fixture: CurrentFixture): void {
       expect(await store.audit.verify()).toEqual({ ok: true, count: 3 });
     });
 
-    it('an empty log verifies, with or without a key', async () => {
+    it('an empty log verifies, with or without a key', async (ctx) => {
       expect(await fixture().store.audit.verify()).toEqual({ ok: true, count: 0 });
-      expect(await keyedStore(fixture().store).audit.verify()).toEqual({ ok: true, count: 0 });
+      expect(await keyedStore(kyselyOf(fixture(), ctx).store).audit.verify()).toEqual({
+        ok: true,
+        count: 0,
+      });
     });
 
-    it('lists by run and caps long messages', async () => {
-      const store = keyedStore(fixture().store);
+    it('lists by run and caps long messages', async (ctx) => {
+      const store = keyedStore(kyselyOf(fixture(), ctx).store);
       const { run } = await seedRun(store);
       await appendAudits(store, 2);
       const mine = await appendAudits(store, 2, run.id);
@@ -122,22 +132,22 @@ export function logCases(fixture: CurrentFixture): void {
       expect(await store.audit.verify()).toEqual({ ok: true, count: 5 });
     });
 
-    it('RACE: concurrent appends still form one chain', async () => {
-      const store = keyedStore(fixture().store);
+    it('RACE: concurrent appends still form one chain', async (ctx) => {
+      const store = keyedStore(kyselyOf(fixture(), ctx).store);
       await Promise.all(
         Array.from({ length: 20 }, (_, i) => store.audit.append({ message: `m${i}` })),
       );
       expect(await store.audit.verify()).toEqual({ ok: true, count: 20 });
     });
 
-    it('keyed entries are HMACs: the public recipe does not reproduce them', async () => {
-      const [entry] = await appendAudits(keyedStore(fixture().store), 1);
+    it('keyed entries are HMACs: the public recipe does not reproduce them', async (ctx) => {
+      const [entry] = await appendAudits(keyedStore(kyselyOf(fixture(), ctx).store), 1);
       const { hash, ...unhashed } = entry!;
       expect(hash).not.toBe(auditHash(unhashed));
     });
 
-    it('TAMPER: a message edited behind the store’s back fails its MAC at that seq', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: a message edited behind the store’s back fails its MAC at that seq', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`update audit_log set message = ${'nothing happened'} where seq = ${2}`.execute(db);
@@ -148,8 +158,8 @@ export function logCases(fixture: CurrentFixture): void {
       });
     });
 
-    it('TAMPER: a row rewritten and every later hash recomputed with the public recipe fails its MAC', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: a row rewritten and every later hash recomputed with the public recipe fails its MAC', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       const entries = await appendAudits(keyed, 4);
       let prevHash = entries[0]!.hash;
@@ -173,8 +183,8 @@ export function logCases(fixture: CurrentFixture): void {
       });
     });
 
-    it('TAMPER: the last entry deleted and the head rolled back fails the head MAC', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: the last entry deleted and the head rolled back fails the head MAC', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       const entries = await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${4}`.execute(db);
@@ -204,24 +214,24 @@ export function logCases(fixture: CurrentFixture): void {
       await expect(keyed.audit.append({ message: 'after' })).rejects.toThrow(/fails its MAC/);
     });
 
-    it('TAMPER: a deleted last entry with the head left alone is a truncation', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: a deleted last entry with the head left alone is a truncation', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${4}`.execute(db);
       expect(await keyed.audit.verify()).toEqual({ ok: false, brokenAt: 4, reason: 'truncated' });
     });
 
-    it('TAMPER: a deleted middle entry is a gap', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: a deleted middle entry is a gap', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       await appendAudits(keyed, 4);
       await sql`delete from audit_log where seq = ${2}`.execute(db);
       expect(await keyed.audit.verify()).toEqual({ ok: false, brokenAt: 2, reason: 'seq_gap' });
     });
 
-    it('TAMPER: a head rolled back over rows it leaves in place disagrees with them', async () => {
-      const { store, db } = fixture();
+    it('TAMPER: a head rolled back over rows it leaves in place disagrees with them', async (ctx) => {
+      const { store, db } = kyselyOf(fixture(), ctx);
       const keyed = keyedStore(store);
       const entries = await appendAudits(keyed, 4);
       await sql`update audit_head set seq = ${3}, hash = ${entries[2]!.hash} where id = 1`.execute(
@@ -234,8 +244,8 @@ export function logCases(fixture: CurrentFixture): void {
       });
     });
 
-    it('another key does not verify the chain, and cannot extend it', async () => {
-      const { store } = fixture();
+    it('another key does not verify the chain, and cannot extend it', async (ctx) => {
+      const { store } = kyselyOf(fixture(), ctx);
       await appendAudits(keyedStore(store), 2);
       const other = keyedStore(store);
       expect(await other.audit.verify()).toEqual({
@@ -247,8 +257,8 @@ export function logCases(fixture: CurrentFixture): void {
     });
 
     describe('without a key', () => {
-      it('appends with the public recipe and verifies the links, but reports the chain unkeyed', async () => {
-        const { store, db } = fixture();
+      it('appends with the public recipe and verifies the links, but reports the chain unkeyed', async (ctx) => {
+        const { store, db } = tablesOf(fixture(), ctx);
         const entries = await appendAudits(store, 3);
         const { hash, ...unhashed } = entries[1]!;
         expect(hash).toBe(auditHash(unhashed));
@@ -263,15 +273,15 @@ export function logCases(fixture: CurrentFixture): void {
         });
       });
 
-      it('a keyed chain is reported unkeyed, and the store refuses to extend it', async () => {
-        const { store } = fixture();
+      it('a keyed chain is reported unkeyed, and the store refuses to extend it', async (ctx) => {
+        const { store } = kyselyOf(fixture(), ctx);
         await appendAudits(keyedStore(store), 2);
         expect(await store.audit.verify()).toEqual({ ok: false, brokenAt: 1, reason: 'unkeyed' });
         await expect(store.audit.append({ message: 'm' })).rejects.toThrow(/audit log is keyed/);
       });
 
-      it('entries written before the key stay on the public recipe until sealed, then are anchored', async () => {
-        const { store, db } = fixture();
+      it('entries written before the key stay on the public recipe until sealed, then are anchored', async (ctx) => {
+        const { store, db } = kyselyOf(fixture(), ctx);
         const key = randomBytes(32);
         const keyed = keyedStore(store, key);
         const legacy = await appendAudits(store, 2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../types.js';
-import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
+import { seedApproval, seedRun, tablesOf, type CurrentFixture } from './conformance-store.js';
 
 const LEASE_MS = 60_000;
 
@@ -252,8 +252,8 @@ export function queueCases(fixture: CurrentFixture): void {
   });
 
   describe('cancellation', () => {
-    it('an aborted signal stops reads and writes before they start', async () => {
-      const { store, db } = fixture();
+    it('an aborted signal stops reads and writes before they start', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       const { user, run, approval } = await seedApproval(store);
       const signal = AbortSignal.abort();
       await expect(store.runs.get(run.id, user.id, { signal })).rejects.toThrow();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunState } from '../../contracts/run-state.js';
 import type { NewAction } from '../types.js';
-import { seedRun, type CurrentFixture } from './store-fixture.js';
+import { seedRun, type CurrentFixture } from './conformance-store.js';
 
 const state: RunState = {
   version: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import type { SaveRun, Store } from '../types.js';
-import { sampleEvent, type CurrentFixture } from './store-fixture.js';
+import { sampleEvent, tablesOf, type CurrentFixture } from './conformance-store.js';
 
 const LEASE_MS = 60_000;
 
@@ -39,8 +39,8 @@ const finished = {
 
 export function recordedCases(fixture: CurrentFixture): void {
   describe('runs stored by the process that drives them', () => {
-    it('a finished run is stored whole: thread, prompt and reply, run, events, definition', async () => {
-      const { store, db } = fixture();
+    it('a finished run is stored whole: thread, prompt and reply, run, events, definition', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       const input = await recording(store, finished);
       const stored = await store.queue.save(input);
       expect(stored?.run).toMatchObject({

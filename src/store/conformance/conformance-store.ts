@@ -1,28 +1,48 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { TestContext } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { KyselyStore } from '../kysely-store.js';
 import type { RunStatus } from '../records.js';
 import type { Database } from '../schema/database.js';
 import type { Store } from '../types.js';
 
-/** One open store for one test, plus raw access to its tables for "behind the store's back" checks. */
+/**
+ * One open store for one test. `db` is raw access to Cadre's tables (the
+ * `Database` schema) for the cases that check behind the store's back; a
+ * store without it passes the suite with those cases skipped.
+ */
 export interface StoreFixture {
   store: Store;
-  db: Kysely<Database>;
+  db?: Kysely<Database>;
   cleanup: () => Promise<void>;
 }
 
 export type OpenFixture = () => Promise<StoreFixture>;
 export type CurrentFixture = () => StoreFixture;
 
+/** The fixture with its tables, or the case is skipped (a store that gives no raw access). */
+export function tablesOf(fixture: StoreFixture, ctx: TestContext): Required<StoreFixture> {
+  if (fixture.db === undefined) ctx.skip('needs raw access to the tables (StoreFixture.db)');
+  return { ...fixture, db: fixture.db };
+}
+
+/** The fixture's KyselyStore and tables, or the case is skipped (audit keys are KyselyStore's). */
+export function kyselyOf(
+  fixture: StoreFixture,
+  ctx: TestContext,
+): { store: KyselyStore; db: Kysely<Database> } {
+  const { store, db } = tablesOf(fixture, ctx);
+  if (!(store instanceof KyselyStore)) ctx.skip('needs a KyselyStore (audit keys)');
+  return { store, db };
+}
+
 /**
  * The fixture's store over the same connection, holding an audit key (the
  * backends' fixtures open theirs without one). Not to be closed: the fixture
  * owns the connection.
  */
-export function keyedStore(store: Store, auditKey: Buffer = randomBytes(32)): KyselyStore {
-  if (!(store instanceof KyselyStore)) throw new Error('keyedStore needs a KyselyStore fixture');
+export function keyedStore(store: KyselyStore, auditKey: Buffer = randomBytes(32)): KyselyStore {
   return new KyselyStore(store.db, store.dialect, undefined, { auditKey });
 }
 

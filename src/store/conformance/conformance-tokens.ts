@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../util/sha256.js';
-import type { CurrentFixture } from './store-fixture.js';
+import { tablesOf, type CurrentFixture } from './conformance-store.js';
 
 export function tokenCases(fixture: CurrentFixture): void {
   describe('listing and revoking tokens', () => {
@@ -74,8 +74,8 @@ export function tokenCases(fixture: CurrentFixture): void {
       expect(await store.auth.findUserByToken(token)).toBeUndefined();
     });
 
-    it('an ambiguous prefix, an unknown one, a short one or a wildcard revokes nothing', async () => {
-      const { store, db } = fixture();
+    it('an ambiguous prefix, an unknown one, a short one or a wildcard revokes nothing', async (ctx) => {
+      const { store, db } = tablesOf(fixture(), ctx);
       const alice = await store.auth.ensureUser('alice');
       const a = await store.auth.createToken(alice.id);
       const b = await store.auth.createToken(alice.id);

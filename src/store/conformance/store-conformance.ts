@@ -7,12 +7,14 @@ import { queueCases } from './conformance-queue.js';
 import { recordedCases } from './conformance-saved.js';
 import { runCases } from './conformance-runs.js';
 import { tokenCases } from './conformance-tokens.js';
-import type { OpenFixture, StoreFixture } from './store-fixture.js';
+import type { OpenFixture, StoreFixture } from './conformance-store.js';
 
 /**
  * The contract every `Store` backend must pass (the LangGraph checkpoint
- * lesson: one narrow interface, one suite). `open` gives each test a fresh,
- * empty, migrated store; `cleanup` closes it and removes what it made.
+ * lesson: one narrow interface, one suite). Call it at the top level of a
+ * vitest test file: `open` gives each test a fresh, empty, migrated store
+ * (with `db`, raw access to Cadre's tables, for the checks made behind the
+ * store's back), and its `cleanup` closes it and removes what it made.
  */
 export function describeStoreConformance(name: string, open: OpenFixture): void {
   describe(`Store conformance: ${name}`, () => {
