@@ -95,7 +95,7 @@ const mimeOf = (file: string | undefined): string =>
  * query filled from the arguments. Cadre's own completion rules are left out:
  * they belong to Cadre's loop, not to the client's model.
  */
-export function openingPrompt(
+function openingPrompt(
   definition: AgentDefinition,
   args: Record<string, string>,
 ): GetPromptResult {

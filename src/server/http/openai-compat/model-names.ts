@@ -1,7 +1,7 @@
 import type { AgentView, RunService } from '../../run-service-types.js';
 
 /** Model names that mean the server's default agent (the one a run without `agent` gets). */
-export const DEFAULT_AGENT_MODELS = ['cadre', 'default'] as const;
+const DEFAULT_AGENT_MODELS = ['cadre', 'default'] as const;
 
 /** What a `model` names: the default agent, or one the run service knows. */
 export type ModelTarget = { kind: 'default' } | { kind: 'agent'; name: string };
