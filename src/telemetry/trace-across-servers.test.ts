@@ -3,7 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/testing/cadre-peers.js';
+import {
+  peerClient,
+  sendText,
+  startCadrePeers,
+  type CadrePeers,
+} from '../a2a/testing/cadre-peers.js';
 import { remoteAnswer } from '../a2a/remote-answer.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { run } from '../runtime/run-verbs.js';

@@ -8,7 +8,10 @@ import {
 } from '@a2a-js/sdk/client';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
-import { startAgentsTestServer, type AgentsTestServer } from '../../server/http/testing/real-test-server.js';
+import {
+  startAgentsTestServer,
+  type AgentsTestServer,
+} from '../../server/http/testing/real-test-server.js';
 import { userMessage, writerModel } from '../../server/http/routes/testing/a2a-test-server.js';
 
 export interface CadrePeers {

@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, ConfigError } from '../../errors/index.js';
 import { makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
 import { createCalendarEventTool } from './calendar-event-create.js';
-import { FAKE_CALDAV_CREDENTIALS, startFakeCalDav, type FakeCalDav } from './testing/test-support.js';
+import {
+  FAKE_CALDAV_CREDENTIALS,
+  startFakeCalDav,
+  type FakeCalDav,
+} from './testing/test-support.js';
 
 let dav: FakeCalDav;
 let ws: TestWorkspace;

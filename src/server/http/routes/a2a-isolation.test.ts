@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../testing/real-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
 import { postJsonRpc, writerModel } from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann' | 'bob'>;

@@ -1,7 +1,11 @@
 // Test-only: the real server as the OpenAI-compatible tests use it, and the openai SDK in front.
 import OpenAI from 'openai';
 import type { ModelClient } from '../../../../model/types.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../../testing/real-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../../testing/real-test-server.js';
 
 /** The openai SDK pointed at `url`'s /v1 as `apiKey`, without retries (a test sees each answer). */
 export const openAiClient = (url: string, apiKey: string): OpenAI =>
