@@ -5,7 +5,7 @@ import { ScriptedModel } from '../src/model/scripted-model.js';
 import { openStore } from '../src/store/open-store.js';
 import { seedPendingApprovals } from '../src/store/testing/seed-pending.js';
 import { createRunService } from '../src/server/core/create-run-service.js';
-import { startTestServer } from '../src/server/http/test-support.js';
+import { startTestServer } from '../src/server/http/testing/test-support.js';
 
 /**
  * Latency of GET /api/agent/approvals/pending with 10,000 pending (rows

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseMessage } from '../src/tools/mail/test-support.js';
+import { parseMessage } from '../src/tools/mail/testing/test-support.js';
 import { MAIL } from './support/assistant-script.js';
 import { openBrowser, screenshot, signIn, type Browser } from './support/browser.js';
 import { startApp, type RunningApp } from './support/start-app.js';

@@ -8,7 +8,7 @@ import { createRunService } from '../src/server/core/create-run-service.js';
 import type { RunService } from '../src/server/run-service-types.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/types.js';
-import { startSmtpServer, type TestSmtpServer } from '../src/tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../src/tools/mail/testing/test-support.js';
 
 // The README's key-less server demo: `cadre serve --model scripted:examples/scripts/assistant-turns.json`.
 const SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), 'scripts/assistant-turns.json');

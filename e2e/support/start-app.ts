@@ -8,7 +8,7 @@ import { buildServer } from '../../src/server/http/build-server.js';
 import { createRunService } from '../../src/server/core/create-run-service.js';
 import { registerWebUi } from '../../src/server/web-ui.js';
 import { openStore } from '../../src/store/open-store.js';
-import { startSmtpServer, type TestSmtpServer } from '../../src/tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../../src/tools/mail/testing/test-support.js';
 import { assistantTurn } from './assistant-script.js';
 import { PausableModel } from './pausable-model.js';
 

@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peerClient, sendText, startCadrePeers, type CadrePeers } from './cadre-peers.js';
+import { peerClient, sendText, startCadrePeers, type CadrePeers } from './testing/cadre-peers.js';
 import { remoteAnswer } from './remote-answer.js';
 
 const TOKEN_VAR = 'CADRE_TEST_PEER_TOKEN';

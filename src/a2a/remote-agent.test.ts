@@ -8,7 +8,11 @@ import type { AgentDefinition } from '../definition/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { run } from '../agents/run-verbs.js';
-import { startSdkTestServer, type SdkTestServer, type TestProtocol } from './sdk-test-server.js';
+import {
+  startSdkTestServer,
+  type SdkTestServer,
+  type TestProtocol,
+} from './testing/sdk-test-server.js';
 
 const called = (request: ModelRequest): boolean =>
   request.messages.at(-1)?.parts.some((p) => p.kind === 'function_response') ?? false;

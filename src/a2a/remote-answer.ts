@@ -54,7 +54,7 @@ export function remoteAnswer(reply: Message | Task): RemoteAnswer {
 }
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`, as people read it. */
-export const stateName = (state: TaskState): string =>
+const stateName = (state: TaskState): string =>
   (TaskState[state] ?? String(state))
     .replace(/^TASK_STATE_/, '')
     .toLowerCase()

@@ -11,7 +11,7 @@ import { ScriptedModel } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { run } from '../agents/run-verbs.js';
 import { createProjectGate } from '../trust/project-gate.js';
-import { startSdkTestServer, type SdkTestServer } from './sdk-test-server.js';
+import { startSdkTestServer, type SdkTestServer } from './testing/sdk-test-server.js';
 
 const TOKEN_VAR = 'CADRE_TEST_REMOTE_TOKEN';
 const KEY_VAR = 'CADRE_TEST_REMOTE_KEY';

@@ -45,7 +45,7 @@ export interface SkippedFile {
 }
 
 /** Claude Code's and Gemini CLI's agent folders, in a project and in the user's home. */
-export const FOREIGN_FOLDERS = ['.claude/agents', '.gemini/agents'] as const;
+const FOREIGN_FOLDERS = ['.claude/agents', '.gemini/agents'] as const;
 
 /**
  * Finds agents with a clear precedence: project `.cadre/agents`, `./agents`,

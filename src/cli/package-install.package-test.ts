@@ -6,6 +6,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testOnlyFiles } from '../testing/test-only-files.js';
 
 /**
  * `npm run test:package`: the packed tarball installed into a temporary
@@ -55,6 +56,8 @@ function olderNode(): string | undefined {
 let tmp: string;
 let prefix: string;
 let tarball: string;
+/** The tarball's files, as `npm pack --json` lists them. */
+let packedFiles: string[];
 let work: string;
 /** The installed command's PATH: the prefix's bin, then this Node 22. */
 let path: string;
@@ -85,8 +88,11 @@ beforeAll(async () => {
     },
   );
   expect(packed.code, packed.stderr).toBe(0);
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  const [{ filename, files }] = JSON.parse(packed.stdout) as [
+    { filename: string; files: Array<{ path: string }> },
+  ];
   tarball = join(tmp, filename);
+  packedFiles = files.map((file) => file.path);
   const installed = await sh(
     'npm',
     ['install', '-g', '--prefix', prefix, tarball, '--no-audit', '--no-fund', '--prefer-offline'],
@@ -117,6 +123,12 @@ describe('the packed package, installed with npm install -g into a temporary pre
       },
     );
     expect(npx.stdout.trim(), npx.stderr).toBe(manifest.version);
+  });
+
+  it('holds no test-only file: no test, test helper, fixture, bench or browser suite', () => {
+    expect(packedFiles).toContain('dist/src/index.js');
+    expect(packedFiles).toContain('dist/src/store/conformance/store-conformance.js');
+    expect(testOnlyFiles(packedFiles)).toEqual([]);
   });
 
   it('cadre init writes a project outside the checkout', async () => {

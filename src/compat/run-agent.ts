@@ -150,7 +150,7 @@ function normalizeForeign(raw: Record<string, unknown>, started: number): AgentF
   };
 }
 
-export function firstOccurrences(names: readonly string[]): string[] {
+function firstOccurrences(names: readonly string[]): string[] {
   return [...new Set(names)];
 }
 

@@ -15,7 +15,7 @@ export type RunStateUpgrade = (state: Record<string, unknown>) => Record<string,
  * way (pendingTurn, subagentCosts, children, contextTokens, code, costSpentUsd), and the
  * fixtures beside this file keep states as each of those versions wrote them.
  */
-export const RUN_STATE_UPGRADES: Readonly<Record<number, RunStateUpgrade>> = {};
+const RUN_STATE_UPGRADES: Readonly<Record<number, RunStateUpgrade>> = {};
 
 /**
  * A stored state as this code's `RunState`: an older version is upgraded

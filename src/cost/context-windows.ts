@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/cadre-error.js';
 export type ContextWindowTable = Readonly<Record<string, number>>;
 
 /** Where a project sets its models' context windows. */
-export const PROJECT_MODELS_FILE = path.join('.cadre', 'models.json');
+const PROJECT_MODELS_FILE = path.join('.cadre', 'models.json');
 
 /**
  * Input tokens a model accepts, from the providers' model pages. A model

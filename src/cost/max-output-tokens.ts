@@ -5,7 +5,7 @@ import { contextWindowFor } from './context-windows.js';
  * call, from the providers' model pages. A model matches its own id or the
  * longest id it starts with, as prices and context windows do.
  */
-export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<string, number>> = Object.freeze({
+const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<string, number>> = Object.freeze({
   'gemini-2.5-pro': 65_536,
   'gemini-2.5-flash': 65_536,
   'gemini-2.5-flash-lite': 65_536,

@@ -6,7 +6,7 @@ import type { FileGate } from '../contracts/file-gate.js';
 import { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
 
 /** Where a project keeps its own prices, unless CADRE_PRICES names a file. */
-export const PROJECT_PRICE_FILE = path.join('.cadre', 'prices.json');
+const PROJECT_PRICE_FILE = path.join('.cadre', 'prices.json');
 
 /**
  * The built-in prices with a project's own on top: `CADRE_PRICES` (a path)

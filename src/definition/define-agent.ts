@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { JsonSchema } from '../model/types.js';
 
 /** Marks objects made by defineAgent; `Symbol.for` so copies of this module (jiti, bundles) agree. */
-export const DEFINED_AGENT: unique symbol = Symbol.for('cadre.definedAgent') as never;
+const DEFINED_AGENT: unique symbol = Symbol.for('cadre.definedAgent') as never;
 
 export interface AuthoringInputArgument {
   type: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'number[]' | 'object' | 'array';

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { definitionJsonSchema, DEFINITION_SCHEMA_ID } from './definition-json-schema.js';
-import { CODEBASE_INVESTIGATOR_YAML } from './spec-example.fixture.js';
+import { CODEBASE_INVESTIGATOR_YAML } from './testing/spec-example.fixture.js';
 
 const compile = () =>
   new Ajv2020({ allErrors: true, strict: false }).compile(definitionJsonSchema());

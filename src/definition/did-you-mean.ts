@@ -1,5 +1,5 @@
 /** Edit distance (insert, delete, substitute), case-insensitive: `promptconfig` is one step from nothing. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);

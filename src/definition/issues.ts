@@ -60,7 +60,7 @@ export const warningAt = (
 });
 
 /** `runConfig.max_turns`, `toolConfig.tools.2`: dots throughout, as ValidationIssue.path documents. */
-export const dottedPath = (path: IssuePath): string => path.map(String).join('.');
+const dottedPath = (path: IssuePath): string => path.map(String).join('.');
 
 /** Ties pending issues to file, line and column, sorted by position so a reader fixes a file top to bottom. */
 export function resolveIssues(

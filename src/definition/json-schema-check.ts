@@ -16,7 +16,7 @@ function draftOf(schema: Record<string, unknown>): Draft | undefined {
 }
 
 /** `/properties/a~1b/0` → ['properties', 'a/b', 0]. */
-export function pointerToPath(pointer: string): (string | number)[] {
+function pointerToPath(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)

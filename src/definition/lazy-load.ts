@@ -4,7 +4,7 @@ import type { ValidationError } from '../errors/validation-error.js';
 /*
  * The package entry's loaders. They import the definition machinery (zod,
  * yaml, Ajv) on first call, so `import 'cadre'` stays fast for code that
- * only runs agents. `cadre/definition` (also `cadre/spec`) exports the synchronous originals.
+ * only runs agents. `cadre/definition` exports the synchronous originals.
  */
 
 export async function loadDefinition(file: string, options?: LoadOptions): Promise<LoadResult> {

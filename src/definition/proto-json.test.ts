@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { toProtoJson } from './proto-json.js';
-import { registry, CODEBASE_INVESTIGATOR_YAML } from './spec-example.fixture.js';
+import { registry, CODEBASE_INVESTIGATOR_YAML } from './testing/spec-example.fixture.js';
 import type { AgentDefinition } from './types.js';
 import { validateDefinitionObject } from './validate-definition.js';
 

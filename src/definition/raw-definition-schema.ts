@@ -23,7 +23,7 @@ import {
  * Pure validation, no transforms, so the JSON Schema export is faithful.
  */
 
-export const INPUT_TYPES = [
+const INPUT_TYPES = [
   'string',
   'number',
   'integer',

@@ -87,7 +87,7 @@ export function camelServerKeys(entry: unknown): unknown {
  * or `*` (every tool), or a name of one of its tools (`mcp_<server>_…`
  * Gemini CLI, `mcp__<server>__…` Claude Code, `<server>__…` Cadre).
  */
-export function grantsServer(tools: unknown, server: string): boolean {
+function grantsServer(tools: unknown, server: string): boolean {
   if (tools === undefined || tools === null) return true;
   const names =
     typeof tools === 'string'

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ValidationError } from '../errors/validation-error.js';
 import { loadDefinition } from './load-definition.js';
 import { SchemaRegistry } from './schema-registry.js';
-import { CODEBASE_INVESTIGATOR_YAML, REPORT_SCHEMA, registry } from './spec-example.fixture.js';
+import {
+  CODEBASE_INVESTIGATOR_YAML,
+  REPORT_SCHEMA,
+  registry,
+} from './testing/spec-example.fixture.js';
 import type { AgentDefinition } from './types.js';
 import { validateDefinitionObject } from './validate-definition.js';
 

@@ -106,7 +106,7 @@ export const canonicalToolName = (name: string): string =>
 const NARROWABLE = new Set(['shell', 'web_fetch', TASK]);
 
 /** `Bash(git status:*)` → `{ name: 'Bash', pattern: 'git status:*' }`; a plain name has no pattern. */
-export function splitToolPattern(entry: string): { name: string; pattern?: string } {
+function splitToolPattern(entry: string): { name: string; pattern?: string } {
   const match = /^([^()]+)\((.*)\)$/s.exec(entry.trim());
   if (!match) return { name: entry.trim() };
   return { name: (match[1] as string).trim(), pattern: (match[2] as string).trim() };

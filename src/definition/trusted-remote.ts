@@ -7,7 +7,7 @@ const sourceName = (source: SecretSource): string =>
   'env' in source ? `$${source.env}` : source.file;
 
 /** `Authorization from $TOKEN, X-Key from /run/secrets/key`: what the calls would send, never the values. */
-export function describeAuth(remote: RemoteAgentConfig): string {
+function describeAuth(remote: RemoteAgentConfig): string {
   return (remote.auth?.headers ?? [])
     .map((header) => {
       const value = header.value;

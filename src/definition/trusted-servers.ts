@@ -10,7 +10,7 @@ import { displayFile } from './validate-context.js';
  * machine's environment (an untrusted file could send a token anywhere).
  * Undefined for a server that needs no trust (a URL with no variables).
  */
-export function describeCommand(name: string, config: McpServerConfig): string | undefined {
+function describeCommand(name: string, config: McpServerConfig): string | undefined {
   const quote = (word: string): string =>
     /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
   if (config.transport === 'stdio')

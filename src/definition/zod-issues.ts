@@ -3,7 +3,7 @@ import { didYouMean } from './did-you-mean.js';
 import { errorAt, type IssuePath, type PendingIssue } from './issues.js';
 
 /** Field names the object schema at `path` accepts (for did-you-mean on unknown keys). */
-export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let current: unknown = schema;
   for (let i = 0; ; i++) {
     current = unwrap(current);

@@ -9,7 +9,7 @@ import { loadDataset } from './load-dataset.js';
 import { rowInputs } from './row-inputs.js';
 import { runEval } from './run-eval.js';
 import { exactScorer } from './scorers/exact.js';
-import { assistant, tools } from './test-support.js';
+import { assistant, tools } from './testing/test-support.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'cadre-eval-'));
 

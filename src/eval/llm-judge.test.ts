@@ -4,7 +4,7 @@ import { runEval } from './run-eval.js';
 import { containsScorer } from './scorers/contains.js';
 import { defaultJudgeFile, loadJudgeDefinition } from './scorers/judge-definition.js';
 import { llmJudgeScorer } from './scorers/llm-judge.js';
-import { assistant, rows, scriptedModelFor, tools } from './test-support.js';
+import { assistant, rows, scriptedModelFor, tools } from './testing/test-support.js';
 
 const verdict = (v: string, reason: string): ScriptedTurn => ({
   parts: [{ functionCall: { name: 'complete_task', args: { verdict: { verdict: v, reason } } } }],

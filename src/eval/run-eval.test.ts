@@ -5,7 +5,7 @@ import type { ModelChunk, ModelClient } from '../model/types.js';
 import { runEval } from './run-eval.js';
 import { containsScorer } from './scorers/contains.js';
 import { toolCalledScorer } from './scorers/tool-called.js';
-import { assistant, rows, scriptedModelFor, tools } from './test-support.js';
+import { assistant, rows, scriptedModelFor, tools } from './testing/test-support.js';
 import type { EvalProgress } from './types.js';
 
 const scorers = [containsScorer(), toolCalledScorer()];

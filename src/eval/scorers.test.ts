@@ -7,7 +7,7 @@ import { exactScorer } from './scorers/exact.js';
 import { jsonSchemaScorer } from './scorers/json-schema.js';
 import { regexScorer } from './scorers/regex.js';
 import { routing } from './scorers/tool-called.js';
-import { assistant } from './test-support.js';
+import { assistant } from './testing/test-support.js';
 import type { EvalRow, Scorer, ScoreResult } from './types.js';
 
 const signal = new AbortController().signal;

@@ -6,7 +6,7 @@ import { toServerConfig, type McpServerConfig } from '../definition/mcp-server-c
 import { mcpServersField } from '../definition/mcp-servers-schema.js';
 
 /** Where a project lists its MCP servers: Cadre's own file first, then Claude Code's. */
-export const PROJECT_MCP_FILES = [path.join('.cadre', 'mcp.json'), '.mcp.json'] as const;
+const PROJECT_MCP_FILES = [path.join('.cadre', 'mcp.json'), '.mcp.json'] as const;
 
 export interface ProjectMcpConfig {
   servers: Record<string, McpServerConfig>;

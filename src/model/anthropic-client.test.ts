@@ -8,7 +8,7 @@ import type { AnthropicClientOptions } from './anthropic-client.js';
 import { INVALID_JSON_ARGS_KEY } from './openai-tool-calls.js';
 import type { RetryPolicy } from './retry.js';
 import type { Message, ModelChunk, ModelRequest } from './types.js';
-import { ManualClock } from '../util/manual-clock.js';
+import { ManualClock } from '../util/testing/manual-clock.js';
 
 const API_KEY = 'sk-ant-test-key-0001';
 

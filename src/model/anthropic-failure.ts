@@ -20,7 +20,7 @@ const STATUS_OF_TYPE: Readonly<Record<string, number>> = {
 };
 
 /** What describeFailure reads: `status`, `headers` (Retry-After) and `error.message`. */
-export class AnthropicFailure extends Error {
+class AnthropicFailure extends Error {
   readonly status: number | undefined;
   readonly headers: HeaderSource | undefined;
   readonly error: { type: string; message: string };

@@ -66,7 +66,7 @@ export function toAnthropicParams(
 }
 
 /** Tools in order, the last one marked as a cache breakpoint (it caches the whole list). */
-export function toAnthropicTools(tools: readonly ToolDeclaration[]): Tool[] {
+function toAnthropicTools(tools: readonly ToolDeclaration[]): Tool[] {
   return tools.map((tool, index) => ({
     name: tool.name,
     description: tool.description,

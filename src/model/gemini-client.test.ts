@@ -6,7 +6,7 @@ import type { FakeServer, FakeServerOptions } from '../testing/fake-gemini-serve
 import { GeminiClient } from './gemini-client.js';
 import type { RetryPolicy } from './retry.js';
 import type { ModelChunk, ModelRequest } from './types.js';
-import { ManualClock } from '../util/manual-clock.js';
+import { ManualClock } from '../util/testing/manual-clock.js';
 
 const API_KEY = 'test-gemini-key-0001';
 

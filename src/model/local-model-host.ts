@@ -47,8 +47,8 @@ export interface LoadedModel {
   trainedWindow: number;
 }
 
-export const DEFAULT_SEQUENCES = 2;
-export const DEFAULT_MAX_CONTEXT = 16_384;
+const DEFAULT_SEQUENCES = 2;
+const DEFAULT_MAX_CONTEXT = 16_384;
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 
 interface Waiter {

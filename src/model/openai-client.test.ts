@@ -9,7 +9,7 @@ import { OpenAIClient } from './openai-client.js';
 import { INVALID_JSON_ARGS_KEY } from './openai-tool-calls.js';
 import type { RetryPolicy } from './retry.js';
 import type { ModelChunk, ModelRequest } from './types.js';
-import { ManualClock } from '../util/manual-clock.js';
+import { ManualClock } from '../util/testing/manual-clock.js';
 
 const API_KEY = 'sk-test-openai-key-0001';
 

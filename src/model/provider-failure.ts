@@ -78,12 +78,12 @@ export function describeFailure(thrown: unknown, now = Date.now()): ProviderFail
   };
 }
 
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status < 600);
 }
 
 /** Masks API keys and bearer tokens, keeps the first line, cuts to 200 characters. */
-export function shortDetail(text: string): string {
+function shortDetail(text: string): string {
   const line = redact(text).split('\n')[0]?.replace(/\s+/g, ' ').trim() ?? '';
   return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
 }

@@ -24,7 +24,7 @@ export type ModelProvider = 'gemini' | 'openai' | 'ollama' | 'anthropic' | 'scri
 
 export type ModelEnv = Readonly<Record<string, string | undefined>>;
 
-export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 const PREFIXES: Record<string, ModelProvider> = {
   gemini: 'gemini',

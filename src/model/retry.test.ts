@@ -6,7 +6,7 @@ import { parseRetryAfter, retryDelayFromBody } from './retry-after.js';
 import { retryDelayMs, withRetries } from './retry.js';
 import type { RetryOptions } from './retry.js';
 import type { ModelChunk } from './types.js';
-import { ManualClock } from '../util/manual-clock.js';
+import { ManualClock } from '../util/testing/manual-clock.js';
 
 /** What an SDK throws for an HTTP failure: a status, maybe headers. */
 function httpError(

@@ -55,7 +55,7 @@ function latestResponses(request: ModelRequest): FunctionResponsePart[] {
   return last.parts.filter((p): p is FunctionResponsePart => p.kind === 'function_response');
 }
 
-export function toolOutcome(request: ModelRequest): ToolOutcome | undefined {
+function toolOutcome(request: ModelRequest): ToolOutcome | undefined {
   const responses = latestResponses(request);
   if (responses.length === 0) return undefined;
   const errors = responses.flatMap((r) => ('error' in r.response ? [r.response.error] : []));

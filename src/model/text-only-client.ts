@@ -18,7 +18,7 @@ const hasImages = (part: Part): part is FunctionResponsePart =>
 const stripped = (part: Part): Part => (hasImages(part) ? withNotes(part) : part);
 
 /** The request as a model that takes no images should get it: every tool image a note instead. */
-export function withoutImages(request: ModelRequest): ModelRequest {
+function withoutImages(request: ModelRequest): ModelRequest {
   if (!request.messages.some((m) => m.parts.some(hasImages))) return request;
   const messages: Message[] = request.messages.map((message) => ({
     ...message,

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ALLOW, GMAIL, WRITE, ask, deny, mail, plain, run, type Row } from './test-support.js';
+import {
+  ALLOW,
+  GMAIL,
+  WRITE,
+  ask,
+  deny,
+  mail,
+  plain,
+  run,
+  type Row,
+} from './testing/test-support.js';
 
 describe('decide: argument matchers in rules', () => {
   it.each<[string, Row]>([

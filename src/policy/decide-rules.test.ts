@@ -13,7 +13,7 @@ import {
   run,
   user,
   type Row,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 describe('decide: rules', () => {
   const internalOnly: PolicyRule = {

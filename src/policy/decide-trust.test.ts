@@ -14,7 +14,7 @@ import {
   run,
   user,
   type Row,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 describe('decide: trust presets', () => {
   const granted = [grant('gmail_send', 'a@x.com')];

@@ -15,7 +15,7 @@ import {
   run,
   user,
   type Row,
-} from './test-support.js';
+} from './testing/test-support.js';
 import { normalizeCall } from './normalize-call.js';
 import type { PolicyRule } from './types.js';
 

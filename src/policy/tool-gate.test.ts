@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passGate, type GatePolicy } from './tool-gate.js';
-import { GMAIL, READ } from './test-support.js';
+import { GMAIL, READ } from './testing/test-support.js';
 
 describe('the gate', () => {
   it('looks up grants only for calls they can cover (side effects)', async () => {

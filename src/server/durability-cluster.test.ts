@@ -14,7 +14,7 @@ import { seededRandom, testClient, type TestClient } from '../testing/http-clien
 import { startMailerGemini } from '../testing/mailer-gemini.js';
 import { startServeProcess, startWorkerProcess } from '../testing/serve-process.js';
 import type { FakeServer } from '../testing/fake-turn.js';
-import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/testing/test-support.js';
 
 const postgres = new TestPostgres();
 const children = new Set<ChildProcess>();

@@ -8,7 +8,7 @@ import type { FakeServer } from '../testing/fake-turn.js';
 import { seededRandom, testClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
 import { startServeProcess } from '../testing/serve-process.js';
-import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/testing/test-support.js';
 
 const TRIES = 24;
 let smtp: TestSmtpServer;

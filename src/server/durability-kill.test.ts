@@ -14,7 +14,7 @@ import { seededRandom, testClient } from '../testing/http-client.js';
 import { startMailerGemini } from '../testing/mailer-gemini.js';
 import { isRunning } from '../testing/processes.js';
 import { startServeProcess } from '../testing/serve-process.js';
-import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/testing/test-support.js';
 
 const KILLS = 20;
 let smtp: TestSmtpServer;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
 import { startInProcessServer, type InProcessServer } from '../testing/in-process-server.js';
-import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/testing/test-support.js';
 
 let smtp: TestSmtpServer;
 let server: InProcessServer;

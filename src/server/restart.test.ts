@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/open-store.js';
-import { startSmtpServer, type TestSmtpServer } from '../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../tools/mail/testing/test-support.js';
 import { startServeProcess } from '../testing/serve-process.js';
 
 const children: ChildProcess[] = [];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from './http/build-server.js';
-import { auth, fakeService, fakeTokens, type TestServer } from './http/test-support.js';
+import { auth, fakeService, fakeTokens, type TestServer } from './http/testing/test-support.js';
 import { registerWebUi } from './web-ui.js';
 
 let server: TestServer | undefined;

@@ -9,7 +9,7 @@ export interface WebUiOptions {
   dir?: string;
 }
 
-export const defaultWebDir = (): string => join(packageRoot() ?? process.cwd(), 'dist', 'web');
+const defaultWebDir = (): string => join(packageRoot() ?? process.cwd(), 'dist', 'web');
 
 /** The page's client routes (web/src/state/use-route.ts): each answers index.html. */
 const CLIENT_ROUTES = ['/', '/threads/*', '/runs/*', '/approvals', '/grants'];

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
-import { describeStoreConformance } from './testing/store-conformance.js';
-import { sampleEvent, seedApproval } from './testing/store-fixture.js';
+import { describeStoreConformance } from './conformance/index.js';
+import { sampleEvent, seedApproval } from './conformance/conformance-store.js';
 import { TestPostgres } from './testing/embedded-postgres.js';
 import { resetPostgres } from './testing/reset-postgres.js';
 import type { KyselyStore } from './kysely-store.js';

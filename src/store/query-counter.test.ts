@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
 import { createQueryCounter } from './query-counter.js';
-import { sampleEvent } from './testing/store-fixture.js';
+import { sampleEvent } from './conformance/conformance-store.js';
 
 describe('query counter', () => {
   it('counts statements, explicit commits and writes outside a transaction', () => {

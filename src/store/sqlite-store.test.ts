@@ -4,8 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
-import { describeStoreConformance } from './testing/store-conformance.js';
-import { seedApproval } from './testing/store-fixture.js';
+import { describeStoreConformance } from './conformance/index.js';
+import { seedApproval } from './conformance/conformance-store.js';
 
 const dirs: string[] = [];
 function tempDbFile(): string {

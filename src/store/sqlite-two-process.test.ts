@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
 import { openKyselyStore } from './open-store.js';
-import { seedRun } from './testing/store-fixture.js';
+import { seedRun } from './conformance/conformance-store.js';
 
 const dirs: string[] = [];
 const auditKey = randomBytes(32);

@@ -23,9 +23,9 @@ export type * from './aggregates/transition.js';
 
 /**
  * Persistence for the server flow, one aggregate per field. Every backend
- * passes one conformance suite (`testing/store-conformance.ts`). Reads scoped
- * by user answer `undefined` for another user's record, exactly as for a
- * missing one. Every call takes the record's id first, then its data, then
+ * passes one conformance suite (`conformance/store-conformance.ts`, public
+ * as `cadre/store-conformance`). Reads scoped by user answer `undefined`
+ * for another user's record, exactly as for a missing one. Every call takes the record's id first, then its data, then
  * one options bag (`{ signal }`); writes check the signal before they start
  * and then run to completion.
  */

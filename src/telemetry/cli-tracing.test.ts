@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../testing/run-cli-captured.js';
-import { attribute, receiver, spansOf } from './otlp-receiver.js';
+import { attribute, receiver, spansOf } from './testing/otlp-receiver.js';
 
 async function project(turns: unknown[]): Promise<{ cwd: string; model: string }> {
   const cwd = await mkdtemp(join(tmpdir(), 'cadre-traced-'));

@@ -19,7 +19,7 @@ export interface TelemetryOptions {
   lastExportFailure?: () => string | undefined;
 }
 
-export const TRACER_NAME = 'cadre';
+const TRACER_NAME = 'cadre';
 
 /**
  * Telemetry over a tracer provider the caller built (tests, an application

@@ -7,7 +7,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
 import { createTelemetry, type TelemetryOptions } from './create-telemetry.js';
-import { SpanTree } from './test-support.js';
+import { SpanTree } from './testing/test-support.js';
 
 /** A provider without shutdown (as an application's own may be), so spans stay readable. */
 function setUp(options: TelemetryOptions = {}) {

@@ -5,7 +5,7 @@ import { ScriptedModel } from '../model/scripted-model.js';
 import { run } from '../runtime/run-verbs.js';
 import { startFakeOpenAI, type FakeServer } from '../testing/fake-openai-server.js';
 import { echoTool } from '../testing/test-tools.js';
-import { memoryTelemetry } from './test-support.js';
+import { memoryTelemetry } from './testing/test-support.js';
 
 const greeter: AgentDefinition = {
   name: 'greeter',

@@ -4,7 +4,13 @@ import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { run } from '../runtime/run-verbs.js';
 import { echoTool } from '../testing/test-tools.js';
-import { attribute, receiver, spansOf, type Export, type OtlpSpan } from './otlp-receiver.js';
+import {
+  attribute,
+  receiver,
+  spansOf,
+  type Export,
+  type OtlpSpan,
+} from './testing/otlp-receiver.js';
 import { telemetryFromEnv } from './telemetry-from-env.js';
 
 async function runOnce(onEvent: (event: CadreEvent) => void): Promise<void> {

@@ -5,7 +5,7 @@ import protobuf from 'protobufjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { run } from '../runtime/run-verbs.js';
-import { receiver } from './otlp-receiver.js';
+import { receiver } from './testing/otlp-receiver.js';
 import { otlpTelemetry } from './otlp-telemetry.js';
 import { DEFAULT_EXPORT_TIMEOUT_MS, telemetryConfig } from './telemetry-config.js';
 import type { Telemetry } from './telemetry.js';

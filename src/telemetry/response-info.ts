@@ -33,7 +33,7 @@ export function responseInfo(data: Readonly<Record<string, unknown>>): ResponseI
 }
 
 /** `server.address` and `server.port` of a base URL, the scheme's port when none is given. */
-export function serverOf(endpoint: string | undefined): ResponseInfo['server'] {
+function serverOf(endpoint: string | undefined): ResponseInfo['server'] {
   if (!endpoint) return undefined;
   try {
     const url = new URL(endpoint);

@@ -12,7 +12,7 @@ import {
 import type { AgentDefinition } from '../definition/types.js';
 import { echoTool, sendTool } from '../testing/test-tools.js';
 import { defineTool } from '../tools/types.js';
-import { memoryTelemetry } from './test-support.js';
+import { memoryTelemetry } from './testing/test-support.js';
 
 const def = (name: string, tools: string[]): AgentDefinition => ({
   name,

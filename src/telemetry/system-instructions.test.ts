@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../definition/types.js';
 import type { CadreEvent } from '../events/types.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { run as runAgent } from '../runtime/run-verbs.js';
-import { memoryTelemetry } from './test-support.js';
+import { memoryTelemetry } from './testing/test-support.js';
 
 const agent: AgentDefinition = {
   name: 'helper',

@@ -3,11 +3,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peerClient, sendText, startCadrePeers, type CadrePeers } from '../a2a/cadre-peers.js';
+import {
+  peerClient,
+  sendText,
+  startCadrePeers,
+  type CadrePeers,
+} from '../a2a/testing/cadre-peers.js';
 import { remoteAnswer } from '../a2a/remote-answer.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { run } from '../agents/run-verbs.js';
-import { receiver, spansWithService, type Export } from './otlp-receiver.js';
+import { receiver, spansWithService, type Export } from './testing/otlp-receiver.js';
 import { telemetryFromEnv } from './telemetry-from-env.js';
 
 const TOKEN_VAR = 'CADRE_TEST_TRACE_PEER_TOKEN';

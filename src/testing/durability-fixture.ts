@@ -1,5 +1,5 @@
 import { openStore } from '../store/open-store.js';
-import type { TestSmtpServer } from '../tools/mail/test-support.js';
+import type { TestSmtpServer } from '../tools/mail/testing/test-support.js';
 import type { FakeServer } from './fake-turn.js';
 
 /** What the run and resolve routes answer (the fields these tests read). */

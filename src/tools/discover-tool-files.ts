@@ -63,7 +63,7 @@ export interface ProjectToolOptions {
 }
 
 /** The folders code tools are imported from: declared folders only, like agents. */
-export const TOOL_FOLDERS = ['.cadre/tools', 'tools'] as const;
+const TOOL_FOLDERS = ['.cadre/tools', 'tools'] as const;
 
 /**
  * Code tools for the CLI and the server: `*.tool.ts` modules in the

@@ -6,7 +6,7 @@ import { startFakeGemini } from '../testing/fake-gemini-server.js';
 import { comparableEvents } from './comparable-events.js';
 import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';
-import { countingTools, notifier } from './test-support.js';
+import { countingTools, notifier } from './testing/test-support.js';
 
 describe('a recording made against the fake Gemini server (scripted responses)', () => {
   it('keeps the retried attempt and replays with no server running', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTrajectory, parseTrajectory, saveTrajectory } from './load-trajectory.js';
-import { recordNotifier } from './test-support.js';
+import { recordNotifier } from './testing/test-support.js';
 
 describe('loading trajectories', () => {
   it('round-trips a recorded trajectory (scripted model behaviour) through a file', async () => {

@@ -6,7 +6,7 @@ import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';
 import { defineTool } from '../tools/types.js';
 import type { Clock } from '../util/clock.js';
-import { call, countingTools, notifier, recordNotifier } from './test-support.js';
+import { call, countingTools, notifier, recordNotifier } from './testing/test-support.js';
 
 const noTools = { ...notifier, toolConfig: { tools: [] } };
 const complete = call('complete_task', { report: { summary: 's' } });

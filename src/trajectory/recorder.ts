@@ -12,7 +12,7 @@ import { describeTool, recordingTool, toolList } from './recording-tools.js';
 import { StepLog, type StepLogSnapshot } from './step-log.js';
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory } from './types.js';
 
-export const RECORDER = 'cadre/0.1';
+const RECORDER = 'cadre/0.1';
 
 /** A run being recorded: run it with `options`, then `finish` with its result. */
 export interface Recording {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineTool } from '../tools/types.js';
 import { describeDivergence } from './replay-log.js';
 import { replayTrajectory } from './replay.js';
-import { notifier, recordNotifier } from './test-support.js';
+import { notifier, recordNotifier } from './testing/test-support.js';
 
 const changedPrompt = {
   ...notifier,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { replayTrajectory } from './replay.js';
-import { call, countingTools, recordNotifier } from './test-support.js';
+import { call, countingTools, recordNotifier } from './testing/test-support.js';
 
 describe('forking a replay with until (both models scripted)', () => {
   it('replays N model steps, then a live model takes over and tools run for real', async () => {

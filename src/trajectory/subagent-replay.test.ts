@@ -7,7 +7,7 @@ import type { AgentDefinition } from '../definition/types.js';
 import { comparableEvents } from './comparable-events.js';
 import { replayTrajectory } from './replay.js';
 import { runRecorded } from './run-recorded.js';
-import { countingTools } from './test-support.js';
+import { countingTools } from './testing/test-support.js';
 
 const reader: AgentDefinition = {
   name: 'reader',

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { parseTrajectory } from './load-trajectory.js';
-import { recordNotifier } from './test-support.js';
+import { recordNotifier } from './testing/test-support.js';
 import { trajectoryJsonSchema, type trajectorySchemaV1 } from './trajectory-schema.js';
 import type { Trajectory } from './types.js';
 

@@ -191,7 +191,7 @@ export const trajectorySchemaV1 = z.object({
   }),
 });
 
-export const TRAJECTORY_SCHEMA_ID = 'urn:cadre:schema:trajectory:v1';
+const TRAJECTORY_SCHEMA_ID = 'urn:cadre:schema:trajectory:v1';
 
 /** JSON Schema (draft 2020-12) of the format, as shipped in `spec/trajectory.schema.json`. */
 export function trajectoryJsonSchema(): Record<string, unknown> {

@@ -2,12 +2,12 @@ import { refusalReason, type GateEntry } from './project-gate.js';
 import { showExactly } from './show-exactly.js';
 
 /** `tools/x.tool.mjs (tool module, not trusted yet)` */
-export function describeEntry(entry: GateEntry): string {
+function describeEntry(entry: GateEntry): string {
   return `${showExactly(entry.key)} (${entry.kind}, ${refusalReason(entry)})`;
 }
 
 /** A path as a shell word, for the command a person may copy. */
-export function shellWord(text: string): string {
+function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

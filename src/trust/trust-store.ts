@@ -29,7 +29,7 @@ export async function readTrustStore(file: string): Promise<TrustStore> {
   return parseTrustStore(text, file);
 }
 
-export function parseTrustStore(text: string, file: string): TrustStore {
+function parseTrustStore(text: string, file: string): TrustStore {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { realClock } from './clock.js';
-import { ManualClock } from './manual-clock.js';
+import { ManualClock } from './testing/manual-clock.js';
 
 describe('ManualClock', () => {
   it('wakes sleeps only when advanced past their end, earliest first', async () => {

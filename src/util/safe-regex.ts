@@ -12,7 +12,7 @@ export const MAX_PATTERN_CHARS = 1_000;
  * character per instruction, so `a[ab]{999}$` on a 1 MB line took 7 s); the cap
  * bounds that while fitting any literal under MAX_PATTERN_CHARS.
  */
-export const MAX_PROGRAM_SIZE = 2_000;
+const MAX_PROGRAM_SIZE = 2_000;
 
 /** A pattern compiled for the linear-time engine: matching cannot backtrack catastrophically. */
 export interface SafePattern {

@@ -8,7 +8,7 @@
  * interfaces embedded); this one is built from the 1.0 side so 1.0 readers
  * see the card they always saw, plus fields they skip.
  */
-export const LEGACY_PROTOCOL_VERSION = '0.3.0';
+const LEGACY_PROTOCOL_VERSION = '0.3.0';
 
 /** The 1.0 card's JSON with the v0.3 fields added: nothing of it changes. */
 export function withLegacyFields(card: Record<string, unknown>, rpcUrl: string): unknown {

@@ -3,7 +3,7 @@ import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
 import type { RunHooks, RunResponse, RunView } from '../../server/run-service-types.js';
-import { fakeService, response } from '../../server/http/test-support.js';
+import { fakeService, response } from '../../server/http/testing/test-support.js';
 import { SIGNAL_KEY } from './run-executor.js';
 import { RunRequestHandler } from './run-request-handler.js';
 import { agentCard } from './serve-agent.js';

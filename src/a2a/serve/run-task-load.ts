@@ -23,7 +23,7 @@ const historyMessage = (message: ThreadMessage, runId: string): Message[] =>
       ];
 
 /** The task's history: the run's own messages in its thread (the prompt, the answer), oldest first. */
-export const runHistory = (messages: readonly ThreadMessage[], runId: string): Message[] =>
+const runHistory = (messages: readonly ThreadMessage[], runId: string): Message[] =>
   messages.filter((m) => m.runId === runId).flatMap((m) => historyMessage(m, runId));
 
 export interface LoadOptions {

@@ -35,7 +35,7 @@ export const agentMessage = (run: Pick<RunState, 'runId' | 'threadId'>, text: st
 });
 
 /** The A2A state of a run: an approval waiting is the client's turn to answer (`input-required`). */
-export function taskState(status: RunState['status']): TaskState {
+function taskState(status: RunState['status']): TaskState {
   switch (status) {
     case 'completed':
       return TaskState.TASK_STATE_COMPLETED;

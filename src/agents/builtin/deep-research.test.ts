@@ -13,7 +13,7 @@ import {
   researchRole,
   say,
   typesAt,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 const QUESTION = 'How do bees navigate?';
 

@@ -11,7 +11,7 @@ import { lsTool, readFileTool } from '../../tools/builtin/index.js';
 import type { Tool } from '../../tools/types.js';
 import { ReactAgent, type ReactConfig } from './react.js';
 import { FORMAT_REMINDER } from './react-protocol.js';
-import { lastUserText, say } from './test-support.js';
+import { lastUserText, say } from './testing/test-support.js';
 
 const act = (tool: string, input: string, thought = `I should use ${tool}.`): ScriptedTurn =>
   say(`Thought: ${thought}\nAction: ${tool}\nAction Input: ${input}`, 7);

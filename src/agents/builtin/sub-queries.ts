@@ -18,7 +18,7 @@ export interface SubQueryPlan {
   model?: string;
 }
 
-export const SUB_QUERY_AGENT = 'sub_query';
+const SUB_QUERY_AGENT = 'sub_query';
 
 /**
  * Runs every sub-query as an ephemeral child agent, at most `maxConcurrent`

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { auth, fakeService, startTestServer } from '../../server/http/test-support.js';
+import { auth, fakeService, startTestServer } from '../../server/http/testing/test-support.js';
 import { openKyselyStore, openStore } from '../../store/open-store.js';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { sha256Hex } from '../../util/sha256.js';

@@ -19,9 +19,9 @@ import {
 } from '../../definition/mcp-server-config.js';
 
 /** How long starting a server and listing its tools may take. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** One tool call's limit unless the server's config says otherwise. */
-export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 /** Most tool pages read from one server (a guard against a server that never stops paging). */
 const MAX_PAGES = 50;
 /** Kept from a stdio server's stderr, to say why it failed. */

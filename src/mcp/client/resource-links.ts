@@ -1,8 +1,8 @@
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** At most this many links per answer are read, and this many characters of each. */
-export const MAX_LINKS_FOLLOWED = 4;
-export const MAX_LINKED_CHARS = 16 * 1024;
+const MAX_LINKS_FOLLOWED = 4;
+const MAX_LINKED_CHARS = 16 * 1024;
 
 type Content = NonNullable<CallToolResult['content']>;
 

@@ -38,10 +38,10 @@ export interface AgentContent {
 }
 
 /** The spec's "resource not found" (not in the SDK's ErrorCode enum). */
-export const RESOURCE_NOT_FOUND = -32002;
+const RESOURCE_NOT_FOUND = -32002;
 
-export const AGENT_URI_PREFIX = 'cadre://agents/';
-export const RUN_URI_PREFIX = 'cadre://runs/';
+const AGENT_URI_PREFIX = 'cadre://agents/';
+const RUN_URI_PREFIX = 'cadre://runs/';
 
 export const agentUri = (name: string): string => `${AGENT_URI_PREFIX}${encodeURIComponent(name)}`;
 

@@ -22,7 +22,7 @@ export interface AgentsMcpServerOptions {
   content?: AgentContent;
 }
 
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 const VERSION = '0.1.0';
 

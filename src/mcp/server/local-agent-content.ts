@@ -95,10 +95,7 @@ const mimeOf = (file: string | undefined): string =>
  * query filled from the arguments. Cadre's own completion rules are left out:
  * they belong to Cadre's loop, not to the client's model.
  */
-export function openingPrompt(
-  definition: AgentDefinition,
-  args: Record<string, string>,
-): GetPromptResult {
+function openingPrompt(definition: AgentDefinition, args: Record<string, string>): GetPromptResult {
   const schema = inputsJsonSchema(definition);
   const missing = promptArguments(schema).filter((arg) => arg.required && !(arg.name in args));
   if (missing.length > 0)

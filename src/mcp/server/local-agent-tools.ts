@@ -160,7 +160,7 @@ export function resultOf(
  * person is asked by elicitation; a client that cannot be asked gets the
  * call refused, with the reason the model sees.
  */
-export function clientConfirm(
+function clientConfirm(
   context: Pick<ToolCallContext, 'ask'>,
   approve: readonly string[] | ToolApprovals,
 ): ConfirmationHandler {

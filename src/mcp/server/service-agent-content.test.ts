@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { createRunService } from '../../server/core/create-run-service.js';
-import { startTestServer, type TestServer } from '../../server/http/test-support.js';
+import { startTestServer, type TestServer } from '../../server/http/testing/test-support.js';
 import type { RunService } from '../../server/run-service-types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';

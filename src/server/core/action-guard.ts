@@ -12,7 +12,7 @@ import { audit } from './audit-log.js';
 import type { ServerContext } from './server-context.js';
 
 /** What the model reads for an effect whose process died mid-call. */
-export const UNKNOWN_OUTCOME =
+const UNKNOWN_OUTCOME =
   'This action was interrupted when the process running it stopped: it may or may not have happened. Do not repeat it without asking the user.';
 
 /**

@@ -10,7 +10,7 @@ import type { ModelRequest } from '../../model/types.js';
 import { inputHashOf } from '../../runtime/calls/approval-binding.js';
 import { openKyselyStore } from '../../store/open-store.js';
 import type { KyselyStore } from '../../store/kysely-store.js';
-import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
 import type { RunResponse, RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 

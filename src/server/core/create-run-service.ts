@@ -90,7 +90,7 @@ export interface RunServiceOptions {
   trust?: { oneRun?: boolean };
 }
 
-export const DEFAULT_WORKER: RunWorkerOptions = {
+const DEFAULT_WORKER: RunWorkerOptions = {
   leaseMs: 15_000,
   pollMs: 1_000,
   concurrency: 64,

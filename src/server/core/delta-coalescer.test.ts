@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
-import { ManualClock } from '../../util/manual-clock.js';
+import { ManualClock } from '../../util/testing/manual-clock.js';
 import { deltaCoalescer } from './delta-coalescer.js';
 
 const event = (type: string, text: string, executionId = 'e1'): CadreEvent => ({

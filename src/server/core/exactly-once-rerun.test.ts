@@ -8,8 +8,8 @@ import type { ModelRequest } from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { createCalendarEventTool } from '../../tools/calendar/calendar-event-create.js';
-import { contextFor } from '../../tools/builtin/test-support.js';
-import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
+import { contextFor } from '../../tools/builtin/testing/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 

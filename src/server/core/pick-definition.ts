@@ -16,7 +16,7 @@ import {
  * unless an agent folder has one of that name); the chat 3-turn limit
  * unless the agent sets its own.
  */
-export function agentFor(
+function agentFor(
   ctx: Pick<ServerContext, 'agents' | 'defaultAgent'>,
   name: string | undefined,
 ): AgentDefinition {

@@ -6,7 +6,7 @@ import { ValidationError } from '../../errors/validation-error.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
-import { ManualClock } from '../../util/manual-clock.js';
+import { ManualClock } from '../../util/testing/manual-clock.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 

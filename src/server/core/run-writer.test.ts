@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { openStore } from '../../store/open-store.js';
-import { sampleEvent } from '../../store/testing/store-fixture.js';
+import { sampleEvent } from '../../store/conformance/conformance-store.js';
 import type { Store } from '../../store/types.js';
 import { runWriter, type RunWriterOptions } from './run-writer.js';
 

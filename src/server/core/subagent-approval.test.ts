@@ -7,7 +7,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelRequest } from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
-import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
 import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 import { serviceAgentTools } from '../../mcp/server/service-agent-tools.js';

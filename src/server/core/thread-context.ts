@@ -4,7 +4,7 @@ import { SUMMARY_MARKER } from '../../runtime/compaction/split-conversation.js';
 import type { Store, ThreadMessage } from '../../store/types.js';
 
 /** Messages read from a thread to find what its summary does not cover yet. */
-export const THREAD_READ_LIMIT = 200;
+const THREAD_READ_LIMIT = 200;
 /** Runs looked back through for the thread's latest summary (a thread is summarised every few runs). */
 const RUNS_SEARCHED = 12;
 /** A run's summary of its history comes before its first turn: among its first events. */

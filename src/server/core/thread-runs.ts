@@ -39,7 +39,7 @@ async function nameOf(store: Reads, userId: string, signal?: AbortSignal): Promi
   return (await store.auth.listTokens({ userId }, { signal }))[0]?.userName ?? 'the owner';
 }
 
-export function decisionView(approval: Approval, decidedBy: string): DecisionView | undefined {
+function decisionView(approval: Approval, decidedBy: string): DecisionView | undefined {
   if (approval.status === 'pending' || !approval.decision || !approval.resolvedAt) return undefined;
   return {
     approvalId: approval.id,

@@ -8,7 +8,7 @@ import type {
 import { continues, ownSteps, promptIndex, textOf } from './own-steps.js';
 
 /** Outputs longer than this are cut: the page shows them, a download would keep them whole. */
-export const MAX_OUTPUT = 20_000;
+const MAX_OUTPUT = 20_000;
 
 /** A recorded run as the page steps through it. */
 export function trajectoryView(trajectory: Trajectory): TrajectoryView {

@@ -6,7 +6,7 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import type { ModelRequest } from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import { TestPostgres } from '../../store/testing/embedded-postgres.js';
-import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/test-support.js';
+import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
 import { createRunService } from './create-run-service.js';
 
 const postgres = new TestPostgres();

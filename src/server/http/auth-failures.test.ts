@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAuthFailures } from './auth-failures.js';
 import { clientKey } from './client-key.js';
 import { failureKeys } from './failure-keys.js';
-import { auth, fakeService, startTestServer, type TestServer } from './test-support.js';
+import { auth, fakeService, startTestServer, type TestServer } from './testing/test-support.js';
 import { parseTrustProxy } from './trust-proxy.js';
 
 let server: TestServer | undefined;

@@ -4,7 +4,7 @@ export interface AuthFailureLimit {
   windowMs: number;
 }
 
-export const DEFAULT_AUTH_FAILURE_LIMIT = { max: 20, windowMs: 60_000 } as const;
+const DEFAULT_AUTH_FAILURE_LIMIT = { max: 20, windowMs: 60_000 } as const;
 
 /** Keys remembered at most per kind; the oldest go first. */
 const MAX_ENTRIES = 10_000;

@@ -48,8 +48,8 @@ export interface BuildServerOptions {
   trustProxy?: TrustProxy;
 }
 
-export const DEFAULT_BODY_LIMIT = 256 * 1024;
-export const DEFAULT_RATE_LIMIT = { max: 600, timeWindow: '1 minute' } as const;
+const DEFAULT_BODY_LIMIT = 256 * 1024;
+const DEFAULT_RATE_LIMIT = { max: 600, timeWindow: '1 minute' } as const;
 
 /** The HTTP API over a RunService: auth, rate, size and time limits, validation, status codes, JSON and NDJSON. */
 /** Seconds a client waits before retrying while the database is down (its reconnects back off to 2 s). */

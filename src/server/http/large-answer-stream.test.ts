@@ -9,8 +9,8 @@ import type { Store } from '../../store/types.js';
 import { createRunService } from '../core/create-run-service.js';
 import type { RunService } from '../run-service-types.js';
 import type { StreamLine } from './stream-lines.js';
-import { startTestServer, type TestServer } from './test-support.js';
-import { ANSWER, largeAnswerTurn } from './large-answer.js';
+import { startTestServer, type TestServer } from './testing/test-support.js';
+import { ANSWER, largeAnswerTurn } from './testing/large-answer.js';
 
 let dir: string;
 let store: Store;

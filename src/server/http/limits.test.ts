@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { auth, fakeService, jsonAuth, startTestServer, type TestServer } from './test-support.js';
+import {
+  auth,
+  fakeService,
+  jsonAuth,
+  startTestServer,
+  type TestServer,
+} from './testing/test-support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -8,7 +8,7 @@ export interface LogSettings {
   format: LogFormat;
 }
 
-export const LOG_LEVELS: readonly LevelWithSilent[] = [
+const LOG_LEVELS: readonly LevelWithSilent[] = [
   'fatal',
   'error',
   'warn',
@@ -17,7 +17,7 @@ export const LOG_LEVELS: readonly LevelWithSilent[] = [
   'trace',
   'silent',
 ];
-export const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 
 /**
  * The flag wins over the environment. Without either, a terminal gets readable

@@ -12,7 +12,7 @@ export interface LogOptions {
  * keeps only method, url and addresses, and these paths are censored in
  * anything else that is logged (errors with attached context included).
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

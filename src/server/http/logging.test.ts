@@ -1,7 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/validation-error.js';
-import { auth, fakeService, jsonAuth, startTestServer, type TestServer } from './test-support.js';
+import {
+  auth,
+  fakeService,
+  jsonAuth,
+  startTestServer,
+  type TestServer,
+} from './testing/test-support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import {
   scriptedRun,
   startTestServer,
   type TestServer,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

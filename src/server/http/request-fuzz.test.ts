@@ -6,7 +6,7 @@ import {
   startTestServer,
   type FakeRunService,
   type TestServer,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 /** Property tests: whatever arrives at a POST route, the answer is a 4xx with a code and the core is never called. */
 const ROUTES = {

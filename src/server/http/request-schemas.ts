@@ -60,7 +60,7 @@ export const eventsQuery = z.object({
 export const auditQuery = z.object({ runId: id });
 
 export const DEFAULT_PENDING_PAGE = 50;
-export const MAX_PENDING_PAGE = 200;
+const MAX_PENDING_PAGE = 200;
 
 /** `GET /api/agent/approvals/pending?cursor=…&limit=…`: a page of 1 to 200, 50 by default. */
 export const pendingQuery = z.object({

@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/cadre-error.js';
 import type { TokenLookup } from './auth.js';
 import { createRequestSignals } from './request-signals.js';
-import { auth, fakeService, fakeTokens, startTestServer, type TestServer } from './test-support.js';
+import {
+  auth,
+  fakeService,
+  fakeTokens,
+  startTestServer,
+  type TestServer,
+} from './testing/test-support.js';
 
 let app: FastifyInstance | undefined;
 let server: TestServer | undefined;

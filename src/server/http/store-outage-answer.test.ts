@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../errors/index.js';
-import { auth, fakeService, startTestServer, type TestServer } from './test-support.js';
+import { auth, fakeService, startTestServer, type TestServer } from './testing/test-support.js';
 
 // The store's outage itself is attacked in src/server/worker/postgres-outage.test.ts; this is
 // what a client reads while it lasts.

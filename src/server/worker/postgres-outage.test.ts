@@ -11,7 +11,7 @@ import { TestPostgres } from '../../store/testing/embedded-postgres.js';
 import type { Store } from '../../store/types.js';
 import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
 import type { Clock } from '../../util/clock.js';
-import { ManualClock } from '../../util/manual-clock.js';
+import { ManualClock } from '../../util/testing/manual-clock.js';
 import { createRunService } from '../core/create-run-service.js';
 import { buildServer } from '../http/build-server.js';
 import type { RunService } from '../run-service-types.js';

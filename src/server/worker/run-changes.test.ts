@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunChange, Store } from '../../store/types.js';
-import { ManualClock } from '../../util/manual-clock.js';
+import { ManualClock } from '../../util/testing/manual-clock.js';
 import { createRunChanges, QUEUE } from './run-changes.js';
 
 /** A store whose subscription the test drives by hand. */

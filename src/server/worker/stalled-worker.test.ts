@@ -7,7 +7,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
-import { ManualClock } from '../../util/manual-clock.js';
+import { ManualClock } from '../../util/testing/manual-clock.js';
 import { createRunService } from '../core/create-run-service.js';
 import type { RunService } from '../run-service-types.js';
 

@@ -1,6 +1,6 @@
 import type { Approval } from '../records.js';
 import type { Store } from '../types.js';
-import { seedRun } from './store-fixture.js';
+import { seedRun } from '../conformance/conformance-store.js';
 
 /** Rows per approvals.createBatch call: one multi-row INSERT each, well under SQLite's variable limit. */
 const BATCH = 500;

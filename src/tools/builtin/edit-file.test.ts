@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
 import { editFileTool } from './edit-file.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from './test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

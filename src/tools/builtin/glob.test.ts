@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/index.js';
 import { globTool } from './glob.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from './test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file.js';
 import { readFileTool } from './read-file.js';
-import { makeWorkspace, type TestWorkspace } from './test-support.js';
+import { makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 import { writeFileTool } from './write-file.js';
 
 // An agent's file tools try to plant what the host loads later: code tools, agent modules,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
 import { readFileTool } from './read-file.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from './test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

@@ -10,7 +10,7 @@ import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { readFileTool } from './read-file.js';
-import { makeWorkspace, type TestWorkspace } from './test-support.js';
+import { makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 import { writeFileTool } from './write-file.js';
 
 const SECRET = 'TOPSECRET-42';

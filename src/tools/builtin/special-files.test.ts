@@ -7,7 +7,7 @@ import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { readFileTool } from './read-file.js';
-import { makeWorkspace, type TestWorkspace } from './test-support.js';
+import { makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 import { writeFileTool } from './write-file.js';
 
 // Attacks on the file tools: special files that hang or never end, hard links out of the

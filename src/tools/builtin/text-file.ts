@@ -5,7 +5,7 @@ import { formatCount } from './output-cap.js';
 import { readRegularFile } from './regular-file.js';
 
 /** Larger files are refused outright rather than loaded whole into memory. */
-export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
 
 /**
  * Reads a file the tools treat as UTF-8 text, refusing directories, huge files

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolExecutionError } from '../../errors/index.js';
-import { makeWorkspace, type TestWorkspace } from './test-support.js';
+import { makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 import {
   isInsideWorkspace,
   isProtectedPath,

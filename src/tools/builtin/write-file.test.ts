@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/index.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from './test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from './testing/test-support.js';
 import { writeFileTool } from './write-file.js';
 
 let ws: TestWorkspace;

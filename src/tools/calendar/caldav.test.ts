@@ -3,9 +3,13 @@ import path from 'node:path';
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, ConfigError } from '../../errors/index.js';
-import { makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
+import { makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
 import { createCalendarEventTool } from './calendar-event-create.js';
-import { FAKE_CALDAV_CREDENTIALS, startFakeCalDav, type FakeCalDav } from './test-support.js';
+import {
+  FAKE_CALDAV_CREDENTIALS,
+  startFakeCalDav,
+  type FakeCalDav,
+} from './testing/test-support.js';
 
 let dav: FakeCalDav;
 let ws: TestWorkspace;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, ToolExecutionError, ValidationError } from '../../errors/index.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
 import { createCalendarEventTool, eventUid } from './calendar-event-create.js';
 
 let ws: TestWorkspace;

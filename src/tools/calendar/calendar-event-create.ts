@@ -47,7 +47,7 @@ export function eventUid(ctx: Pick<ToolContext, 'actionId'>): string {
 }
 
 /** `Create "Standup" on 2026-12-01 09:00–09:15 UTC (3 attendees)` */
-export function previewEvent(args: unknown): string {
+function previewEvent(args: unknown): string {
   const normalized = normalizeCalendarArgs(args);
   if (!normalized.ok) return `Create a calendar event (refused: ${normalized.reason})`;
   const { title, start, end, attendees } = normalized.args;

@@ -1,5 +1,5 @@
 /** RFC 5321 limits. */
-export const MAX_ADDRESS_LENGTH = 254;
+const MAX_ADDRESS_LENGTH = 254;
 const MAX_LOCAL_LENGTH = 64;
 
 export type AddressCheck = { ok: true; address: string } | { ok: false; reason: string };

@@ -6,10 +6,10 @@ import {
   ToolExecutionError,
   ValidationError,
 } from '../../errors/index.js';
-import { contextFor } from '../builtin/test-support.js';
+import { contextFor } from '../builtin/testing/test-support.js';
 import type { ToolContext } from '../types.js';
 import { createGmailSendTool, type MailSender } from './gmail-send.js';
-import { parseMessage, startSmtpServer, type TestSmtpServer } from './test-support.js';
+import { parseMessage, startSmtpServer, type TestSmtpServer } from './testing/test-support.js';
 
 let smtp: TestSmtpServer;
 const ctx = (signal = new AbortController().signal): ToolContext => contextFor(os.tmpdir(), signal);

@@ -41,7 +41,7 @@ const addressOf = (entry: string | Address): string =>
   typeof entry === 'string' ? entry : (entry.address ?? '');
 
 /** `Send "Quarterly report" to alice@example.com (+2 more)`; never the body. */
-export function previewMail(args: unknown): string {
+function previewMail(args: unknown): string {
   const normalized = normalizeMailArgs(args);
   if (!normalized.ok) return `Send an email (refused: ${normalized.reason})`;
   const { subject } = normalized.args;

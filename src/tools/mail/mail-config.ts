@@ -9,7 +9,7 @@ export type MailConfig =
   | { kind: 'smtp'; from: string; transport: SMTPTransportOptions }
   | { kind: 'gmail'; from: string; transport: SMTPTransportOptions };
 
-export const GMAIL_VARIABLES = [
+const GMAIL_VARIABLES = [
   'GMAIL_USER',
   'GMAIL_CLIENT_ID',
   'GMAIL_CLIENT_SECRET',

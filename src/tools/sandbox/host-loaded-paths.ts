@@ -23,7 +23,7 @@ const POLICY = 'it is the policy that decides what agents may do';
  * host's next `git status`). Read-only inside the sandbox whether or not
  * they exist when a command starts; the file tools refuse to write them.
  */
-export const HOST_LOADED_ENTRIES: readonly HostLoadedEntry[] = [
+const HOST_LOADED_ENTRIES: readonly HostLoadedEntry[] = [
   { name: 'tools', kind: 'directory', why: CODE },
   { name: 'agents', kind: 'directory', why: CODE },
   { name: '.mcp.json', kind: 'file', why: SETTINGS },

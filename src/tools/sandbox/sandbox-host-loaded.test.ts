@@ -3,8 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
-import { bubblewrapHere, sandboxedShell } from './test-support.js';
+import { makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
+import { bubblewrapHere, sandboxedShell } from './testing/test-support.js';
 
 // What an agent writes inside the sandbox must never be loaded, run or obeyed by the host later.
 // Each test plants something the host would trust and shows it never reaches the host.

@@ -18,7 +18,7 @@ export interface SandboxSettings {
   git: 'read' | 'commit';
 }
 
-export const SANDBOX_VARIABLES = {
+const SANDBOX_VARIABLES = {
   mode: 'CADRE_SANDBOX',
   network: 'CADRE_SANDBOX_NETWORK',
   hide: 'CADRE_SANDBOX_HIDE',

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decide } from '../../policy/decide.js';
-import { makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
+import { makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
 import { createShellTool } from '../shell/shell-tool.js';
 import { createSandbox } from './sandbox.js';
 import { sandboxSettingsFromEnv, type SandboxSettings } from './sandbox-settings.js';
-import { bubblewrapHere, probeSignal, sandboxedShell } from './test-support.js';
+import { bubblewrapHere, probeSignal, sandboxedShell } from './testing/test-support.js';
 
 // Attacks on the shell tool's sandbox: each test tries to cross a boundary and shows it holds.
 // CI installs bubblewrap and sets CADRE_REQUIRE_SANDBOX=1, so there these tests never skip.

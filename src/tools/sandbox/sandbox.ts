@@ -25,7 +25,7 @@ export interface Launcher {
 }
 
 /** bubblewrap reads the seccomp program from this descriptor (the child's fourth stdio entry). */
-export const SECCOMP_FD = 3;
+const SECCOMP_FD = 3;
 
 /** Where a command runs and what it must not reach. */
 export interface SandboxTarget {

@@ -2,7 +2,7 @@
  * Sends `signal` to every process in group `pgid`; false when none is left.
  * Never throws: it also runs from timers, where a throw would end the process.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, ToolExecutionError } from '../../errors/index.js';
 import { runCommand, type RunCommandOptions } from './run-command.js';
-import { isRunning, pidsIn, waitFor } from './test-support.js';
+import { isRunning, pidsIn, waitFor } from './testing/test-support.js';
 
 let dir: string;
 beforeEach(async () => {

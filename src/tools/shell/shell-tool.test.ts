@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/index.js';
-import { contextFor, makeWorkspace, type TestWorkspace } from '../builtin/test-support.js';
+import { contextFor, makeWorkspace, type TestWorkspace } from '../builtin/testing/test-support.js';
 import { createShellTool, shellTool } from './shell-tool.js';
 
 let ws: TestWorkspace;

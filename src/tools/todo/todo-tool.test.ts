@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/index.js';
 import type { EventInput } from '../../events/types.js';
-import { contextFor } from '../builtin/test-support.js';
+import { contextFor } from '../builtin/testing/test-support.js';
 import { TODOS_UPDATED, todosOf } from './todo-event.js';
 import { todoWriteTool } from './todo-tool.js';
 

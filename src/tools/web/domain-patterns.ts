@@ -12,7 +12,7 @@ function patternDomain(pattern: string): string {
 }
 
 /** True when `host` is `domain` or one of its subdomains. */
-export function hostInDomain(host: string, domain: string): boolean {
+function hostInDomain(host: string, domain: string): boolean {
   const name = normalizeHost(host);
   return name === domain || name.endsWith(`.${domain}`);
 }

@@ -13,7 +13,7 @@ import {
   text,
   type TestServer,
   expectToolError,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 const TEN_MB_OF_ZEROS = Buffer.alloc(10 * 1024 * 1024);
 

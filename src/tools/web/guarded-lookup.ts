@@ -58,7 +58,7 @@ export function checkAddress(host: string, ip: string, allow: AllowList): void {
  * name, so a resolver cannot slip an internal address in beside a public one.
  * IP literals (in any spelling) are vetted as they are, without DNS.
  */
-export async function vetHost(
+async function vetHost(
   hostname: string,
   allow: AllowList,
   resolve: Resolver,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, htmlToMarkdown } from './html-to-markdown.js';
-import { ARTICLE } from './test-support.js';
+import { ARTICLE } from './testing/test-support.js';
 
 const BASE = 'https://docs.example/guide/intro.html';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyType, MAX_HTML_CHARS, pageToText, type PageSource } from './page-to-text.js';
-import { ARTICLE } from './test-support.js';
+import { ARTICLE } from './testing/test-support.js';
 
 const BASE = 'https://docs.example/guide/intro.html';
 

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CancelledError, ConfigError } from '../../errors/index.js';
-import { contextFor } from '../builtin/test-support.js';
+import { contextFor } from '../builtin/testing/test-support.js';
 import type { Tool } from '../types.js';
 import { createWebFetchTool, webFetchTool, type WebFetchResult } from './web-fetch-tool.js';
 import {
@@ -13,7 +13,7 @@ import {
   startServer,
   text,
   type TestServer,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 let server: TestServer;
 const ctx = contextFor('/nonexistent-workspace', new AbortController().signal);

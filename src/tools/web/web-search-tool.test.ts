@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../errors/index.js';
-import { contextFor } from '../builtin/test-support.js';
+import { contextFor } from '../builtin/testing/test-support.js';
 import type { Tool } from '../types.js';
 import {
   BRAVE_SEARCH_URL,
@@ -16,7 +16,7 @@ import {
   startServer,
   text,
   type TestServer,
-} from './test-support.js';
+} from './testing/test-support.js';
 
 const KEY = 'test-key-123';
 let brave: TestServer;

@@ -7,7 +7,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../../src/model/t
 import {
   startRealTestServer,
   type RealTestServer,
-} from '../../../src/server/http/real-test-server.js';
+} from '../../../src/server/http/testing/real-test-server.js';
 import type { FetchLike } from '../api/authorized-fetch.js';
 import { createApi } from '../api/api.js';
 import {

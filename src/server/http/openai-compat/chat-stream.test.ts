@@ -3,7 +3,13 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../errors/model-error.js';
 import type { RunHooks } from '../../run-service-types.js';
-import { event, fakeService, response, startTestServer, type TestServer } from '../test-support.js';
+import {
+  event,
+  fakeService,
+  response,
+  startTestServer,
+  type TestServer,
+} from '../testing/test-support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

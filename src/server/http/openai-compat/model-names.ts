@@ -1,7 +1,7 @@
 import type { AgentView, RunService } from '../../run-service-types.js';
 
 /** Model names that mean the server's default agent (the one a run without `agent` gets). */
-export const DEFAULT_AGENT_MODELS = ['cadre', 'default'] as const;
+const DEFAULT_AGENT_MODELS = ['cadre', 'default'] as const;
 
 /** What a `model` names: the default agent, or one the run service knows. */
 export type ModelTarget = { kind: 'default' } | { kind: 'agent'; name: string };
@@ -11,7 +11,7 @@ export type ModelTarget = { kind: 'default' } | { kind: 'agent'; name: string };
  * service but it runs definitions only (as for `/mcp`); the server's own
  * default (origin `default`) is `cadre` here.
  */
-export function runnableAgents(agents: readonly AgentView[]): AgentView[] {
+function runnableAgents(agents: readonly AgentView[]): AgentView[] {
   return agents.filter(
     (agent) => agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default',
   );

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentsTestServer } from '../real-test-server.js';
-import { startAgentsTestServer } from '../real-test-server.js';
+import type { AgentsTestServer } from '../testing/real-test-server.js';
+import { startAgentsTestServer } from '../testing/real-test-server.js';
 
 /**
  * A server with no model key at all (what `cadre init && cadre serve` gives a

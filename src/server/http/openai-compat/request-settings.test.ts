@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
-import { startAgentsTestServer, type AgentsTestServer } from '../real-test-server.js';
+import { startAgentsTestServer, type AgentsTestServer } from '../testing/real-test-server.js';
 import type { CadreOutcome } from './completion-shapes.js';
-import { openAiClient } from './openai-test-server.js';
+import { openAiClient } from './testing/openai-test-server.js';
 
 // What a client asks of the answer's format and sampling, with the real openai SDK: a JSON
 // answer comes from an agent whose definition has an output schema, or is refused before a run;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
-import type { AgentsTestServer } from '../real-test-server.js';
+import type { AgentsTestServer } from '../testing/real-test-server.js';
 import type { CadreOutcome } from './completion-shapes.js';
-import { startOpenAiTestServer } from './openai-test-server.js';
+import { startOpenAiTestServer } from './testing/openai-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 let client: OpenAI;

@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunState } from '../../../contracts/run-state.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { KyselyStore } from '../../../store/kysely-store.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { answered, promptOf, sendMessage } from './a2a-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
+import { answered, promptOf, sendMessage } from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 

@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ResolveRequest, RunService } from '../../run-service-types.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { answered, promptOf, sendMessage } from './a2a-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
+import { answered, promptOf, sendMessage } from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 /**

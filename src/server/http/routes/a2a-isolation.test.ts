@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { postJsonRpc, writerModel } from './a2a-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
+import { postJsonRpc, writerModel } from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann' | 'bob'>;
 /** "write <path>" asks to write a file (which needs approval); anything else is greeted. */

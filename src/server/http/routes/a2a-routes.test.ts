@@ -9,7 +9,11 @@ import {
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteAnswer } from '../../../a2a/remote-answer.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
 import {
   finalState,
   followThenCancel,
@@ -18,7 +22,7 @@ import {
   writerModel,
   userMessage,
   type Payload,
-} from './a2a-test-server.js';
+} from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 

@@ -7,8 +7,12 @@ import {
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRequest, RunService } from '../../run-service-types.js';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
-import { userMessage, writerModel } from './a2a-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
+import { userMessage, writerModel } from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann' | 'bob'>;
 /** What the A2A endpoint asked the run service to run, in order. */

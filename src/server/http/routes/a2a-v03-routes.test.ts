@@ -8,7 +8,11 @@ import {
   parseLegacyAgentCard,
 } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsTestServer, WRITER_AGENT, type AgentsTestServer } from '../real-test-server.js';
+import {
+  startAgentsTestServer,
+  WRITER_AGENT,
+  type AgentsTestServer,
+} from '../testing/real-test-server.js';
 import {
   finalState,
   followThenCancel,
@@ -17,7 +21,7 @@ import {
   streamed,
   userMessage,
   writerModel,
-} from './a2a-test-server.js';
+} from './testing/a2a-test-server.js';
 
 let live: AgentsTestServer<'ann'>;
 

@@ -6,8 +6,8 @@ import { ScriptedModel } from '../../../model/scripted-model.js';
 import { seedPendingApprovals } from '../../../store/testing/seed-pending.js';
 import type { Store } from '../../../store/types.js';
 import type { ApprovalView } from '../../run-service-types.js';
-import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
-import { auth, type TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../testing/real-test-server.js';
+import { auth, type TestServer } from '../testing/test-support.js';
 
 interface PendingBody {
   ok: boolean;

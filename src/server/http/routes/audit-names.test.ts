@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
-import type { TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../testing/real-test-server.js';
+import type { TestServer } from '../testing/test-support.js';
 
 const SCRIPT = resolve(
   dirname(fileURLToPath(import.meta.url)),

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../../model/scripted-model.js';
 import type { Store } from '../../../store/types.js';
 import type { GrantView } from '../../run-service-types.js';
-import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
-import { auth, type TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../testing/real-test-server.js';
+import { auth, type TestServer } from '../testing/test-support.js';
 
 let real: RealTestServer;
 let store: Store;

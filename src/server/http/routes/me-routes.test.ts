@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeService, startTestServer, type TestServer } from '../test-support.js';
+import { fakeService, startTestServer, type TestServer } from '../testing/test-support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

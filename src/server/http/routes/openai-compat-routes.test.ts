@@ -7,9 +7,12 @@ import { ModelError } from '../../../errors/model-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../../model/scripted-model.js';
 import type { ModelRequest } from '../../../model/types.js';
 import type { CadreOutcome } from '../openai-compat/completion-shapes.js';
-import { openAiClient, startOpenAiTestServer } from '../openai-compat/openai-test-server.js';
-import type { AgentsTestServer } from '../real-test-server.js';
-import { startTestServer } from '../test-support.js';
+import {
+  openAiClient,
+  startOpenAiTestServer,
+} from '../openai-compat/testing/openai-test-server.js';
+import type { AgentsTestServer } from '../testing/real-test-server.js';
+import { startTestServer } from '../testing/test-support.js';
 
 let live: AgentsTestServer<'ann'>;
 let client: OpenAI;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../../model/scripted-model.js';
 import type { RunService } from '../../run-service-types.js';
-import { startRealTestServer, type RealTestServer } from '../real-test-server.js';
-import type { TestServer } from '../test-support.js';
+import { startRealTestServer, type RealTestServer } from '../testing/real-test-server.js';
+import type { TestServer } from '../testing/test-support.js';
 
 let real: RealTestServer;
 let service: RunService;
