@@ -110,7 +110,7 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     await tree.waitFor();
     await expectStates(tree, { delegator: 'running', postman: 'waiting' });
     await page.getByRole('article', { name: /Approval needed/ }).waitFor();
-    await screenshot(page, 'run-tree-waiting');
+    await screenshot(page, 'run-tree-waiting', { readme: 'run-tree-thread' });
 
     // The run's page: the tree, and a link back to the card in the thread.
     await page.getByRole('link', { name: 'Run timeline and audit' }).first().click();
@@ -129,7 +129,7 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     await page.getByText('The postman sent your mail.').waitFor();
     await page.goto(runUrl);
     await expectStates(runTree, { delegator: 'completed', postman: 'completed' });
-    await screenshot(page, 'run-tree-done');
+    await screenshot(page, 'run-tree-done', { readme: 'run-tree' });
 
     // 390 px wide: the tree wraps inside the page, no sideways scroll.
     await page.setViewportSize({ width: 390, height: 800 });
