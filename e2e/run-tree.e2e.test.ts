@@ -65,7 +65,9 @@ const node = (scope: Page | Locator, agent: string) =>
 
 async function expectStates(scope: Page | Locator, states: Record<string, string>): Promise<void> {
   for (const [agent, state] of Object.entries(states))
-    await expect.poll(() => node(scope, agent).getAttribute('data-state')).toBe(state);
+    await expect
+      .poll(() => node(scope, agent).getAttribute('data-state'), { timeout: 10_000 })
+      .toBe(state);
 }
 
 describe('the agent tree of a run (scripted delegator and subagent; real server, SQLite, Chromium)', () => {
@@ -118,6 +120,11 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     const runUrl = page.url();
     const runTree = page.getByRole('list', { name: 'Agent tree' });
     await expectStates(runTree, { delegator: 'running', postman: 'waiting' });
+    // A second tab stays on the run's page: its tree follows the run on its own.
+    const watcher = await browser.context.newPage();
+    await watcher.goto(runUrl);
+    const watched = watcher.getByRole('list', { name: 'Agent tree' });
+    await expectStates(watched, { delegator: 'running', postman: 'waiting' });
     await node(runTree, 'postman').getByRole('link', { name: 'Decide the approval' }).click();
     await page.waitForURL(
       (url) => url.href.startsWith(threadUrl) && url.hash.startsWith('#approval-'),
@@ -127,6 +134,8 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
 
     await card.getByRole('button', { name: 'Approve once' }).click();
     await page.getByText('The postman sent your mail.').waitFor();
+    await expectStates(watched, { delegator: 'completed', postman: 'completed' });
+    await watcher.close();
     await page.goto(runUrl);
     await expectStates(runTree, { delegator: 'completed', postman: 'completed' });
     await screenshot(page, 'run-tree-done', { readme: 'run-tree' });

@@ -1,10 +1,13 @@
+import { useEffect, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { TrajectoryApi } from '../api/trajectory-api.js';
 import { buildExecutionTree } from '../state/event-tree.js';
 import { runTree } from '../state/run-tree.js';
+import { useRunTree } from '../state/use-run-tree.js';
+import { useTicker } from '../state/use-ticker.js';
 import { formatCost, formatDuration, formatTokens } from '../state/format.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
-import { statusLabel } from '../state/run-outcome.js';
+import { isSettled, statusLabel } from '../state/run-outcome.js';
 import { useRecorded } from '../state/use-recorded.js';
 import { useRunDetails } from '../state/use-run-details.js';
 import { AuditView } from './audit-view.js';
@@ -23,6 +26,14 @@ interface Props {
 export function RunTimeline({ api, recordings, runId, navigate }: Props) {
   const details = useRunDetails(api, runId);
   const recorded = useRecorded(recordings, runId);
+  // A run still going on: its tree is read again every few seconds until it ends.
+  const pollable = details.run !== undefined && !isSettled(details.run.run);
+  const [settledRun, setSettledRun] = useState<string>();
+  const polling = pollable && settledRun !== runId;
+  const live = useRunTree(api, pollable ? runId : undefined, useTicker(polling, 3000));
+  useEffect(() => {
+    if (live.settled) setSettledRun(runId);
+  }, [live.settled, runId]);
   if (details.error)
     return (
       <div role="alert" className="notice notice-error">
@@ -35,7 +46,7 @@ export function RunTimeline({ api, recordings, runId, navigate }: Props) {
   if (!details.run) return <p role="status">Loading run…</p>;
   const { run, events } = details.run;
   const roots = buildExecutionTree(events);
-  const tree = runTree(events, run, details.run.approvals);
+  const tree = live.rows.length > 0 ? live.rows : runTree(events, run, details.run.approvals);
   const approvalHref = (id: string) => `${threadPath(run.threadId)}#approval-${id}`;
   const origin = events[0]?.event.timestamp ?? run.createdAt;
   const ended = run.finishedAt ?? run.updatedAt;

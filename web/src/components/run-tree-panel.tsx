@@ -11,7 +11,7 @@ interface Props {
 
 /** In a thread, the agent tree of the run going on, once it has subagents. */
 export function RunTreePanel({ api, runId, tick }: Props) {
-  const rows = useRunTree(api, runId, tick);
+  const { rows } = useRunTree(api, runId, tick);
   if (!rows.some((row) => row.children.length > 0)) return null;
   return (
     <section className="card run-tree-panel" aria-label="Agent tree of the run">

@@ -1,18 +1,29 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { RunView } from '../api/wire-types.js';
+import { isSettled } from './run-outcome.js';
 import { runTree, type TreeRow } from './run-tree.js';
 
+export interface LiveTree {
+  rows: TreeRow[];
+  /** The run had ended when it was last read: nothing more will change. */
+  settled: boolean;
+}
+
 /** A live run's tree: read again (after a short pause) whenever `tick` says the run moved on. */
-export function useRunTree(api: Api, runId: string | undefined, tick: string): TreeRow[] {
-  const [loaded, setLoaded] = useState<{ runId: string; rows: TreeRow[] }>();
+export function useRunTree(api: Api, runId: string | undefined, tick: string): LiveTree {
+  const [loaded, setLoaded] = useState<{ runId: string } & LiveTree>();
   useEffect(() => {
     if (!runId) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       api.getRun(runId, controller.signal).then(
         (view: RunView) =>
-          setLoaded({ runId, rows: runTree(view.events, view.run, view.approvals) }),
+          setLoaded({
+            runId,
+            rows: runTree(view.events, view.run, view.approvals),
+            settled: isSettled(view.run),
+          }),
         // The tree is an aid: the thread shows the run's failure itself.
         () => undefined,
       );
@@ -22,5 +33,5 @@ export function useRunTree(api: Api, runId: string | undefined, tick: string): T
       controller.abort();
     };
   }, [api, runId, tick]);
-  return runId && loaded?.runId === runId ? loaded.rows : [];
+  return runId && loaded?.runId === runId ? loaded : { rows: [], settled: false };
 }
