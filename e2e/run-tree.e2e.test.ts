@@ -4,6 +4,7 @@ import type { ScriptedTurn } from '../src/model/scripted-model.js';
 import type { ModelRequest, Part } from '../src/model/types.js';
 import { MAIL } from './support/assistant-script.js';
 import { openBrowser, screenshot, signIn, type Browser } from './support/browser.js';
+import { contrastFailures } from './support/contrast.js';
 import { startApp, type RunningApp } from './support/start-app.js';
 
 /*
@@ -63,6 +64,15 @@ function script(request: ModelRequest): ScriptedTurn {
 const node = (scope: Page | Locator, agent: string) =>
   scope.locator(`.run-node[data-agent="${agent}"]`).first();
 
+/** Every text of the page keeps its contrast, light and dark (the page follows the system's). */
+async function expectReadable(page: Page, view: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await contrastFailures(page), `${view} (${colorScheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 async function expectStates(scope: Page | Locator, states: Record<string, string>): Promise<void> {
   for (const [agent, state] of Object.entries(states))
     await expect
@@ -112,6 +122,7 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     await tree.waitFor();
     await expectStates(tree, { delegator: 'running', postman: 'waiting' });
     await page.getByRole('article', { name: /Approval needed/ }).waitFor();
+    await expectReadable(page, 'thread with the tree');
     await screenshot(page, 'run-tree-waiting', { readme: 'run-tree-thread' });
 
     // The run's page: the tree, and a link back to the card in the thread.
@@ -120,6 +131,7 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     const runUrl = page.url();
     const runTree = page.getByRole('list', { name: 'Agent tree' });
     await expectStates(runTree, { delegator: 'running', postman: 'waiting' });
+    await expectReadable(page, 'run page with the tree');
     // A second tab stays on the run's page: its tree follows the run on its own.
     const watcher = await browser.context.newPage();
     await watcher.goto(runUrl);
