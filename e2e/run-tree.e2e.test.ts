@@ -39,7 +39,7 @@ const say = (text: string): ScriptedTurn => ({
   usage: { inputTokens: 50, outputTokens: 10 },
 });
 
-/** The delegator calls task(postman); the postman calls gmail_send; each reports its result. */
+/** The delegator calls task(postman); the postman says a word and calls gmail_send; each reports its result. */
 function script(request: ModelRequest): ScriptedTurn {
   const answered = request.messages
     .at(-1)
@@ -56,7 +56,12 @@ function script(request: ModelRequest): ScriptedTurn {
       usage: { inputTokens: 60, outputTokens: 20 },
     };
   return {
-    parts: [{ functionCall: { name: 'gmail_send', args: MAIL } }],
+    // Two text chunks before the call: a held model stops between them, the postman mid-turn.
+    parts: [
+      { text: 'Mailing ' },
+      { text: 'Bob now.' },
+      { functionCall: { name: 'gmail_send', args: MAIL } },
+    ],
     usage: { inputTokens: 80, outputTokens: 25 },
   };
 }
@@ -83,6 +88,8 @@ async function expectStates(scope: Page | Locator, states: Record<string, string
 describe('the agent tree of a run (scripted delegator and subagent; real server, SQLite, Chromium)', () => {
   let app: RunningApp;
   let browser: Browser;
+  /** Lets a held model go on, so a failed test leaves no run waiting. */
+  let release = (): void => undefined;
   beforeAll(async () => {
     app = await startApp({ agents: AGENTS, script });
   });
@@ -93,14 +100,16 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     browser = await openBrowser();
   });
   afterEach(async () => {
+    release();
     await browser.close();
   });
 
-  it('shows the delegator and its subagent waiting for approval live, after a reload and on the run page, then both completed', async () => {
+  it('shows the delegator and its subagent running, then waiting for approval live, after a reload and on the run page, then both completed', async () => {
     const { page } = browser;
     await signIn(page, app.url, app.token);
     await page.getByLabel('Agent', { exact: true }).selectOption('delegator');
     await page.getByLabel('Your message', { exact: true }).fill('Have the postman mail Bob');
+    release = app.model.hold();
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/threads\/[^/]+$/);
     const threadUrl = page.url();
@@ -108,6 +117,9 @@ describe('the agent tree of a run (scripted delegator and subagent; real server,
     // Live in the thread: the postman waits, marked, with a link to its approval card.
     const tree = page.getByRole('region', { name: 'Agent tree of the run' });
     await tree.waitFor();
+    // Live, mid-turn: both at work.
+    await expectStates(tree, { delegator: 'running', postman: 'running' });
+    release();
     await expectStates(tree, { delegator: 'running', postman: 'waiting' });
     expect(await node(tree, 'postman').locator('.run-node-figures').textContent()).toBe(
       '1 turn · 1 tool call',
