@@ -40,7 +40,7 @@ describe('web page: approval cards (model behaviour is scripted; real server, SM
       .getByText('Awaiting approval')
       .waitFor();
     expect(app.smtp.messages).toHaveLength(0);
-    await screenshot(page, '04-approval-card');
+    await screenshot(page, '04-approval-card', { readme: 'thread-approval' });
 
     await page.reload();
     await card(page).waitFor();

@@ -53,14 +53,34 @@ describe('web page with no model key (real server, SQLite, Chromium; no model at
       .waitFor();
   });
 
-  it("cadre serve's sign-in link signs in from its fragment and leaves no token in the address bar", async () => {
+  it("cadre serve's sign-in link signs in once from its fragment, leaves nothing in the address bar, and is refused the second time", async () => {
     const { page } = browser;
-    await page.goto(`${app.url}/#token=${app.token}`);
+    const link = app.signInLink();
+    const code = new URL(link).hash.replace('#token=', '');
+    await page.goto(link);
     await page.getByRole('button', { name: 'New thread' }).waitFor();
     expect(new URL(page.url()).hash).toBe('');
-    expect(await page.evaluate("window.localStorage.getItem('cadre.token')")).toBe(app.token);
+    // The session is a token of its own, not the link's code.
+    const kept = await page.evaluate("window.localStorage.getItem('cadre.token')");
+    expect(kept).toMatch(/\S/);
+    expect(kept).not.toBe(code);
     // Signed in for good: a reload stays in.
     await page.reload();
     await page.getByRole('button', { name: 'New thread' }).waitFor();
+
+    // The same link in another browser (someone who copied it): refused, saying why.
+    const other = await openBrowser();
+    try {
+      await other.page.goto(link);
+      await other.page
+        .getByRole('alert')
+        .getByText(/sign-in link was already used/)
+        .waitFor();
+      expect(new URL(other.page.url()).hash).toBe('');
+      expect(await other.page.evaluate("window.localStorage.getItem('cadre.token')")).toBeNull();
+      await other.page.getByLabel('API token').waitFor();
+    } finally {
+      await other.close();
+    }
   });
 });

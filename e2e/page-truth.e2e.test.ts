@@ -107,8 +107,13 @@ describe('web page: the truth about threads and runs (model behaviour is scripte
     expect(await page.getByText(GREETING.join('')).count()).toBe(0);
   });
 
-  it('the recording link is offered only for a recorded run (scripted)', async () => {
+  it('the recording link is offered only for a recorded run, and a run not recorded logs no console error (scripted)', async () => {
     const { page } = browser;
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
     await signIn(page, app.url, app.token);
     await send(page, 'Hello, not recorded');
     await page
@@ -117,6 +122,10 @@ describe('web page: the truth about threads and runs (model behaviour is scripte
     await page.getByRole('link', { name: 'Run timeline and audit' }).click();
     await page.getByText(/^Not recorded: tick/).waitFor();
     expect(await page.getByRole('link', { name: /Step through the recording/ }).count()).toBe(0);
+    // Opened directly too (a reload): the page asks whether it was recorded and gets no 404.
+    await page.reload();
+    await page.getByText(/^Not recorded: tick/).waitFor();
+    expect(errors).toEqual([]);
 
     await page.getByRole('button', { name: 'New thread' }).click();
     await page.getByLabel('Record runs').check();

@@ -45,12 +45,27 @@ export async function openBrowser(): Promise<Browser> {
   };
 }
 
-/** Saves `name`-light.png and `name`-dark.png (the page follows prefers-color-scheme). */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await mkdir(SCREENSHOTS, { recursive: true });
+/** The README's pictures: written by the suite only when asked (`CADRE_WRITE_SCREENSHOTS=1`). */
+export const README_SCREENSHOTS = join('docs', 'screenshots');
+
+/**
+ * Saves `name`-light.png and `name`-dark.png (the page follows
+ * prefers-color-scheme); with `readme` and CADRE_WRITE_SCREENSHOTS=1, the
+ * same pictures go to docs/screenshots/`readme`-light|dark.png as well.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { readme?: string } = {},
+): Promise<void> {
+  const folders = [{ folder: SCREENSHOTS, base: name }];
+  if (options.readme && process.env.CADRE_WRITE_SCREENSHOTS === '1')
+    folders.push({ folder: README_SCREENSHOTS, base: options.readme });
+  for (const { folder } of folders) await mkdir(folder, { recursive: true });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${colorScheme}.png`) });
+    for (const { folder, base } of folders)
+      await page.screenshot({ path: join(folder, `${base}-${colorScheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

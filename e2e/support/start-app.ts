@@ -7,6 +7,7 @@ import { ScriptedModel, type Script } from '../../src/model/scripted-model.js';
 import { buildServer } from '../../src/server/http/build-server.js';
 import { createRunService } from '../../src/server/core/create-run-service.js';
 import { registerWebUi } from '../../src/server/web-ui.js';
+import { createSignInCodes } from '../../src/server/http/sign-in-codes.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startSmtpServer, type TestSmtpServer } from '../../src/tools/mail/testing/test-support.js';
 import { assistantTurn } from './assistant-script.js';
@@ -18,6 +19,8 @@ export interface RunningApp {
   token: string;
   smtp: TestSmtpServer;
   model: PausableModel;
+  /** A one-time sign-in link as `cadre serve` prints it (its session is ann's). */
+  signInLink(): string;
   /** A bearer token of another user (made on first call). */
   tokenFor(name: string): Promise<string>;
   close(): Promise<void>;
@@ -55,17 +58,24 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
     env: { CADRE_SMTP_URL: smtp.url(), CADRE_MAIL_FROM: 'cadre@example.com', HOME: dir },
     ...(options.noModel ? {} : { model: options.model ?? 'scripted', modelClient: model }),
   });
-  const app = buildServer({ service, store, log: { level: 'silent' } });
+  const user = await store.auth.ensureUser('ann');
+  const { token } = await store.auth.createToken(user.id);
+  const codes = createSignInCodes();
+  const app = buildServer({
+    service,
+    store,
+    log: { level: 'silent' },
+    signIn: { codes, mint: async () => (await store.auth.createToken(user.id)).token },
+  });
   registerWebUi(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  const user = await store.auth.ensureUser('ann');
-  const { token } = await store.auth.createToken(user.id);
   return {
     url: `http://127.0.0.1:${port}`,
     token,
     smtp,
     model,
+    signInLink: () => `http://127.0.0.1:${port}/#token=${codes.issue()}`,
     async tokenFor(name) {
       return (await store.auth.createToken((await store.auth.ensureUser(name)).id)).token;
     },

@@ -6,9 +6,9 @@ import type { CliIO } from '../cli-io.js';
 import { runCli } from '../program.js';
 
 /*
- * `cadre serve` on this machine prints a sign-in link (a token in the URL
- * fragment, revoked when the server stops) and warns at start when no agent
- * can reach a model. No model is called.
+ * `cadre serve` on this machine prints a sign-in link (a one-time code in the
+ * URL fragment, traded once for a token revoked when the server stops) and
+ * warns at start when no agent can reach a model. No model is called.
  */
 
 let dir: string;
@@ -57,22 +57,42 @@ async function serve(env: NodeJS.ProcessEnv, args: string[] = [], readyOn = /Sig
 const token = (stderr: string) => /Sign in: (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(stderr);
 
 describe('cadre serve sign-in link and model warning', () => {
-  it('prints a link whose fragment token signs in, and revokes it when the server stops', async () => {
-    const server = await serve({ GEMINI_API_KEY: 'test-key' });
+  it('prints a link whose one-time code buys a session once, kept out of every log line; the session ends with the server', async () => {
+    const server = await serve({ GEMINI_API_KEY: 'test-key', CADRE_LOG_LEVEL: 'info' });
     const link = token(server.stderr());
     expect(link, server.stderr()).not.toBeNull();
-    const [, url, secret] = link as RegExpExecArray;
+    const [, url, code] = link as RegExpExecArray;
+    const exchange = () =>
+      fetch(`${url}/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
     const threads = (bearer: string, base = url) =>
       fetch(`${base}/api/threads`, { headers: { authorization: `Bearer ${bearer}` } });
-    expect((await threads(secret as string)).status).toBe(200);
+    // The code itself is no token.
+    expect((await threads(code as string)).status).toBe(401);
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    const { token: session } = (await first.json()) as { token: string };
+    expect((await threads(session)).status).toBe(200);
+    // The link a second time: refused, saying why.
+    const again = await exchange();
+    expect(again.status).toBe(401);
+    expect(await again.text()).toMatch(/already used/);
     expect(server.stderr()).not.toMatch(/no agent can reach its model/);
     expect(await server.stop()).toBe(0);
+    // Request lines were logged; the code only in the link line, the session nowhere.
+    const output = server.stderr() + server.stdout();
+    expect(output).toMatch(/\/api\/sign-in/);
+    expect(output.split('\n').filter((line) => line.includes(code as string))).toHaveLength(1);
+    expect(output).not.toContain(session);
 
-    // Served again on the same database: the old link's token is refused.
-    const again = await serve({ GEMINI_API_KEY: 'test-key' });
-    const [, nextUrl] = token(again.stderr()) as RegExpExecArray;
-    expect((await threads(secret as string, nextUrl)).status).toBe(401);
-    await again.stop();
+    // Served again on the same database: the old session is refused.
+    const nextServer = await serve({ GEMINI_API_KEY: 'test-key' });
+    const [, nextUrl] = token(nextServer.stderr()) as RegExpExecArray;
+    expect((await threads(session, nextUrl)).status).toBe(401);
+    await nextServer.stop();
   });
 
   it('prints no link into JSON logs, where a token would be kept', async () => {

@@ -9,6 +9,8 @@ import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
 import { storeUrlFor } from './token.js';
+import { createSignInCodes } from '../../server/http/sign-in-codes.js';
+import type { SignInLinks } from '../../server/http/routes/sign-in-routes.js';
 import { serverWorkspaces } from './server-workspace.js';
 import { describeConfinement } from '../sandbox-notice.js';
 import type { ModelFlag, PolicyFlag, TrustProjectFlag } from '../options/agent-options.js';
@@ -38,21 +40,28 @@ export type WorkerCommandOptions = Omit<ServeCommandOptions, 'port' | 'host' | '
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-interface SignInLink {
-  url: string;
-  tokenId: string;
-}
-
 /**
- * A link that signs the page in as the user \`local\`, for a server on this
- * machine: the token rides in the URL fragment (never sent to the server,
- * never in its logs; the page moves it to its storage and drops it from
- * the address bar) and is revoked when the server stops.
+ * The sign-in link of a server on this machine: a one-time code in the URL
+ * fragment (never sent by the browser, never in a log line). The page trades
+ * it once (`POST /api/sign-in`) for a token of the user `local`, revoked when
+ * the server stops; a second use of the link is refused.
  */
-async function signInLink(store: Store, address: string): Promise<SignInLink> {
-  const user = await store.auth.ensureUser('local');
-  const { token, record } = await store.auth.createToken(user.id);
-  return { url: `${address}/#token=${token}`, tokenId: record.id };
+function signInLinks(store: Store): SignInLinks & { revoke(): Promise<void> } {
+  const codes = createSignInCodes();
+  const minted: string[] = [];
+  return {
+    codes,
+    async mint(signal) {
+      signal.throwIfAborted();
+      const user = await store.auth.ensureUser('local');
+      const { token, record } = await store.auth.createToken(user.id);
+      minted.push(record.id);
+      return token;
+    },
+    async revoke() {
+      for (const id of minted) await store.auth.revokeToken(id).catch(() => undefined);
+    },
+  };
 }
 
 /**
@@ -66,7 +75,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
   let store: Store | undefined;
   let service: RunService | undefined;
   let app: FastifyInstance | undefined;
-  let signIn: SignInLink | undefined;
+  let signIn: ReturnType<typeof signInLinks> | undefined;
   try {
     const port = parsePort(options.port);
     const drainMs = parseDrain(options.drainSeconds);
@@ -82,7 +91,10 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     ));
     const { buildServer } = await import('../../server/http/build-server.js');
     const { parseTrustProxy } = await import('../../server/http/trust-proxy.js');
+    // Only for a person at a terminal: JSON logs are kept, and a sign-in link does not belong in them.
+    if (LOOPBACK.has(options.host) && logs.pretty) signIn = signInLinks(store);
     app = buildServer({
+      ...(signIn ? { signIn } : {}),
       service,
       store,
       log: logs.options,
@@ -120,13 +132,10 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
       `${logs.stamp()}Cadre listening on ${address}${options.worker ? '' : ' (no worker: runs are driven by `cadre worker`)'}\n`,
     );
     io.stdout(`${logs.stamp()}${confinement}\n`);
-    // Only for a person at a terminal: JSON logs are kept, and a token does not belong in them.
-    if (LOOPBACK.has(options.host) && logs.pretty) {
-      signIn = await signInLink(store, address);
+    if (signIn)
       io.stderr(
-        `Sign in: ${style.bold(signIn.url)}\n  ${style.dim('(its token works until this server stops; `cadre token create --user NAME` makes a lasting one)')}\n`,
+        `Sign in: ${style.bold(`${address}/#token=${signIn.codes.issue()}`)}\n  ${style.dim('(works once, within 15 minutes, on this machine; its session lasts until this server stops; `cadre token create --user NAME` makes a lasting token)')}\n`,
       );
-    }
     await drainOnSignal(service, drainMs, io, logs.log);
     return EXIT.ok;
   } catch (error) {
@@ -135,7 +144,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIO): Pro
     // The core first (its runs finish or are handed over), then the server, then the store.
     await service?.close();
     await app?.close();
-    if (signIn) await store?.auth.revokeToken(signIn.tokenId).catch(() => undefined);
+    await signIn?.revoke();
     await store?.close();
   }
 }

@@ -23,6 +23,7 @@ import { openAiCompatRoutes } from './routes/openai-compat-routes.js';
 import type { RouteContext } from './routes/route-context.js';
 import { runReadRoutes } from './routes/run-read-routes.js';
 import { runRoutes } from './routes/run-routes.js';
+import { signInRoutes, type SignInLinks } from './routes/sign-in-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { trajectoryRoutes } from './routes/trajectory-routes.js';
 import { timeoutOptions, type ServerTimeouts } from './server-timeouts.js';
@@ -46,6 +47,8 @@ export interface BuildServerOptions {
   authFailureLimit?: AuthFailureLimit;
   /** Proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`); default none. */
   trustProxy?: TrustProxy;
+  /** `cadre serve` on this machine: its sign-in link's one-time codes (`POST /api/sign-in`). */
+  signIn?: SignInLinks;
 }
 
 const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -117,6 +120,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     openAiCompatRoutes(scope, ctx);
     auditRoutes(scope, ctx);
     grantRoutes(scope, ctx);
+    if (options.signIn) signInRoutes(scope, options.signIn, requestSignal);
   });
   return app;
 }

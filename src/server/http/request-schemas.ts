@@ -101,3 +101,6 @@ export function parseInput<S extends z.ZodType>(
     text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text,
   );
 }
+
+/** `POST /api/sign-in`: the one-time code of `cadre serve`'s link. */
+export const signInBody = z.strictObject({ code: z.string().min(1).max(200) });

@@ -36,7 +36,14 @@ export function createTrajectoryApi(token: string, onUnauthorized: () => void): 
   return {
     async trajectory(runId, signal) {
       const response = await send(path(runId, 'trajectory'), signal ? { signal } : {});
-      const body = (await response.json()) as { trajectory?: TrajectoryView };
+      const body = (await response.json()) as {
+        recorded?: boolean;
+        message?: string;
+        trajectory?: TrajectoryView;
+      };
+      // A run that kept no trajectory is answered 200 (no 404 in the console): the reason stays an error here.
+      if (body.recorded === false)
+        throw new ApiError(404, 'not_found', body.message ?? 'This run was not recorded.');
       if (!body.trajectory)
         throw new ApiError(response.status, 'empty', 'The server sent no trajectory.');
       return body.trajectory;

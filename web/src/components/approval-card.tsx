@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
 import { feedbackKey, readDraft, writeDraft } from '../state/drafts.js';
 import { escapeInvisible as shown } from '../../../src/util/visible-text.js';
@@ -27,8 +27,18 @@ export function ApprovalCard({ approval, busy, disabled, error, onDecide }: Prop
   const id = useId();
   const offers = (d: ApprovalDecision) => approval.decisions.includes(d);
   const decide = (d: ApprovalDecision) => onDecide(d, feedback);
+  // Opened from a link to this approval (the run's agent tree): bring the card into view.
+  const anchor = `approval-${approval.approvalId}`;
+  useEffect(() => {
+    if (window.location.hash === `#${anchor}`) document.getElementById(anchor)?.scrollIntoView();
+  }, [anchor]);
   return (
-    <article className="card approval-card" aria-labelledby={`${id}-title`} aria-busy={busy}>
+    <article
+      id={anchor}
+      className="card approval-card"
+      aria-labelledby={`${id}-title`}
+      aria-busy={busy}
+    >
       <h2 id={`${id}-title`} className="approval-title">
         Approval needed: <code>{shown(approval.tool)}</code>
       </h2>

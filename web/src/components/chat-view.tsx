@@ -21,6 +21,7 @@ import { InputForm } from './input-form.js';
 import { RecordToggle } from './record-toggle.js';
 import { ApprovalCard } from './approval-card.js';
 import { LiveRunView } from './live-run-view.js';
+import { RunTreePanel } from './run-tree-panel.js';
 import { MessageItem } from './message-item.js';
 import { NoticeBanner } from './notice-banner.js';
 import { PromptForm } from './prompt-form.js';
@@ -73,6 +74,14 @@ export function ChatView(props: Props) {
   const streaming = live && !live.done ? live.trace.runId : undefined;
   const decisions = decisionsByMessage(messages, chat.thread?.runs);
   const pending = chat.pendingApprovals;
+  // The tree of the run going on, or of the one waiting for a decision after a reload.
+  const treeRun = live?.trace.runId ?? pending[0]?.runId;
+  const treeTick = [
+    live?.trace.steps.map((s) => s.state).join(),
+    live?.trace.status,
+    live?.done,
+    pending.length,
+  ].join('|');
   // Keep the newest text, step or card in view as the run goes on.
   const end = useRef<HTMLDivElement>(null);
   const liveText = chat.live?.trace.text;
@@ -138,6 +147,7 @@ export function ChatView(props: Props) {
         ))}
         {chat.live && <LiveRunView live={chat.live} agentName={replyName(agents, chosen?.name)} />}
       </ol>
+      {treeRun && <RunTreePanel api={api} runId={treeRun} tick={treeTick} />}
       {pending.length > 0 && (
         <div className="approvals" role="region" aria-label="Pending approvals" aria-live="polite">
           {pending.map((approval) => (

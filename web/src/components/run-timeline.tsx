@@ -1,13 +1,18 @@
+import { useEffect, useState } from 'react';
 import type { Api } from '../api/api.js';
 import type { TrajectoryApi } from '../api/trajectory-api.js';
 import { buildExecutionTree } from '../state/event-tree.js';
+import { runTree } from '../state/run-tree.js';
+import { useRunTree } from '../state/use-run-tree.js';
+import { useTicker } from '../state/use-ticker.js';
 import { formatCost, formatDuration, formatTokens } from '../state/format.js';
 import { threadPath, type Navigate } from '../state/use-route.js';
-import { statusLabel } from '../state/run-outcome.js';
+import { isSettled, statusLabel } from '../state/run-outcome.js';
 import { useRecorded } from '../state/use-recorded.js';
 import { useRunDetails } from '../state/use-run-details.js';
 import { AuditView } from './audit-view.js';
 import { ExecutionNodeView } from './execution-node-view.js';
+import { RunTreeView } from './run-tree-view.js';
 import { TrajectoryLink } from './trajectory-link.js';
 
 interface Props {
@@ -21,6 +26,14 @@ interface Props {
 export function RunTimeline({ api, recordings, runId, navigate }: Props) {
   const details = useRunDetails(api, runId);
   const recorded = useRecorded(recordings, runId);
+  // A run still going on: its tree is read again every few seconds until it ends.
+  const pollable = details.run !== undefined && !isSettled(details.run.run);
+  const [settledRun, setSettledRun] = useState<string>();
+  const polling = pollable && settledRun !== runId;
+  const live = useRunTree(api, pollable ? runId : undefined, useTicker(polling, 3000));
+  useEffect(() => {
+    if (live.settled) setSettledRun(runId);
+  }, [live.settled, runId]);
   if (details.error)
     return (
       <div role="alert" className="notice notice-error">
@@ -33,6 +46,8 @@ export function RunTimeline({ api, recordings, runId, navigate }: Props) {
   if (!details.run) return <p role="status">Loading run…</p>;
   const { run, events } = details.run;
   const roots = buildExecutionTree(events);
+  const tree = live.rows.length > 0 ? live.rows : runTree(events, run, details.run.approvals);
+  const approvalHref = (id: string) => `${threadPath(run.threadId)}#approval-${id}`;
   const origin = events[0]?.event.timestamp ?? run.createdAt;
   const ended = run.finishedAt ?? run.updatedAt;
   return (
@@ -79,6 +94,20 @@ export function RunTimeline({ api, recordings, runId, navigate }: Props) {
         <dt>Summary</dt>
         <dd>{run.summary || '–'}</dd>
       </dl>
+      {tree.length > 0 && (
+        <>
+          <h2>Agent tree</h2>
+          <RunTreeView
+            rows={tree}
+            approvalHref={approvalHref}
+            onApprovalLink={(id, event) => {
+              if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+              event.preventDefault();
+              navigate(approvalHref(id));
+            }}
+          />
+        </>
+      )}
       <h2>Events</h2>
       {roots.length === 0 ? (
         <p className="muted">No events recorded.</p>

@@ -3,7 +3,9 @@ import {
   childNodes,
   rootNodes,
   type ExecutionNode as TreeNode,
+  type ExecutionStatus,
 } from '../../../src/events/execution-tree.js';
+import type { TerminateReason } from '../../../src/contracts/run-result.js';
 import { addUsage } from '../../../src/model/types.js';
 import type { CadreEvent, RunEvent, Usage } from '../api/wire-types.js';
 
@@ -19,6 +21,11 @@ export interface ExecutionNode {
   endedAt: string;
   durationMs: number;
   usage: Usage;
+  /** As the shared reducer folds it: how far the execution got, and why it ended. */
+  status: ExecutionStatus;
+  terminateReason?: TerminateReason;
+  /** Calls started and not answered yet (a call waiting for approval stays open). */
+  openCallIds: string[];
 }
 
 /**
@@ -49,6 +56,9 @@ export function buildExecutionTree(events: readonly RunEvent[]): ExecutionNode[]
       endedAt,
       durationMs: Date.parse(endedAt) - Date.parse(startedAt),
       usage: node.usage,
+      status: node.status,
+      ...(node.terminateReason ? { terminateReason: node.terminateReason } : {}),
+      openCallIds: Object.keys(node.openCalls),
     };
   };
   return shown(rootNodes(tree)).map(view);

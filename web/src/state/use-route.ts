@@ -39,7 +39,8 @@ export function useRoute(): [Route, Navigate] {
   const navigate = useCallback<Navigate>((path, options) => {
     if (options?.replace) window.history.replaceState(null, '', path);
     else window.history.pushState(null, '', path);
-    setRoute(parseRoute(path));
+    // A path may end in a fragment (`/threads/t1#approval-a1`): the route is its pathname.
+    setRoute(parseRoute(new URL(path, window.location.origin).pathname));
   }, []);
   return [route, navigate];
 }

@@ -41,7 +41,7 @@ describe('trajectory and fork routes over a fake RunService (real HTTP on 127.0.
     server = await startTestServer(service);
     const own = await fetch(`${server.url}/api/runs/r1/trajectory`, { headers: auth() });
     expect(own.status).toBe(200);
-    expect(await own.json()).toEqual({ ok: true, trajectory: view });
+    expect(await own.json()).toEqual({ ok: true, recorded: true, trajectory: view });
     const other = await fetch(`${server.url}/api/runs/r1/trajectory`, {
       headers: auth('eve-token'),
     });
@@ -50,16 +50,17 @@ describe('trajectory and fork routes over a fake RunService (real HTTP on 127.0.
     expect(none.status).toBe(401);
   });
 
-  it('passes a not-recorded run on as 404 with its reason', async () => {
+  it('answers a not-recorded run of the owner with 200, recorded: false and the reason', async () => {
     const service = fakeService({
       trajectory: () => Promise.reject(new NotFoundError('This run was not recorded.')),
     });
     server = await startTestServer(service);
     const res = await fetch(`${server.url}/api/runs/r1/trajectory`, { headers: auth() });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      ok: false,
-      error: { code: 'not_found', message: 'This run was not recorded.' },
+      ok: true,
+      recorded: false,
+      message: 'This run was not recorded.',
     });
   });
 

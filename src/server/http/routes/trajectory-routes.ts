@@ -9,11 +9,20 @@ export function trajectoryRoutes(
   app: FastifyInstance,
   { service, requestSignal }: RouteContext,
 ): void {
+  // A run of the user's that kept no trajectory is a plain answer, not a 404: the page asks
+  // for every run it shows, and a browser logs each 404 as an error.
   app.get('/api/runs/:id/trajectory', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
-    const trajectory = await service.trajectory(request.userId, id, requestSignal(reply));
+    const trajectory = await service
+      .trajectory(request.userId, id, requestSignal(reply))
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return { notRecorded: error.message };
+        throw error;
+      });
     if (!trajectory) throw new NotFoundError('No such run.');
-    return { ok: true, trajectory };
+    if ('notRecorded' in trajectory)
+      return { ok: true, recorded: false, message: trajectory.notRecorded };
+    return { ok: true, recorded: true, trajectory };
   });
 
   // The file itself, to download: `cadre replay FILE` and evals read it as a recorded run.
