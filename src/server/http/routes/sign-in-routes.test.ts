@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSignInCodes } from '../sign-in-codes.js';
-import { fakeService, startTestServer, type TestServer } from '../test-support.js';
+import { fakeService, startTestServer, type TestServer } from '../testing/test-support.js';
 import type { SignInLinks } from './sign-in-routes.js';
 
 let server: TestServer | undefined;
