@@ -11,6 +11,7 @@ import { tinyLlamaGguf } from '../testing/tiny-gguf.js';
 import { defineTool } from '../tools/types.js';
 import { LocalClient } from './local-client.js';
 import { localClient } from './local-client-for.js';
+import { defaultThreads, LocalModelHost } from './local-model-host.js';
 import { pullModel } from './local-model-store.js';
 import { resolveModelClient } from './resolve-model.js';
 import type { ModelChunk, ModelRequest } from './types.js';
@@ -204,6 +205,19 @@ describe('local: provider on a generated random-weight GGUF model', () => {
       expect(again.filter((c) => c.type === 'text')).toHaveLength(2);
     } finally {
       await client.close();
+    }
+  });
+
+  it('gives llama.cpp its math cores less one when CADRE_LOCAL_THREADS is unset (generated random-weight model)', async () => {
+    expect([0, 1, 2, 8].map(defaultThreads)).toEqual([1, 1, 1, 7]);
+    const host = new LocalModelHost({ modelPath: () => Promise.resolve(file), sequences: 1 });
+    try {
+      const { context } = await host.ready();
+      const { getLlama } = await import('node-llama-cpp');
+      const cores = (await getLlama({ build: 'never', progressLogs: false })).cpuMathCores;
+      expect(context.idealThreads).toBe(defaultThreads(cores));
+    } finally {
+      await host.close();
     }
   });
 
