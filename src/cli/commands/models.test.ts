@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHub, type FakeHub } from '../../testing/fake-model-hub.js';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { tinyLlamaGguf } from '../../testing/tiny-gguf.js';
+import { LOCAL_MODEL_ALIASES } from '../../model/local-model-aliases.js';
+import { parseLocalModel } from '../../model/local-model-ref.js';
 
 const bytes = tinyLlamaGguf();
 let dir: string;
@@ -56,5 +58,48 @@ describe('cadre models (a generated random-weight GGUF from a loopback fake hub)
       expect(attempt.stderr).toContain('is not a model name');
     }
     expect(await readdir(dir)).toContain('precious.gguf');
+  });
+
+  it('lists the short aliases with size and licence; local:<alias> and pull <alias> name its hub model', async () => {
+    const listed = await runCliCaptured(['models', 'list', '--available'], { cwd: dir, env });
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ALIAS\s+MODEL\s+SIZE\s+LICENCE$/);
+    expect(lines[1]).toMatch(
+      /^qwen3-0\.6b\s+hf:Qwen\/Qwen3-0\.6B-GGUF:Q8_0\s+0\.64 GB\s+Apache-2\.0$/,
+    );
+    expect(lines).toHaveLength(LOCAL_MODEL_ALIASES.length + 1);
+    // The README's table says the same.
+    const readme = await readFile(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    for (const m of LOCAL_MODEL_ALIASES)
+      expect(readme).toMatch(
+        new RegExp(`\\| \`${m.alias}\`\\s+\\| \`${m.uri}\`\\s+\\| ${m.size}\\s+\\| ${m.licence}`),
+      );
+    expect(parseLocalModel(' Qwen3-0.6B ', dir)).toEqual({
+      kind: 'uri',
+      uri: 'hf:Qwen/Qwen3-0.6B-GGUF:Q8_0',
+    });
+    expect(parseLocalModel('./qwen3-0.6b', dir)).toEqual({
+      kind: 'file',
+      path: path.join(dir, 'qwen3-0.6b'),
+    });
+    // The generated random-weight model stands in for the alias's repository on a fake hub.
+    const qwen = await startFakeHub({
+      user: 'Qwen',
+      repo: 'Qwen3-0.6B-GGUF',
+      file: 'Qwen3-0.6B-Q8_0.gguf',
+      bytes,
+    });
+    try {
+      const pulled = await runCliCaptured(['models', 'pull', 'qwen3-0.6b'], {
+        cwd: dir,
+        env: { ...env, HF_ENDPOINT: qwen.url },
+      });
+      expect(pulled.code).toBe(0);
+      expect(pulled.stdout).toContain('--model local:qwen3-0.6b');
+      expect(qwen.ranges.length).toBeGreaterThan(0);
+    } finally {
+      await qwen.close();
+    }
   });
 });
