@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,69 @@ describe('cadre models (a generated random-weight GGUF from a loopback fake hub)
       expect(qwen.ranges.length).toBeGreaterThan(0);
     } finally {
       await qwen.close();
+    }
+  });
+
+  it('resumes a pull of the generated random-weight model cut mid-file with a Range request, size checked', async () => {
+    const cutAt = 200_000;
+    const flaky = await startFakeHub({
+      user: 'cadre-test',
+      repo: 'cut-random-GGUF',
+      file: 'cut-random.Q8_0.gguf',
+      bytes,
+      cutFirstDownloadAt: cutAt,
+    });
+    const models = path.join(dir, 'cut-models');
+    const cutEnv = { ...env, HF_ENDPOINT: flaky.url, CADRE_MODELS_DIR: models };
+    try {
+      const first = await runCliCaptured(['models', 'pull', 'hf:cadre-test/cut-random-GGUF:Q8_0'], {
+        cwd: dir,
+        env: cutEnv,
+      });
+      expect(first.code).toBe(2);
+      const parts = await readdir(models);
+      expect(parts).toEqual([expect.stringMatching(/\.gguf\.part$/)]);
+      const kept = (await stat(path.join(models, parts[0] ?? ''))).size;
+      // Every byte that arrived before the cut is kept.
+      expect(kept).toBe(cutAt);
+      expect(first.stderr).toContain(`cut at ${kept} of ${bytes.byteLength} bytes`);
+      const second = await runCliCaptured(
+        ['models', 'pull', 'hf:cadre-test/cut-random-GGUF:Q8_0'],
+        { cwd: dir, env: cutEnv },
+      );
+      expect(second.code).toBe(0);
+      // The library's own probe asks for no range; the two downloads do.
+      expect(flaky.ranges.filter((r) => r !== '')).toEqual(['bytes=0-', `bytes=${kept}-`]);
+      const [name] = await readdir(models);
+      expect(name).toMatch(/\.gguf$/);
+      expect(Buffer.compare(await readFile(path.join(models, name ?? '')), bytes)).toBe(0);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('falls back to the whole generated random-weight model when the server ignores Range', async () => {
+    const plain = await startFakeHub({
+      user: 'cadre-test',
+      repo: 'plain-random-GGUF',
+      file: 'plain-random.Q8_0.gguf',
+      bytes,
+      cutFirstDownloadAt: 100_000,
+      ignoreRange: true,
+    });
+    const models = path.join(dir, 'plain-models');
+    const plainEnv = { ...env, HF_ENDPOINT: plain.url, CADRE_MODELS_DIR: models };
+    try {
+      const uri = 'hf:cadre-test/plain-random-GGUF:Q8_0';
+      expect(
+        (await runCliCaptured(['models', 'pull', uri], { cwd: dir, env: plainEnv })).code,
+      ).toBe(2);
+      const second = await runCliCaptured(['models', 'pull', uri], { cwd: dir, env: plainEnv });
+      expect(second.code).toBe(0);
+      const [name] = await readdir(models);
+      expect(Buffer.compare(await readFile(path.join(models, name ?? '')), bytes)).toBe(0);
+    } finally {
+      await plain.close();
     }
   });
 });
