@@ -50,7 +50,9 @@ export async function downloadResumable(options: ResumableDownload): Promise<num
   options.onProgress?.({ downloadedBytes: downloaded, totalBytes: total });
   // Written chunk by chunk and closed cleanly even when the connection breaks:
   // every byte that arrived is on disk for the next pull to resume after.
-  const out = createWriteStream(part, { flags: resumed ? 'a' : 'w' });
+  // A roomy buffer: the loop keeps reading while the disk catches up, so little is
+  // left unread in the response when a connection breaks.
+  const out = createWriteStream(part, { flags: resumed ? 'a' : 'w', highWaterMark: 1 << 20 });
   let failure: unknown;
   try {
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
