@@ -47,6 +47,31 @@ describe('cadre validate', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/inputConfig: is required by the agent definition spec/);
   });
+
+  it('--strict errors say file:line:column like the other definition errors', async () => {
+    const markdown = await runCliCaptured(
+      ['validate', '--strict', 'examples/agents/code-reviewer.md'],
+      { cwd: repo },
+    );
+    // Missing top-level fields point at the frontmatter's first line (line 1 is its `---`).
+    expect(markdown.stdout).toContain(
+      'error examples/agents/code-reviewer.md:2:1 inputConfig: is required by the agent definition spec (--strict)',
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'cadre-strict-'));
+    await writeFile(
+      join(dir, 'half.yaml'),
+      'name: half\ndescription: Half done.\ninputConfig:\n  inputs: {}\noutputConfig:\n  outputName: result\nprompt_config:\n  system_prompt: Be brief.\n',
+    );
+    const yaml = await runCliCaptured(['validate', '--strict', 'half.yaml'], {
+      cwd: dir,
+      env: { HOME: dir },
+    });
+    expect(yaml.code).toBe(1);
+    // A missing field inside a section points at that section's key.
+    expect(yaml.stdout).toBe(
+      'error half.yaml:7:1 prompt_config.query: is required by the agent definition spec (--strict)\n0 valid, 1 invalid\n',
+    );
+  });
 });
 
 describe('cadre schema', () => {

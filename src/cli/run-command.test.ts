@@ -294,7 +294,38 @@ describe('cadre run with a scripted model file (canned answers, real tools)', ()
     interrupt();
     const run = await pending;
     expect(run.code).toBe(130);
-    expect(run.stdout).toMatch(/Stopped: ABORTED after 2 turn\(s\), 1 tool call\(s\)/);
-    expect(run.stdout).toMatch(/- ls/);
+    expect(run.stderr).toMatch(/Stopped: ABORTED after 2 turn\(s\), 1 tool call\(s\)/);
+    expect(run.stderr).toMatch(/- ls/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a failed run (scripted model runs out of turns) says why on stderr, nothing on stdout, and exits 1', async () => {
+    const model = await scripted([
+      { parts: [{ functionCall: { name: 'ls', args: { path: '.' } } }] },
+    ]);
+    const agent = join(workspace, 'short.md');
+    await writeFile(agent, '---\nname: short\ndescription: Short\ntools: LS\n---\nList.\n');
+    const run = await runCliCaptured(
+      ['run', agent, 'go', '--model', model, '--workspace', workspace, '--quiet'],
+      { cwd: workspace },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error .+/m);
+    expect(run.stderr).toMatch(/Stopped: ERROR after \d+ turn\(s\), 1 tool call\(s\)/);
+    // -p runs the default agent through the same path; --json keeps the result object on stdout.
+    const shorthand = await runCliCaptured(
+      ['-p', 'go', '--model', model, '--workspace', workspace, '--quiet'],
+      { cwd: workspace, env: { HOME: workspace } },
+    );
+    expect(shorthand.code).toBe(1);
+    expect(shorthand.stdout).toBe('');
+    expect(shorthand.stderr).toMatch(/Stopped: ERROR/);
+    const json = await runCliCaptured(
+      ['run', agent, 'go', '--model', model, '--workspace', workspace, '--json'],
+      { cwd: workspace },
+    );
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ terminate_reason: 'ERROR' });
   });
 });

@@ -1,5 +1,5 @@
 import { AGENT_NAME_RULE, isValidAgentName, slugifyAgentName } from './agent-name.js';
-import { errorAt, warningAt, type PendingIssue } from './issues.js';
+import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.js';
 import { normalizeInput, normalizeOutput } from './normalize-io.js';
 import { normalizeModel, normalizeRun } from './normalize-model.js';
 import { normalizePrompt } from './normalize-prompt.js';
@@ -78,18 +78,28 @@ function normalizeRouter(
   };
 }
 
-/** The spec's required fields, for `cadre validate --strict`. */
-function checkStrict(raw: Sections, issues: PendingIssue[]): void {
-  const required: [string, readonly (keyof Sections)[]][] = [
-    ['inputConfig', ['inputConfig', 'input_config']],
-    ['outputConfig', ['outputConfig', 'output_config']],
-    ['promptConfig', ['promptConfig', 'prompt_config']],
-    ['toolConfig', ['toolConfig', 'tool_config']],
+/**
+ * The spec's required fields that Cadre lets chat agents and Markdown files
+ * omit, for `cadre validate --strict`. Checked on the normalised definition (a
+ * Markdown body is a system prompt), each at the path the author would write
+ * it, so the issue points at its parent in the file.
+ */
+function checkStrict(raw: Sections, definition: AgentDefinition, issues: PendingIssue[]): void {
+  const prompt =
+    raw.promptConfig === undefined && raw.prompt_config ? 'prompt_config' : 'promptConfig';
+  const missing: [boolean, IssuePath][] = [
+    [definition.inputConfig === undefined, ['inputConfig']],
+    [definition.outputConfig === undefined, ['outputConfig']],
+    [definition.promptConfig.query === undefined, [prompt, 'query']],
+    [
+      definition.promptConfig.systemPrompt === undefined &&
+        definition.promptConfig.initialMessages === undefined,
+      [prompt, 'systemPrompt'],
+    ],
   ];
-  for (const [field, keys] of required) {
-    if (keys.every((key) => raw[key] === undefined))
-      issues.push(errorAt([field], 'is required by the spec (--strict)'));
-  }
+  for (const [absent, path] of missing)
+    if (absent)
+      issues.push(errorAt(path, 'is required by the agent definition spec (--strict)', 'key'));
 }
 
 /**
@@ -146,7 +156,7 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
 
   const onReject = section(raw, ['onReject', 'on_reject'], issues);
   if (onReject) definition.onReject = onReject.value;
-  if (ctx.strict) checkStrict(raw, issues);
+  if (ctx.strict) checkStrict(raw, definition, issues);
   definition.source = ctx.source;
   return { definition, issues };
 }

@@ -159,7 +159,7 @@ describe('validation errors name file, line, column and field', () => {
     expect(() =>
       validateDefinitionObject({ name: 'a', description: 'b' }, { strict: true }),
     ).toThrow(
-      /inputConfig: is required by the spec \(--strict\)\noutputConfig: is required by the spec/,
+      /inputConfig: is required by the agent definition spec \(--strict\)\noutputConfig: is required by the agent definition spec/,
     );
   });
 

@@ -5,7 +5,7 @@ type ModelEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The client for `local:<spec>`, tuned by the environment: CADRE_LOCAL_THREADS
- * (CPU threads), CADRE_LOCAL_PARALLEL (generations at once, default 2),
+ * (CPU threads, default the physical cores less one), CADRE_LOCAL_PARALLEL (generations at once, default 2),
  * CADRE_LOCAL_CONTEXT (largest context per generation, default 16384 tokens
  * or the model's own window when smaller).
  */

@@ -11,6 +11,7 @@ import { tinyLlamaGguf } from '../testing/tiny-gguf.js';
 import { defineTool } from '../tools/types.js';
 import { LocalClient } from './local-client.js';
 import { localClient } from './local-client-for.js';
+import { defaultThreads, LocalModelHost } from './local-model-host.js';
 import { pullModel } from './local-model-store.js';
 import { resolveModelClient } from './resolve-model.js';
 import type { ModelChunk, ModelRequest } from './types.js';
@@ -79,11 +80,11 @@ async function collect(stream: AsyncIterable<ModelChunk>): Promise<ModelChunk[]>
 }
 
 describe('local: provider on a generated random-weight GGUF model', () => {
-  it('pulls the generated model from a loopback fake hub after a stalled pull was given up, size checked', () => {
+  it('pulls the generated model from a loopback fake hub, resuming a stalled pull that was given up, size checked', () => {
     expect(pulled.bytes).toBe(bytes.byteLength);
     expect(path.dirname(pulled.file)).toBe(path.join(dir, 'models'));
-    // Both pulls fetched the file (the library restarts a given-up download from byte 0).
-    expect(hub.ranges.filter((r) => r.startsWith('bytes='))).toHaveLength(2);
+    // The second pull resumed where the given-up one stopped, with a Range request.
+    expect(hub.ranges.filter((r) => r.startsWith('bytes='))).toEqual(['bytes=0-', 'bytes=100000-']);
     expect(progress.at(-1)).toBe(bytes.byteLength);
   });
 
@@ -204,6 +205,19 @@ describe('local: provider on a generated random-weight GGUF model', () => {
       expect(again.filter((c) => c.type === 'text')).toHaveLength(2);
     } finally {
       await client.close();
+    }
+  });
+
+  it('gives llama.cpp its math cores less one when CADRE_LOCAL_THREADS is unset (generated random-weight model)', async () => {
+    expect([0, 1, 2, 8].map(defaultThreads)).toEqual([1, 1, 1, 7]);
+    const host = new LocalModelHost({ modelPath: () => Promise.resolve(file), sequences: 1 });
+    try {
+      const { context } = await host.ready();
+      const { getLlama } = await import('node-llama-cpp');
+      const cores = (await getLlama({ build: 'never', progressLogs: false })).cpuMathCores;
+      expect(context.idealThreads).toBe(defaultThreads(cores));
+    } finally {
+      await host.close();
     }
   });
 

@@ -28,7 +28,7 @@ export interface LocalHostOptions {
   load?: () => Promise<LlamaLibrary>;
   /** Sequences (parallel generations) in the pool. */
   sequences?: number;
-  /** CPU threads for generation; the library's default when unset. */
+  /** CPU threads for generation; unset: {@link defaultThreads} of the machine's cores. */
   threads?: number;
   /** The largest context to allocate per sequence; the model's own window when smaller. */
   maxContext?: number;
@@ -50,6 +50,13 @@ export interface LoadedModel {
 const DEFAULT_SEQUENCES = 2;
 const DEFAULT_MAX_CONTEXT = 16_384;
 export const DEFAULT_IDLE_MS = 5 * 60_000;
+
+/**
+ * Threads when CADRE_LOCAL_THREADS is unset: the cores llama.cpp counts for
+ * math (physical ones) less one, left for the event loop that streams the
+ * answer and runs the tools; at least one.
+ */
+export const defaultThreads = (mathCores: number): number => Math.max(1, Math.floor(mathCores) - 1);
 
 interface Waiter {
   tokens: readonly Token[];
@@ -99,7 +106,7 @@ export class LocalModelHost {
       contextSize: {
         max: Math.min(trainedWindow, this.#options.maxContext ?? DEFAULT_MAX_CONTEXT),
       },
-      ...(this.#options.threads !== undefined ? { threads: this.#options.threads } : {}),
+      threads: this.#options.threads ?? defaultThreads(llama.cpuMathCores),
     });
     this.#free = Array.from({ length: sequences }, () => context.getSequence());
     const chatWrapper = lib.resolveChatWrapper(model) ?? new lib.GeneralChatWrapper();

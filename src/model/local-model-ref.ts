@@ -3,12 +3,14 @@
  * (`./model.gguf`, relative to the project folder) or a model URI that
  * node-llama-cpp resolves against the hub (`hf:<user>/<repo>:<quant>`,
  * `hf:<user>/<repo>/<file>.gguf`, an https URL). URIs are pulled into one
- * cache folder with `cadre models pull`.
+ * cache folder with `cadre models pull`. A short alias (`qwen3-0.6b`, see
+ * local-model-aliases.ts) stands for its hub URI.
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { LlamaLibrary } from './local-model-host.js';
+import { localModelAlias } from './local-model-aliases.js';
 
 type ModelEnv = Readonly<Record<string, string | undefined>>;
 
@@ -23,6 +25,8 @@ export function parseLocalModel(spec: string, cwd: string = process.cwd()): Loca
       'local: names no model: use local:./model.gguf or local:hf:<user>/<repo>:<quant>.',
     );
   if (URI.test(text)) return { kind: 'uri', uri: text };
+  const aliased = localModelAlias(text);
+  if (aliased) return { kind: 'uri', uri: aliased };
   return { kind: 'file', path: path.resolve(cwd, expandHome(text)) };
 }
 

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import { optionalImport } from '../util/optional-import.js';
 import { LLAMA_PACKAGE, type LlamaLibrary } from './local-model-host.js';
 import { hubEndpoint, modelsDir } from './local-model-ref.js';
+import { downloadResumable } from './resumable-download.js';
 
 type ModelEnv = Readonly<Record<string, string | undefined>>;
 
@@ -59,13 +60,43 @@ export async function pullModel(
         }
       : {}),
   });
-  const file = await downloader.download(options.signal ? { signal: options.signal } : {});
+  const url = singleFileUrl(downloader);
+  const file = url
+    ? downloader.entrypointFilePath
+    : await downloader.download(options.signal ? { signal: options.signal } : {});
+  if (url && (await stat(file).catch(() => undefined))?.size !== downloader.totalSize) {
+    // Our own fetch for a one-file model: a cut pull resumes with a Range request.
+    const token = env.HF_TOKEN?.trim();
+    await downloadResumable({
+      url,
+      dest: file,
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
   const bytes = (await stat(file)).size;
   if (downloader.totalSize > 0 && bytes !== downloader.totalSize)
     throw new ConfigError(
       `The download of ${uri} is ${bytes} bytes, the hub said ${downloader.totalSize}: pull it again.`,
     );
   return { file, bytes };
+}
+
+/**
+ * The URL of a model that is one file, which the library resolved from the
+ * hub URI (it keeps it on the downloader, unlisted: checked here, and a
+ * downloader without it, or a split model, is left to the library).
+ */
+function singleFileUrl(downloader: object): string | undefined {
+  const info = downloader as {
+    _modelUrl?: unknown;
+    totalFiles?: unknown;
+    splitBinaryParts?: unknown;
+  };
+  const url = info._modelUrl;
+  if (info.totalFiles !== 1 || info.splitBinaryParts !== undefined) return undefined;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
 /** The GGUF files in the models folder (part files of unfinished pulls left out). */

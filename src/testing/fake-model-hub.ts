@@ -2,7 +2,8 @@
  * A loopback stand-in for the Hugging Face hub, enough for node-llama-cpp's
  * `hf:<user>/<repo>:<quant>` URIs (point HF_ENDPOINT at `url`): the manifest
  * naming the GGUF file, and the file itself with HEAD and byte ranges. It can
- * stall the first download after some bytes, to show a pull resumes.
+ * stall the first download after some bytes, or cut its connection, to show
+ * a pull resumes; or ignore Range, to show a pull falls back to the whole file.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,10 @@ export interface FakeHubOptions {
   bytes: Uint8Array;
   /** Send this many bytes of the first ranged GET of the file, then nothing more (a dead connection). */
   stallFirstDownloadAt?: number;
+  /** Send this many bytes of the first GET of the file that asks for a range, then close the connection. */
+  cutFirstDownloadAt?: number;
+  /** Answer every GET with the whole file (200), whatever its Range header. */
+  ignoreRange?: boolean;
 }
 
 export interface FakeHub {
@@ -27,6 +32,7 @@ export interface FakeHub {
 export async function startFakeHub(options: FakeHubOptions): Promise<FakeHub> {
   const ranges: string[] = [];
   let stall = options.stallFirstDownloadAt;
+  let cut = options.cutFirstDownloadAt;
   const filePath = `/${options.user}/${options.repo}/resolve/main/${options.file}`;
   const manifestPrefix = `/v2/${options.user}/${options.repo}/manifests/`;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -54,7 +60,7 @@ export async function startFakeHub(options: FakeHubOptions): Promise<FakeHub> {
     }
     const range = req.headers.range ?? '';
     ranges.push(range);
-    const match = /^bytes=(\d+)-(\d*)$/.exec(range);
+    const match = options.ignoreRange ? null : /^bytes=(\d+)-(\d*)$/.exec(range);
     const start = match ? Number(match[1]) : 0;
     const end = match?.[2] ? Number(match[2]) : total - 1;
     const body = options.bytes.subarray(start, end + 1);
@@ -63,6 +69,12 @@ export async function startFakeHub(options: FakeHubOptions): Promise<FakeHub> {
       'content-length': String(body.byteLength),
       ...(match ? { 'content-range': `bytes ${start}-${end}/${total}` } : {}),
     });
+    if (cut !== undefined && range && cut < body.byteLength) {
+      // A clean close (FIN) mid-body: the client gets every byte sent, then a short body.
+      res.write(body.subarray(0, cut), () => res.socket?.end());
+      cut = undefined;
+      return;
+    }
     if (stall !== undefined && match && stall < body.byteLength) {
       res.write(body.subarray(0, stall));
       stall = undefined;

@@ -38,16 +38,40 @@ beforeAll(async () => {
 });
 
 describe('cadre grants (temp SQLite store)', () => {
-  it('lists every grant with its user, agent and setter, naming the database', async () => {
+  it('lists every grant by a short unique id with its user, agent and setter, naming the database', async () => {
     const listed = await runCliCaptured(['grants', 'list', '--db', db], { cwd: dir });
     expect(listed.code).toBe(0);
     expect(listed.stderr).toContain(`Grants in ${db}`);
     const lines = listed.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+USER\s+AGENT\s+TOOL\s+RECIPIENT\s+SET$/);
+    const shown = lines[1]?.split(/\s+/)[0] ?? '';
+    expect(shown.length).toBeLessThan(anns.id.length);
+    expect(anns.id.endsWith(shown)).toBe(true);
+    expect(bobs.id.endsWith(shown)).toBe(false);
     expect(lines[1]).toMatch(
-      new RegExp(`^${anns.id}\\s+ann\\s+mailer\\s+gmail_send\\s+ana@example.com\\s+.* UTC by ann$`),
+      new RegExp(`^${shown}\\s+ann\\s+mailer\\s+gmail_send\\s+ana@example.com\\s+.* UTC by ann$`),
     );
     expect(lines).toHaveLength(3);
+  });
+
+  it('refuses a shared head of the ids or a too short part, naming the candidates', async () => {
+    let common = 0;
+    while (anns.id[common] === bobs.id[common]) common += 1;
+    const shared = anns.id.slice(0, Math.max(common, 6));
+    // Time-ordered ids made in one go share at least their first 6 digits.
+    expect(bobs.id.startsWith(shared)).toBe(true);
+    const ambiguous = await runCliCaptured(['grants', 'revoke', shared, '--db', db], { cwd: dir });
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(`'${shared}' matches more than one grant`);
+    expect(ambiguous.stderr).toContain(anns.id);
+    expect(ambiguous.stderr).toContain(bobs.id);
+    const short = await runCliCaptured(['grants', 'revoke', bobs.id.slice(-3), '--db', db], {
+      cwd: dir,
+    });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('too short');
+    const left = await runCliCaptured(['grants', 'list', '--json', '--db', db], { cwd: dir });
+    expect(JSON.parse(left.stdout)).toHaveLength(2);
   });
 
   it('--user and --json narrow and shape the list; CADRE_DATABASE_URL names the database', async () => {
@@ -69,8 +93,13 @@ describe('cadre grants (temp SQLite store)', () => {
     ]);
   });
 
-  it('revokes one grant by id; an unknown id is an error', async () => {
-    const revoked = await runCliCaptured(['grants', 'revoke', anns.id, '--db', db], { cwd: dir });
+  it('revokes one grant by the short id the list shows; an unknown id is an error', async () => {
+    const listed = await runCliCaptured(['grants', 'list', '--user', 'ann', '--db', db], {
+      cwd: dir,
+    });
+    const shown = listed.stdout.trim().split('\n')[1]?.split(/\s+/)[0] ?? '';
+    expect(shown).not.toBe(anns.id);
+    const revoked = await runCliCaptured(['grants', 'revoke', shown, '--db', db], { cwd: dir });
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toBe(
       'Revoked: mailer may no longer call gmail_send for ana@example.com without asking ann.\n',

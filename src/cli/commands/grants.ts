@@ -4,6 +4,7 @@ import type { NamedGrant } from '../../store/records.js';
 import { EXIT, type CliIO } from '../cli-io.js';
 import { reportError } from '../report-error.js';
 import { createStyle, type Style } from '../style.js';
+import { matchGrantId, MIN_GRANT_ID_PART, shortGrantIds } from '../grant-ids.js';
 import { describeStore, storeUrlFor, type StoreCommandOptions } from './token.js';
 import type { JsonFlag } from '../options/output-options.js';
 
@@ -60,19 +61,42 @@ export function grantsListCommand(options: GrantsListOptions, io: CliIO): Promis
   });
 }
 
-/** `cadre grants revoke ID`: the agent asks again before its next such call. */
+/** `cadre grants revoke ID`: the agent asks again before its next such call. ID may be a unique head or tail of the id. */
 export function grantsRevokeCommand(
   id: string,
   options: StoreCommandOptions,
   io: CliIO,
 ): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
+  const wanted = id.trim();
   return withStore(options, io, style, async (store, where) => {
-    const revoked = await store.grants.revokeAny(id.trim());
+    const match = matchGrantId(await store.grants.listAll({}), wanted);
+    switch (match.kind) {
+      case 'too_short':
+        io.stderr(
+          `${style.red('error')} '${wanted}' is too short: give at least ${MIN_GRANT_ID_PART} characters of the ID from 'cadre grants list'\n`,
+        );
+        return EXIT.failed;
+      case 'none':
+        io.stderr(
+          `${style.red('error')} no grant has the id '${wanted}' in ${where} (see 'cadre grants list')\n`,
+        );
+        return EXIT.failed;
+      case 'ambiguous': {
+        const names = match.matches.map((g) => `${g.id} (${g.agent} ${g.tool})`).join(', ');
+        io.stderr(
+          `${style.red('error')} '${wanted}' matches more than one grant: ${names}; give more characters\n`,
+        );
+        return EXIT.failed;
+      }
+      case 'one':
+        break;
+      default:
+        match satisfies never;
+    }
+    const revoked = await store.grants.revokeAny(match.grant.id);
     if (!revoked) {
-      io.stderr(
-        `${style.red('error')} no grant has the id '${id.trim()}' in ${where} (see 'cadre grants list')\n`,
-      );
+      io.stderr(`${style.red('error')} the grant '${match.grant.id}' was revoked meanwhile\n`);
       return EXIT.failed;
     }
     io.stdout(
@@ -97,8 +121,9 @@ function grantJson(grant: NamedGrant) {
 }
 
 function grantTable(grants: readonly NamedGrant[], style: Style): string {
+  const short = shortGrantIds(grants.map((g) => g.id));
   const rows = grants.map((g) => [
-    g.id,
+    short.get(g.id) ?? g.id,
     g.userName,
     g.agent,
     g.tool,

@@ -9,15 +9,19 @@ import {
   type PullProgress,
 } from '../../model/local-model-store.js';
 import { modelsDir } from '../../model/local-model-ref.js';
+import { LOCAL_MODEL_ALIASES, localModelAlias } from '../../model/local-model-aliases.js';
 
-/** `cadre models pull <uri>`: downloads a GGUF model into the models folder, with a progress bar. */
+/** `cadre models pull <uri|alias>`: downloads a GGUF model into the models folder, with a progress bar. */
 export async function modelsPullCommand(uri: string, io: CliIO): Promise<number> {
   const style = createStyle(io.isTTY && !io.env.NO_COLOR);
   const bar = progressBar(io);
   const controller = new AbortController();
   const unsubscribe = io.onInterrupt?.(() => controller.abort());
   try {
-    const pulled = await pullModel(uri, io.env, { onProgress: bar, signal: controller.signal });
+    const pulled = await pullModel(localModelAlias(uri) ?? uri, io.env, {
+      onProgress: bar,
+      signal: controller.signal,
+    });
     bar.done();
     io.stdout(`${pulled.file} (${megabytes(pulled.bytes)})\n`);
     io.stdout(`Use it: cadre run <agent> --model local:${uri}\n`);
@@ -31,8 +35,14 @@ export async function modelsPullCommand(uri: string, io: CliIO): Promise<number>
   }
 }
 
-/** `cadre models list`: the models pulled so far, with their sizes. */
-export async function modelsListCommand(options: JsonFlag, io: CliIO): Promise<number> {
+export type ModelsListOptions = JsonFlag & {
+  /** The short aliases of known small models instead of the pulled ones. */
+  available?: boolean;
+};
+
+/** `cadre models list [--available]`: the models pulled so far, with their sizes; or the aliases. */
+export async function modelsListCommand(options: ModelsListOptions, io: CliIO): Promise<number> {
+  if (options.available) return listAvailable(options, io);
   const models = await listModels(io.env);
   if (options.json) {
     io.stdout(`${JSON.stringify(models, null, 2)}\n`);
@@ -54,6 +64,27 @@ export async function modelsRmCommand(name: string, io: CliIO): Promise<number> 
   } catch (error) {
     return reportError(error, io.stderr, style);
   }
+}
+
+function listAvailable(options: JsonFlag, io: CliIO): number {
+  if (options.json) {
+    io.stdout(`${JSON.stringify(LOCAL_MODEL_ALIASES, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const rows = [
+    ['ALIAS', 'MODEL', 'SIZE', 'LICENCE'],
+    ...LOCAL_MODEL_ALIASES.map((m) => [m.alias, m.uri, m.size, m.licence]),
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  for (const row of rows)
+    io.stdout(
+      `${row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  io.stderr('Pull one with `cadre models pull <alias>`, run it with --model local:<alias>.\n');
+  return EXIT.ok;
 }
 
 const megabytes = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;

@@ -14,7 +14,7 @@ import { createProgressPrinter } from '../progress.js';
 import { unconfinedShellWarning } from '../sandbox-notice.js';
 import { reportError } from '../report-error.js';
 import { cancelOnInterrupt } from '../cancel-on-interrupt.js';
-import { createStyle } from '../style.js';
+import { createStyle, type Style } from '../style.js';
 import { agentTarget } from '../agent-target.js';
 import { defaultAgentTarget } from '../default-agent-target.js';
 import { promptOrStdin } from '../stdin-prompt.js';
@@ -126,7 +126,10 @@ export async function runCommand(
         ).result
       : await run(definition, runOptions);
     if (options.record) io.stderr(`Recorded trajectory: ${options.record}\n`);
-    io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : humanResult(result));
+    // stdout holds the answer or the JSON result only: a run that stopped short says why on stderr.
+    if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else if (result.terminate_reason === 'GOAL') io.stdout(`${result.final_message}\n`);
+    else io.stderr(stoppedReport(result, style));
     if (result.terminate_reason === 'ABORTED') return EXIT.interrupted;
     if (result.error?.code === 'setup') return EXIT.setup;
     // Whatever the model made of it, what it was asked to do is not all done: never exit 0.
@@ -143,15 +146,15 @@ export async function runCommand(
   }
 }
 
-function humanResult(result: RunResult): string {
-  const lines = [result.final_message];
-  if (result.terminate_reason !== 'GOAL') {
-    lines.push(
-      '',
-      `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`,
-    );
-    for (const trace of result.traces)
-      lines.push(`  - ${trace.tool}${trace.output.startsWith('Error: ') ? ' (failed)' : ''}`);
-  }
+/** Why a run stopped short, and the tool calls it made: its final message is an error, not an answer. */
+function stoppedReport(result: RunResult, style: Style): string {
+  const label = result.terminate_reason === 'ABORTED' ? '' : `${style.red('error')} `;
+  const lines = [
+    `${label}${result.final_message}`,
+    '',
+    `Stopped: ${result.terminate_reason} after ${result.turns} turn(s), ${result.traces.length} tool call(s).`,
+  ];
+  for (const trace of result.traces)
+    lines.push(`  - ${trace.tool}${trace.output.startsWith('Error: ') ? ' (failed)' : ''}`);
   return `${lines.join('\n')}\n`;
 }

@@ -15,14 +15,6 @@ import { createStyle } from '../style.js';
 import { withProjectTrust } from '../project-trust-flow.js';
 import type { TrustProjectFlag } from '../options/agent-options.js';
 
-/** Fields the spec requires that Cadre lets chat agents and Markdown files omit. */
-const STRICT_FIELDS = [
-  'inputConfig',
-  'outputConfig',
-  'promptConfig.query',
-  'promptConfig.systemPrompt',
-] as const;
-
 export interface ValidateCommandOptions extends TrustProjectFlag {
   /** Also require the spec's required fields. */
   strict?: boolean;
@@ -42,8 +34,6 @@ export async function validateCommand(
     for (const issue of issues) io.stdout(`${style.red('error')} ${formatIssue(issue)}\n`);
   };
   const pass = (loaded: LoadResult): void => {
-    const strictIssues = options.strict ? strictProblems(loaded) : [];
-    if (strictIssues.length > 0) return fail(strictIssues);
     passed++;
     for (const warning of loaded.warnings)
       io.stdout(`${style.yellow('warning')} ${formatIssue(warning)}\n`);
@@ -85,7 +75,11 @@ export async function validateCommand(
           // (its own files are reported below as errors, once).
           const others = isDir ? neighbours(environment, absolute) : environment.toolWarnings;
           for (const line of others) io.stderr(`${style.yellow('warning')} ${line}\n`);
-          const { loadOptions } = environment;
+          // --strict: the loader checks the spec's required fields, with their positions.
+          const loadOptions = {
+            ...environment.loadOptions,
+            ...(options.strict ? { strict: true } : {}),
+          };
           return isDir
             ? await loadDefinitionsFromDir(absolute, loadOptions)
             : { loaded: [await loadDefinition(absolute, loadOptions)], failed: [] };
@@ -110,21 +104,4 @@ function neighbours(environment: AgentEnvironment, dir: string): string[] {
     ...environment.toolWarnings,
     ...environment.skippedFiles.filter((s) => !own.includes(s)).map((s) => s.line),
   ];
-}
-
-function strictProblems({ definition }: LoadResult): ValidationIssue[] {
-  const file = definition.source?.file;
-  const present: Record<(typeof STRICT_FIELDS)[number], boolean> = {
-    inputConfig: definition.inputConfig !== undefined,
-    outputConfig: definition.outputConfig !== undefined,
-    'promptConfig.query': definition.promptConfig.query !== undefined,
-    'promptConfig.systemPrompt':
-      definition.promptConfig.systemPrompt !== undefined ||
-      definition.promptConfig.initialMessages !== undefined,
-  };
-  return STRICT_FIELDS.filter((field) => !present[field]).map((path) => ({
-    path,
-    message: 'is required by the agent definition spec (--strict)',
-    ...(file ? { file } : {}),
-  }));
 }

@@ -33,7 +33,7 @@ export function registerGrants(program: Command, { io, setExit }: CommandContext
   grants
     .command('revoke')
     .description('Undo a grant by the id `grants list` shows: the agent asks again next time')
-    .argument('<id>', 'the grant to revoke')
+    .argument('<id>', 'the grant to revoke: its id, or a unique start or end of it (6+ characters)')
     .addOption(dbOption())
     .action(async (id: string, options: StoreCommandOptions) => {
       const { grantsRevokeCommand } = await loadCommand(

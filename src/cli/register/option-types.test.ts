@@ -5,6 +5,7 @@ import type { ChatCommandOptions } from '../commands/chat.js';
 import type { EvalCommandOptions } from '../commands/eval.js';
 import type { GrantsListOptions } from '../commands/grants.js';
 import type { McpCommandOptions } from '../commands/mcp.js';
+import type { ModelsListOptions } from '../commands/models.js';
 import type { ReplayCommandOptions } from '../commands/replay.js';
 import type { RunCommandOptions } from '../commands/run.js';
 import type { ServeCommandOptions, WorkerCommandOptions } from '../commands/serve.js';
@@ -131,6 +132,7 @@ const EXPECTED: ReadonlyArray<[string, string[]]> = [
   ['audit verify', fields<AuditVerifyOptions>({ db: true, anchor: true })],
   ['audit export', fields<AuditExportOptions>({ db: true, out: true })],
   ['audit seal', fields<StoreCommandOptions>({ db: true })],
+  ['models list', fields<ModelsListOptions>({ json: true, available: true })],
 ];
 
 function program(): Command {

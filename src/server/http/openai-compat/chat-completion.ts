@@ -7,17 +7,17 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { ChatRun } from './chat-run.js';
 import { failedRun } from './failed-run.js';
-import { runOutcome } from './run-outcome.js';
+import { answerText, runOutcome } from './run-outcome.js';
 import { runTally } from './run-tally.js';
 import { THREAD_HEADER } from './thread-header.js';
 
 /**
  * Runs to the end or to a pause, then answers one `chat.completion`; its
- * content is the run's answer. A failed run is an error response instead.
+ * content is the text a stream of the run sends. A failed run is an error response instead.
  */
 export async function completeChat(run: ChatRun): Promise<ChatCompletion | FastifyReply> {
   const createdMs = Date.now();
-  // Events only for usage: the answer is the run's summary, not the text of every turn.
+  // The text of every turn, as a stream of the same run would send it, and usage.
   const tally = runTally();
   const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
   void run.reply.header(THREAD_HEADER, response.threadId);
@@ -28,7 +28,7 @@ export async function completeChat(run: ChatRun): Promise<ChatCompletion | Fasti
   }
   return chatCompletion(
     completionHead(response.runId, run.model, createdMs),
-    outcome.content,
+    answerText(response, outcome, tally.streamed()),
     chatUsage(tally.usage(), tally.cachedInputTokens()),
     outcome.cadre,
   );

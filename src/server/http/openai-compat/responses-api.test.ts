@@ -23,7 +23,8 @@ const answeredTool = (r: ModelRequest): boolean =>
 const turnsOf = (r: ModelRequest): number => r.messages.filter((m) => m.role === 'user').length;
 
 /**
- * "hello" answers in three pieces with usage; "write <path>" asks to write
+ * "hello" answers in three pieces with usage; "look around" says so, lists
+ * the workspace, then answers; "write <path>" asks to write
  * a file (an approval); "break" fails the model; other prompts are echoed
  * with the number of user messages the model saw.
  */
@@ -34,6 +35,10 @@ const model = new ScriptedModel((r): ScriptedTurn => {
       parts: [{ text: 'Hello' }, { text: ', ' }, { text: 'world!' }],
       usage: { inputTokens: 10, outputTokens: 5, thoughtTokens: 2 },
     };
+  if (prompt === 'look around')
+    return answeredTool(r)
+      ? { parts: [{ text: 'Nothing much here.' }] }
+      : { parts: [{ text: 'Let me look.' }, { functionCall: { name: 'ls', args: {} } }] };
   if (prompt === 'break') throw new ModelError('the scripted model broke', { retryable: false });
   const path = /^write (\S+)/.exec(prompt)?.[1];
   if (path && !answeredTool(r))
@@ -44,7 +49,7 @@ const model = new ScriptedModel((r): ScriptedTurn => {
 beforeAll(async () => {
   ({ live, client } = await startOpenAiTestServer(
     'cadre-responses-',
-    'name: greeter\ndescription: Greets you.\npromptConfig:\n  systemPrompt: Greet.\n',
+    'name: greeter\ndescription: Greets you.\ntoolConfig:\n  tools: [ls]\npromptConfig:\n  systemPrompt: Greet.\n',
     model,
   ));
 });
@@ -103,6 +108,16 @@ describe('/v1/responses under cadre serve (openai SDK, real run service, scripte
     if (done?.type !== 'response.completed') throw new Error('no response.completed');
     expect(done.response.output_text ?? done.response.output[0]).toBeTruthy();
     expect(thread).toBe(cadreOf(done.response).threadId);
+  });
+
+  it('answers the same text streamed or not when the scripted model talks before a tool call', async () => {
+    const { events } = await streamed({ model: 'greeter', input: 'look around' });
+    const deltas = events.flatMap((e) =>
+      e.type === 'response.output_text.delta' ? [e.delta] : [],
+    );
+    expect(deltas.join('')).toBe('Let me look.\n\nNothing much here.');
+    const whole = await client.responses.create({ model: 'greeter', input: 'look around' });
+    expect(whole.output_text).toBe(deltas.join(''));
   });
 
   it("assembles the SDK's own stream helper into the final response (scripted)", async () => {

@@ -9,7 +9,7 @@ import {
   settledStatus,
   type ResponseObject,
 } from './response-shapes.js';
-import { runOutcome } from './run-outcome.js';
+import { answerText, runOutcome } from './run-outcome.js';
 import { runTally } from './run-tally.js';
 import { THREAD_HEADER } from './thread-header.js';
 
@@ -18,7 +18,7 @@ export type ResponsesRun = Omit<ChatRun, 'includeUsage'> & { previousRunId?: str
 
 /**
  * Runs to the end or to a pause, then answers one `response` whose output
- * message is the run's answer. A failed run is an error response instead.
+ * message is the text a stream of the run sends. A failed run is an error response instead.
  */
 export async function completeResponse(run: ResponsesRun): Promise<ResponseObject | FastifyReply> {
   const createdMs = Date.now();
@@ -35,7 +35,13 @@ export async function completeResponse(run: ResponsesRun): Promise<ResponseObjec
   return responseObject(
     head,
     status,
-    [outputMessage(head, outcome.content, status === 'completed' ? 'completed' : 'incomplete')],
+    [
+      outputMessage(
+        head,
+        answerText(response, outcome, tally.streamed()),
+        status === 'completed' ? 'completed' : 'incomplete',
+      ),
+    ],
     responseUsage(tally.usage(), tally.cachedInputTokens()),
     outcome.cadre,
   );

@@ -92,3 +92,11 @@ export function streamTail(response: RunResponse, outcome: RunOutcome, streamed:
   if (response.status === 'completed' && sent.endsWith(owed)) return '';
   return sent ? `\n\n${outcome.content}` : outcome.content;
 }
+
+/**
+ * A non-streamed answer: the same text a stream of the run sends (every turn's
+ * text of the top-level agent, then what it still owed), so a client gets the
+ * same content whether it streams or not.
+ */
+export const answerText = (response: RunResponse, outcome: RunOutcome, streamed: string): string =>
+  streamed + streamTail(response, outcome, streamed);

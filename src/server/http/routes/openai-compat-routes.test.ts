@@ -143,7 +143,7 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
   });
 
-  it('streams every turn of the answer, tool calls staying inside the run', async () => {
+  it('streams every turn of the answer (scripted model), tool calls inside the run; not streamed, the same text', async () => {
     const chunks = await collect(
       await client.chat.completions.create({
         model: 'greeter',
@@ -154,9 +154,9 @@ describe('/v1 under cadre serve (openai SDK, real run service, SQLite, scripted 
     expect(textOf(chunks)).toBe('Let me look.\n\nNothing much here.');
     expect(chunks.every((c) => !c.choices[0]?.delta.tool_calls)).toBe(true);
     expect(chunks.every((c) => c.usage === undefined)).toBe(true);
-    // Not streamed, the answer is the run's result alone.
+    // Not streamed, the answer carries the same text: the words before the tool call too.
     const completion = await ask('greeter', 'look around');
-    expect(completion.choices[0]?.message.content).toBe('Nothing much here.');
+    expect(completion.choices[0]?.message.content).toBe(textOf(chunks));
     expect(completion.usage?.total_tokens).toBe(35);
   });
 
