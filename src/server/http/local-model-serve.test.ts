@@ -3,10 +3,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attribute, receiver, spansOf, type Export } from '../../telemetry/otlp-receiver.js';
+import {
+  attribute,
+  receiver,
+  spansOf,
+  type Export,
+} from '../../telemetry/testing/otlp-receiver.js';
 import { tinyLlamaGguf } from '../../testing/tiny-gguf.js';
-import { openAiClient } from './openai-compat/openai-test-server.js';
-import { startAgentsTestServer, type AgentsTestServer } from './real-test-server.js';
+import { openAiClient } from './openai-compat/testing/openai-test-server.js';
+import { startAgentsTestServer, type AgentsTestServer } from './testing/real-test-server.js';
 
 // The model is generated here: random weights, a byte-level vocabulary, and a bias towards "l".
 const AGENT =
