@@ -185,10 +185,10 @@ function nestedSpawns({
         throw new ToolExecutionError(
           `Not started: the run's cost limit ($${costLimitOf({ budget, maxCostUsd })}) is spent.`,
         );
-      return spawnChild(services, parent, placed(request), callerSignal, { suspendable: true });
+      return spawnChild(services, parent, placed(request), callerSignal, { canPause: true });
     },
     resumeSpawn: (request, resume) =>
-      spawnChild(services, parent, placed(request), callerSignal, { suspendable: true, resume }),
+      spawnChild(services, parent, placed(request), callerSignal, { canPause: true, resume }),
   };
 }
 

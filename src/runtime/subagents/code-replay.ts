@@ -119,7 +119,7 @@ export function codeReplay(
           : undefined;
       inflight++;
       try {
-        const result = await run({ suspendable: true, ...(resume ? { resume } : {}) });
+        const result = await run({ canPause: true, ...(resume ? { resume } : {}) });
         memo.spawns[key] = { result };
         inflight--;
         settle();

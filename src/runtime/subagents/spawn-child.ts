@@ -29,7 +29,7 @@ export interface SpawnMode {
    * agent's loop): a pause decided inside the child pauses the whole run.
    * Otherwise (code agents, routers, workflows) the child is told to report instead.
    */
-  suspendable?: boolean;
+  canPause?: boolean;
   /** Continue a child that paused before, where it stopped. */
   resume?: ChildResume;
 }
@@ -84,7 +84,7 @@ export async function spawnChild(
   const execution = mode.resume ? { ...fresh, executionId: mode.resume.child.executionId } : fresh;
   const scope = mode.resume?.child.scope ?? childScope(name, execution.executionId);
   // A worker-thread child that pauses sends its state back and resumes in this process.
-  const suspendable = mode.suspendable === true;
+  const canPause = mode.canPause === true;
   parent.emit({
     type: mode.resume ? 'subagent_resumed' : 'subagent_started',
     message: `${mode.resume ? 'Resuming' : 'Starting'} ${name}`,
@@ -99,14 +99,14 @@ export async function spawnChild(
   // The budget is taken once a slot is granted, so time spent queueing is not given twice.
   const run = (): Promise<RunResult> =>
     runTarget(
-      childServices(services, scope, suspendable),
+      childServices(services, scope, canPause),
       parent,
       request,
       execution,
       Math.min(request.timeoutMs ?? Infinity, parent.remainingMs()),
       signal,
       mode.resume,
-      suspendable,
+      canPause,
     );
   // Per-parent first, then global; a child of a child runs under the slot its
   // ancestor already holds, so nested fan-out can never deadlock on the global limit.
@@ -161,7 +161,7 @@ function runTarget(
   budgetMs: number,
   cancel: AbortSignal,
   resume: ChildResume | undefined,
-  suspendable: boolean,
+  canPause: boolean,
 ): Promise<RunResult> {
   const resumed = resume
     ? { resume: { state: resume.child.state, decisions: resume.decisions } }
@@ -190,7 +190,7 @@ function runTarget(
       options: {
         ...shared,
         ...(request.model ? { modelName: request.model } : {}),
-        ...(suspendable ? { pausable: true } : {}),
+        ...(canPause ? { pausable: true } : {}),
         ...resumed,
       },
     });
@@ -325,7 +325,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
 function childServices(
   services: SpawnServices,
   scope: string,
-  suspendable: boolean,
+  canPause: boolean,
 ): SpawnServices {
   const { confirm, claim, settle } = services;
   const scoped = <T extends { id: string }>(call: T): T => ({
@@ -339,11 +339,11 @@ function childServices(
         {
           ...request,
           callId: scopedCallId(scope, request.callId),
-          canPause: suspendable && request.canPause !== false,
+          canPause: canPause && request.canPause !== false,
         },
         signal,
       );
-      return decision.kind === 'pause' && !suspendable
+      return decision.kind === 'pause' && !canPause
         ? {
             kind: 'reject',
             feedback:
