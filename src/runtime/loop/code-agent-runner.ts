@@ -26,7 +26,7 @@ export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'
   /** The definition's `max_cost_usd` (a router or workflow), nested in its tree's budget. */
   maxCostUsd?: number;
   /** A child's pause below this agent pauses the run (see code-replay). */
-  pausable?: boolean;
+  canPause?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
   resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> };
 };
@@ -55,7 +55,7 @@ export async function driveCodeAgent(
   launch: LaunchChild,
 ): Promise<RunResult> {
   const outcome = await driveCodeOutcome(agent, input, options, launch);
-  // Only a pausable run pauses; as a child, its parent's call pauses with it.
+  // Only a run that can pause pauses; as a child, its parent's call pauses with it.
   if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
   return outcome.result;
 }
@@ -73,7 +73,7 @@ export async function driveCodeOutcome(
     const picked = pickModel(options.modelName, services);
     const model = picked.model;
     const input = options.resume?.state.code?.input ?? given;
-    const replay = options.pausable
+    const replay = options.canPause
       ? codeReplay(input, options.resume?.state.code, options.resume?.decisions ?? {})
       : undefined;
     // Under its parent's budget; its state's spend when it resumes. Replayed replies cost nothing again.

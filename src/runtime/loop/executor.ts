@@ -103,7 +103,7 @@ async function driveCode(agent: Agent, start: RunStart, options: ExecutionOption
   const given = start.kind === 'new' ? start.input : undefined;
   const input = given ?? codeAgentInput(options.inputs ?? {}, options);
   if (start.kind === 'new')
-    return driveCodeOutcome(agent, input, { ...options, pausable: true }, launchChild);
+    return driveCodeOutcome(agent, input, { ...options, canPause: true }, launchChild);
   const state = readRunState(start.state);
   return driveCodeOutcome(
     agent,
@@ -111,7 +111,7 @@ async function driveCode(agent: Agent, start: RunStart, options: ExecutionOption
     {
       ...options,
       runId: state.runId,
-      pausable: true,
+      canPause: true,
       resume: { state, decisions: start.decisions },
     },
     launchChild,
@@ -229,7 +229,7 @@ async function pausableCode(
   return driveCodeOutcome(
     run.agent,
     run.input,
-    { ...run.options, pausable: true, ...(resume ? { resume } : {}) },
+    { ...run.options, canPause: true, ...(resume ? { resume } : {}) },
     launchChild,
   );
 }

@@ -190,7 +190,7 @@ function runTarget(
       options: {
         ...shared,
         ...(request.model ? { modelName: request.model } : {}),
-        ...(canPause ? { pausable: true } : {}),
+        ...(canPause ? { canPause: true } : {}),
         ...resumed,
       },
     });

@@ -94,8 +94,8 @@ export type ChildRun =
       input: AgentInput;
       options: ChildOptions & {
         modelName?: string;
-        /** A pause decided below it pauses it (a router or workflow child of a pausable run). */
-        pausable?: boolean;
+        /** A pause decided below it pauses it (a router or workflow child of a run that can pause). */
+        canPause?: boolean;
         resume?: ChildResumeState;
       };
     };
