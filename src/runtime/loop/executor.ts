@@ -154,12 +154,12 @@ async function driveAsCode(
 ): Promise<RunOutcome> {
   if (start.kind === 'resume') {
     const run = await codeRunOf(definition, { ...options, runId: start.state.runId });
-    return pausableCode(run, {
+    return driveCodeThatCanPause(run, {
       state: structuredClone(start.state) as RunState,
       decisions: start.decisions,
     });
   }
-  return pausableCode(await codeRunOf(definition, options));
+  return driveCodeThatCanPause(await codeRunOf(definition, options));
 }
 
 /**
@@ -221,7 +221,7 @@ async function codeAgentOf(
 }
 
 /** Runs a router or workflow that may wait for a person (its children's approvals). */
-async function pausableCode(
+async function driveCodeThatCanPause(
   run: CodeAgentRun,
   resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> },
 ): Promise<RunOutcome> {
