@@ -1,5 +1,5 @@
 import type { ResumeDecision } from '../../contracts/confirmation.js';
-import type { AwaitedCall, RunState, SuspendedChild } from '../../contracts/run-state.js';
+import type { AwaitedCall, RunState, PausedChild } from '../../contracts/run-state.js';
 
 /** A child execution stopped to wait for a person (thrown by the launcher, caught by its spawn). */
 export class ExecutionPaused extends Error {
@@ -14,7 +14,7 @@ export class ExecutionPaused extends Error {
 
 /** A subagent waiting for a person: its parent's call pauses with it instead of being answered. */
 export class SubagentPaused extends Error {
-  constructor(readonly child: SuspendedChild) {
+  constructor(readonly child: PausedChild) {
     super(`${child.agent} is waiting for approval.`);
     this.name = 'SubagentPaused';
   }
@@ -22,7 +22,7 @@ export class SubagentPaused extends Error {
 
 /** What a resumed child needs: where it stopped, and the decisions for its waiting calls. */
 export interface ChildResume {
-  child: SuspendedChild;
+  child: PausedChild;
   decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
