@@ -18,7 +18,7 @@ import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd, storedSpendUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
-import { ExecutionPaused } from '../subagents/child-pause.js';
+import { ChildLaunchPaused } from '../subagents/child-pause.js';
 import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
@@ -56,7 +56,7 @@ export async function driveCodeAgent(
 ): Promise<RunResult> {
   const outcome = await driveCodeOutcome(agent, input, options, launch);
   // Only a run that can pause pauses; as a child, its parent's call pauses with it.
-  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  if (outcome.status === 'paused') throw new ChildLaunchPaused(outcome.state, outcome.pending);
   return outcome.result;
 }
 

@@ -11,7 +11,7 @@ import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { readRunState } from '../../contracts/run-state-version.js';
-import { ExecutionPaused } from '../subagents/child-pause.js';
+import { ChildLaunchPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
@@ -164,7 +164,7 @@ async function driveAsCode(
 
 /**
  * Launches the run tree's children: here, so subagent code never imports the
- * executor. A paused child throws ExecutionPaused: the parent's call pauses
+ * executor. A paused child throws ChildLaunchPaused: the parent's call pauses
  * with its state, and the run resumes it where it stopped.
  */
 const launchChild: LaunchChild = async (child) => {
@@ -178,7 +178,7 @@ const launchChild: LaunchChild = async (child) => {
     resume ? { kind: 'resume', state: resume.state, decisions: resume.decisions } : NEW_RUN,
     options,
   );
-  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  if (outcome.status === 'paused') throw new ChildLaunchPaused(outcome.state, outcome.pending);
   return outcome.result;
 };
 

@@ -2,13 +2,13 @@ import type { ResumeDecision } from '../../contracts/confirmation.js';
 import type { AwaitedCall, RunState, PausedChild } from '../../contracts/run-state.js';
 
 /** A child execution stopped to wait for a person (thrown by the launcher, caught by its spawn). */
-export class ExecutionPaused extends Error {
+export class ChildLaunchPaused extends Error {
   constructor(
     readonly state: RunState,
     readonly pending: AwaitedCall[],
   ) {
     super('The subagent is waiting for approval.');
-    this.name = 'ExecutionPaused';
+    this.name = 'ChildLaunchPaused';
   }
 }
 

@@ -16,7 +16,7 @@ import { storedSpendUsd } from '../loop/run-cost.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import {
   childScope,
-  ExecutionPaused,
+  ChildLaunchPaused,
   scopedCallId,
   SubagentPaused,
   type ChildResume,
@@ -119,7 +119,7 @@ export async function spawnChild(
       : limited());
     parent.childFinished?.(result);
   } catch (error) {
-    if (!(error instanceof ExecutionPaused)) throw error;
+    if (!(error instanceof ChildLaunchPaused)) throw error;
     paused = new SubagentPaused({
       executionId: execution.executionId,
       scope,
@@ -256,7 +256,7 @@ async function chargedToParent(
     budget?.charge(result.cost_usd ?? result.usage.costUsd ?? 0);
     return result;
   } catch (error) {
-    if (error instanceof ExecutionPaused) budget?.charge(storedSpendUsd(error.state));
+    if (error instanceof ChildLaunchPaused) budget?.charge(storedSpendUsd(error.state));
     throw error;
   }
 }

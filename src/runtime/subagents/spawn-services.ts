@@ -106,7 +106,7 @@ export interface ChildResumeState {
   decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
-/** Starts (or resumes) a child; a definition child that waits for a person throws ExecutionPaused. */
+/** Starts (or resumes) a child; a definition child that waits for a person throws ChildLaunchPaused. */
 export type LaunchChild = (child: ChildRun) => Promise<RunResult>;
 
 export interface SpawnLimits {
