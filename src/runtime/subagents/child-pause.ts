@@ -13,10 +13,10 @@ export class ChildLaunchPaused extends Error {
 }
 
 /** A subagent waiting for a person: its parent's call pauses with it instead of being answered. */
-export class SubagentPaused extends Error {
+export class ParentCallPaused extends Error {
   constructor(readonly child: PausedChild) {
     super(`${child.agent} is waiting for approval.`);
-    this.name = 'SubagentPaused';
+    this.name = 'ParentCallPaused';
   }
 }
 

@@ -18,7 +18,7 @@ import {
   childScope,
   ChildLaunchPaused,
   scopedCallId,
-  SubagentPaused,
+  ParentCallPaused,
   type ChildResume,
 } from './child-pause.js';
 
@@ -112,7 +112,7 @@ export async function spawnChild(
   // ancestor already holds, so nested fan-out can never deadlock on the global limit.
   const limited = (): Promise<RunResult> => parent.perParent().run(run, signal);
   let result: RunResult | undefined;
-  let paused: SubagentPaused | undefined;
+  let paused: ParentCallPaused | undefined;
   try {
     result = await (parent.execution.depth === 0
       ? services.global.run(limited, signal)
@@ -120,7 +120,7 @@ export async function spawnChild(
     parent.childFinished?.(result);
   } catch (error) {
     if (!(error instanceof ChildLaunchPaused)) throw error;
-    paused = new SubagentPaused({
+    paused = new ParentCallPaused({
       executionId: execution.executionId,
       scope,
       agent: name,
