@@ -18,7 +18,7 @@ export interface StreamEnd {
   tally: RunTally;
 }
 
-/** One OpenAI stream's own events; `streamRun` decides when each is written. */
+/** One OpenAI stream's own events; `streamOpenAiRun` decides when each is written. */
 export interface RunStreamEvents<Head> {
   /** True once the 200 is on its way: failures after it are events, not statuses. */
   readonly opened: boolean;
@@ -43,7 +43,7 @@ export type StreamedRun = Pick<ChatRun, 'reply' | 'signal' | 'baseUrl' | 'start'
  * it is an error event, which OpenAI's SDKs raise. A client that reads too
  * slowly detaches: the run goes on.
  */
-export async function streamRun<Head>(
+export async function streamOpenAiRun<Head>(
   run: StreamedRun,
   what: string,
   events: (onOverflow: () => void) => RunStreamEvents<Head>,
