@@ -2,7 +2,7 @@ import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
 import type { CodeAgentRun } from '../loop/code-agent-runner.js';
 import { PROMPT_INPUT } from '../prompt/inputs.js';
 import type { ExecutionOptions } from '../loop/run-options.js';
-import { RouterAgent } from './router-agent.js';
+import { LoadedRouterAgent } from './router-agent.js';
 
 /** A `kind: router` definition as the code agent the executor runs. */
 export function routerRun(
@@ -12,7 +12,7 @@ export function routerRun(
   const inputs = options.inputs ?? {};
   const prompt =
     typeof inputs[PROMPT_INPUT] === 'string' ? inputs[PROMPT_INPUT] : JSON.stringify(inputs);
-  const agent = new RouterAgent(
+  const agent = new LoadedRouterAgent(
     definition,
     options.services?.agents ?? options.agents,
     {
