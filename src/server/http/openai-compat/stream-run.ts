@@ -5,14 +5,14 @@ import { threadOf } from '../stream-lines.js';
 import type { ChatRun } from './chat-run.js';
 import type { CadreIds } from './completion-shapes.js';
 import { failedRun, type FailedRunBody } from './failed-run.js';
-import { runOutcome, streamTail, type RunOutcome } from './run-outcome.js';
+import { settledReply, streamTail, type SettledReply } from './run-outcome.js';
 import { runTally, type RunTally } from './run-tally.js';
 import { THREAD_HEADER } from './thread-header.js';
 
 /** How the run ended or paused, for a stream's closing events. */
 export interface StreamEnd {
   response: RunResponse;
-  outcome: RunOutcome;
+  outcome: SettledReply;
   /** What the streamed text did not say (a pause, a structured answer): not sent yet. */
   tail: string;
   tally: RunTally;
@@ -72,7 +72,7 @@ export async function streamOpenAiRun<Head>(
         tally.onEvent(event);
       },
     });
-    const outcome = runOutcome(response, run.baseUrl, run.ignored);
+    const outcome = settledReply(response, run.baseUrl, run.ignored);
     if (response.status === 'failed' || response.status === 'cancelled') {
       const failed = failedRun(response, outcome.cadre);
       if (!out.opened) {
