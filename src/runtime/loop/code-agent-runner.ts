@@ -86,7 +86,12 @@ export async function driveCodeOutcome(
     const client = replay ? replay.model(live) : live;
     // A resumed run has only the time it had not used before it paused.
     const usedMs = options.resume?.state.activeMs ?? 0;
-    const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs, usedMs);
+    const deadline = frameDeadline(
+      DEFAULT_MAX_TIME_MINUTES * 60_000,
+      options.timeBudgetMs,
+      usedMs,
+      services.clock,
+    );
     const callerSignal = options.signal ?? new AbortController().signal;
     const signal = AbortSignal.any([
       callerSignal,

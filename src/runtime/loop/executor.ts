@@ -81,7 +81,7 @@ export async function drive(
     const sinceMs =
       start.kind === 'new'
         ? startedAtMs
-        : performance.now() - (Date.now() - Date.parse(ctx.state.startedAt));
+        : performance.now() - (prepared.services.clock.now() - Date.parse(ctx.state.startedAt));
     return await runLoop(ctx, sinceMs, options, start);
   } finally {
     const closing = prepared.root ? closeServers(prepared) : undefined;

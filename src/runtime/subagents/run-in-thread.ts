@@ -44,7 +44,9 @@ export function runInThread(
     const onAbort = (): void => {
       send({ kind: 'abort' });
       // The child reports ABORTED itself; a thread stuck in a tool is stopped anyway.
-      setTimeout(() => finish(() => reject(signal.reason as Error)), 2000).unref();
+      void services.clock
+        .sleep(2000, undefined, { background: true })
+        .then(() => finish(() => reject(signal.reason as Error)));
     };
     worker.on('message', (message: FromWorker) => {
       switch (message.kind) {
