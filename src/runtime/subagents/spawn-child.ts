@@ -322,11 +322,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
  * the tree can wait. Where it cannot (below a code agent run to the end), a
  * decision to pause becomes a refusal the child's model can read and work around.
  */
-function childServices(
-  services: SpawnServices,
-  scope: string,
-  canPause: boolean,
-): SpawnServices {
+function childServices(services: SpawnServices, scope: string, canPause: boolean): SpawnServices {
   const { confirm, claim, settle } = services;
   const scoped = <T extends { id: string }>(call: T): T => ({
     ...call,
