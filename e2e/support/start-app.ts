@@ -11,14 +11,14 @@ import { createSignInCodes } from '../../src/server/http/sign-in-codes.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startSmtpServer, type TestSmtpServer } from '../../src/tools/mail/testing/test-support.js';
 import { assistantTurn } from './assistant-script.js';
-import { PausableModel } from './pausable-model.js';
+import { GatedModel } from './gated-model.js';
 
 export interface RunningApp {
   url: string;
   /** A bearer token of user `ann`. */
   token: string;
   smtp: TestSmtpServer;
-  model: PausableModel;
+  model: GatedModel;
   /** A one-time sign-in link as `cadre serve` prints it (its session is ann's). */
   signInLink(): string;
   /** A bearer token of another user (made on first call). */
@@ -49,7 +49,7 @@ export async function startApp(options: AppOptions = {}): Promise<RunningApp> {
   const smtp = await startSmtpServer();
   // Keyed, as `cadre serve` opens it: the page shows the chain as verified.
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: randomBytes(32) });
-  const model = new PausableModel(
+  const model = new GatedModel(
     new ScriptedModel(options.script ?? assistantTurn, { source: options.model ?? 'scripted' }),
   );
   const service = await createRunService({

@@ -99,7 +99,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     }
   });
 
-  it('a tool call waiting for approval (the first pausable state, 2026-11-22)', async () => {
+  it('a tool call waiting for approval (the first state that can pause, 2026-11-22)', async () => {
     const { state, pending } = await fixture('2026-11-22-paused-tool-call.json');
     workspace = await mkdtemp(join(tmpdir(), 'cadre-old-state-'));
     const model = afterPause();

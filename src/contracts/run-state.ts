@@ -60,7 +60,7 @@ export interface RunState {
      * call is answered when its child, resumed where it stopped, finishes.
      * Absent in states stored before subagents could wait.
      */
-    children?: Record<string, SuspendedChild>;
+    children?: Record<string, PausedChild>;
     /**
      * What each waiting call was when the person was asked, by call id: a
      * resume checks an approval against it. Absent in states stored before
@@ -104,7 +104,7 @@ export interface ApprovalBinding {
 }
 
 /** A subagent paused for approval, kept inside its parent's paused turn. */
-export interface SuspendedChild {
+export interface PausedChild {
   /** Kept so the resumed child is the same execution: its scoped call ids stay the same. */
   executionId: string;
   /** The prefix of this child's call ids in the tree (`mailer@1a2b3c4d`). */
@@ -122,7 +122,7 @@ export interface CodeMemo {
   /** Each model call's reply, in the order the agent made them (null: it failed, ask again). */
   models: Array<ModelChunk[] | null>;
   /** Each child by agent, inputs and occurrence: its result, or where it is waiting. */
-  spawns: Record<string, { result: RunResult } | { child: SuspendedChild }>;
+  spawns: Record<string, { result: RunResult } | { child: PausedChild }>;
   /**
    * How many events the agent itself emitted before it paused. The replay
    * emits them again in the same order, so a resume keeps that many quiet

@@ -5,6 +5,7 @@
  */
 import { retryAfterFromHeaders, retryDelayFromBody } from './retry-after.js';
 import type { HeaderSource } from './retry-after.js';
+import { NETWORK_CODES } from '../util/network-codes.js';
 
 export interface ProviderFailure {
   /** HTTP status, when the provider answered. */
@@ -36,21 +37,6 @@ export class FailedResponseError extends Error {
     this.headers = headers;
   }
 }
-
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
 
 const CONNECTION_ERROR_NAMES = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
 

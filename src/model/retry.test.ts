@@ -78,7 +78,7 @@ describe('withRetries', () => {
       },
     );
 
-    it.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT'])(
+    it.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'ENETDOWN'])(
       'retries the network error %s',
       async (code) => {
         const { fn, attempts } = scripted([{ error: networkError(code) }]);

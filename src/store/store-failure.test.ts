@@ -17,6 +17,7 @@ const coded = (code: string, message = 'x') => Object.assign(new Error(message),
 describe('storeOutage', () => {
   it('knows the driver errors that mean "not now"', () => {
     expect(storeOutage(coded('ECONNREFUSED'))).toBe('unreachable');
+    expect(storeOutage(coded('UND_ERR_SOCKET'))).toBe('unreachable');
     expect(storeOutage(coded('57P01', 'terminating connection due to administrator command'))).toBe(
       'unreachable',
     );

@@ -1,18 +1,5 @@
 import { StoreUnavailableError, type StoreOutage } from '../errors/store-error.js';
-
-/** Node socket errors: the database server is out of reach. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+import { NETWORK_CODES } from '../util/network-codes.js';
 
 /**
  * PostgreSQL SQLSTATEs that say "not now" rather than "never": shutting

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError, TimeoutError } from '../errors/cadre-error.js';
+import { ManualClock } from './testing/manual-clock.js';
 import { Semaphore } from './semaphore.js';
 import { remainingTime, withTimeoutAndCancellation } from './time-budget.js';
 
@@ -62,5 +63,25 @@ describe('Semaphore', () => {
     release();
     await held;
     await expect(blocker.run(() => Promise.resolve('next'))).resolves.toBe('next');
+  });
+  it('withTimeoutAndCancellation times out on the clock it is given, not before', async () => {
+    const clock = new ManualClock();
+    const never = (s: AbortSignal) =>
+      new Promise<string>((_, reject) =>
+        s.addEventListener('abort', () => reject(s.reason as Error), { once: true }),
+      );
+    const settled = withTimeoutAndCancellation(
+      never,
+      60_000,
+      new AbortController().signal,
+      undefined,
+      clock,
+    );
+    await clock.waiting();
+    clock.advance(59_999);
+    expect(clock.pending).toBe(1);
+    clock.advance(1);
+    await expect(settled).rejects.toThrow(TimeoutError);
+    expect(clock.pending).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { TimeoutError } from '../errors/cadre-error.js';
+import { realClock, type Clock } from './clock.js';
 
 /**
  * Milliseconds left of `totalMs` since `startMs` (performance.now() time).
@@ -15,17 +16,22 @@ export function remainingTime(startMs: number, totalMs: number, phase: string): 
 /**
  * Runs `task` with a signal that aborts on the caller's signal or after
  * `timeoutMs`; a timeout rejects with `onTimeout()`, a cancellation with the
- * caller's reason.
+ * caller's reason. The timeout waits on `clock` (a test steps a ManualClock).
  */
 export async function withTimeoutAndCancellation<T>(
   task: (signal: AbortSignal) => Promise<T>,
   timeoutMs: number,
   signal: AbortSignal,
   onTimeout: () => Error = () => new TimeoutError(`Timed out after ${Math.round(timeoutMs)} ms.`),
+  clock: Pick<Clock, 'sleep'> = realClock,
 ): Promise<T> {
   signal.throwIfAborted();
   const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(onTimeout()), Math.max(0, timeoutMs));
+  const settled = new AbortController();
+  clock.sleep(Math.max(0, timeoutMs), settled.signal).then(
+    () => timer.abort(onTimeout()),
+    () => undefined,
+  );
   const combined = AbortSignal.any([signal, timer.signal]);
   try {
     return await new Promise<T>((resolve, reject) => {
@@ -36,6 +42,6 @@ export async function withTimeoutAndCancellation<T>(
         .finally(() => combined.removeEventListener('abort', onAbort));
     });
   } finally {
-    clearTimeout(handle);
+    settled.abort();
   }
 }

@@ -6,7 +6,7 @@ import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from '../../contracts/confirmation.js';
 import { previewOf } from './preview-of.js';
 import { bindingOf } from './approval-binding.js';
-import { SubagentPaused } from '../subagents/child-pause.js';
+import { ParentCallPaused } from '../subagents/child-pause.js';
 
 /** Asks the confirmation handler; the time budget is paused while a person decides. */
 export async function askPerson(
@@ -118,7 +118,7 @@ export async function execute(
     response = okResponse(call, output);
   } catch (error) {
     // A subagent waits for a person: this call pauses with it, unanswered.
-    if (error instanceof SubagentPaused) return { kind: 'waiting', call, child: error.child };
+    if (error instanceof ParentCallPaused) return { kind: 'waiting', call, child: error.child };
     if (isAbortError(error) || env.toolContext.signal.aborted) {
       // The action must not stay `executing`: record that it was cut short.
       if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });

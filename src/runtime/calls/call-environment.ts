@@ -6,7 +6,7 @@ import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { CompletionProtocol } from '../completion/completion.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
-import type { ApprovalBinding, RunState, SuspendedChild } from '../../contracts/run-state.js';
+import type { ApprovalBinding, RunState, PausedChild } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
 
 /** What the calls of one turn need from the run. */
@@ -60,7 +60,7 @@ export type CallOutcome =
       failRun?: { code: string; message: string };
     }
   /** A person decides later: the run pauses with this call unanswered (or its subagent waiting). */
-  | { kind: 'waiting'; call: FunctionCallPart; child?: SuspendedChild; binding?: ApprovalBinding };
+  | { kind: 'waiting'; call: FunctionCallPart; child?: PausedChild; binding?: ApprovalBinding };
 
 export const answered = (
   response: FunctionResponsePart,

@@ -61,7 +61,7 @@ export function buildLoopContext({
   for (const declaration of completionDeclarations(protocol)) declarations.push(declaration);
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   // A resumed run has only what it had not used before it paused.
-  const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs);
+  const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs, services.clock);
   // Per run, never shared: listeners added to it must not pile up across runs.
   const callerSignal = options.signal ?? new AbortController().signal;
   const maxCostUsd = definition.runConfig?.max_cost_usd;
@@ -185,10 +185,10 @@ function nestedSpawns({
         throw new ToolExecutionError(
           `Not started: the run's cost limit ($${costLimitOf({ budget, maxCostUsd })}) is spent.`,
         );
-      return spawnChild(services, parent, placed(request), callerSignal, { suspendable: true });
+      return spawnChild(services, parent, placed(request), callerSignal, { canPause: true });
     },
     resumeSpawn: (request, resume) =>
-      spawnChild(services, parent, placed(request), callerSignal, { suspendable: true, resume }),
+      spawnChild(services, parent, placed(request), callerSignal, { canPause: true, resume }),
   };
 }
 

@@ -18,7 +18,7 @@ import type { ExecutionOptions } from './run-options.js';
 import { runCostUsd, storedSpendUsd } from './run-cost.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
-import { ExecutionPaused } from '../subagents/child-pause.js';
+import { ChildLaunchPaused } from '../subagents/child-pause.js';
 import { codeReplay } from '../subagents/code-replay.js';
 
 export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'> & {
@@ -26,7 +26,7 @@ export type CodeAgentOptions = Omit<ExecutionOptions, 'inputs' | 'onStateChange'
   /** The definition's `max_cost_usd` (a router or workflow), nested in its tree's budget. */
   maxCostUsd?: number;
   /** A child's pause below this agent pauses the run (see code-replay). */
-  pausable?: boolean;
+  canPause?: boolean;
   /** Go on from a pause: the stored run and the people's decisions. */
   resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> };
 };
@@ -55,8 +55,8 @@ export async function driveCodeAgent(
   launch: LaunchChild,
 ): Promise<RunResult> {
   const outcome = await driveCodeOutcome(agent, input, options, launch);
-  // Only a pausable run pauses; as a child, its parent's call pauses with it.
-  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  // Only a run that can pause pauses; as a child, its parent's call pauses with it.
+  if (outcome.status === 'paused') throw new ChildLaunchPaused(outcome.state, outcome.pending);
   return outcome.result;
 }
 
@@ -73,7 +73,7 @@ export async function driveCodeOutcome(
     const picked = pickModel(options.modelName, services);
     const model = picked.model;
     const input = options.resume?.state.code?.input ?? given;
-    const replay = options.pausable
+    const replay = options.canPause
       ? codeReplay(input, options.resume?.state.code, options.resume?.decisions ?? {})
       : undefined;
     // Under its parent's budget; its state's spend when it resumes. Replayed replies cost nothing again.
@@ -86,7 +86,12 @@ export async function driveCodeOutcome(
     const client = replay ? replay.model(live) : live;
     // A resumed run has only the time it had not used before it paused.
     const usedMs = options.resume?.state.activeMs ?? 0;
-    const deadline = frameDeadline(DEFAULT_MAX_TIME_MINUTES * 60_000, options.timeBudgetMs, usedMs);
+    const deadline = frameDeadline(
+      DEFAULT_MAX_TIME_MINUTES * 60_000,
+      options.timeBudgetMs,
+      usedMs,
+      services.clock,
+    );
     const callerSignal = options.signal ?? new AbortController().signal;
     const signal = AbortSignal.any([
       callerSignal,

@@ -1,3 +1,5 @@
+import { realClock, type Clock } from '../../util/clock.js';
+
 /**
  * A time budget that can be paused (while a person decides on an approval)
  * and aborts its signal when it runs out.
@@ -7,9 +9,13 @@ export class Deadline {
   private readonly controller = new AbortController();
   private remainingMs: number;
   private startedAt: number | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: AbortController | undefined;
 
-  constructor(budgetMs: number) {
+  constructor(
+    budgetMs: number,
+    /** The run's clock: a test steps a ManualClock through the budget. */
+    readonly clock: Clock = realClock,
+  ) {
     this.signal = this.controller.signal;
     this.remainingMs = budgetMs;
     this.resume();
@@ -21,7 +27,7 @@ export class Deadline {
 
   /** Milliseconds left, counting only running time. */
   remaining(): number {
-    const running = this.startedAt === undefined ? 0 : performance.now() - this.startedAt;
+    const running = this.startedAt === undefined ? 0 : this.clock.now() - this.startedAt;
     return Math.max(0, this.remainingMs - running);
   }
 
@@ -29,20 +35,24 @@ export class Deadline {
     if (this.startedAt === undefined || this.expired) return;
     this.remainingMs = this.remaining();
     this.startedAt = undefined;
-    clearTimeout(this.timer);
+    this.timer?.abort();
   }
 
   resume(): void {
     if (this.startedAt !== undefined || this.expired) return;
-    this.startedAt = performance.now();
+    this.startedAt = this.clock.now();
     if (!Number.isFinite(this.remainingMs)) return;
-    this.timer = setTimeout(() => this.controller.abort(new DeadlineExceeded()), this.remainingMs);
-    // A pending budget must not keep a finished CLI process alive.
-    this.timer.unref?.();
+    const timer = new AbortController();
+    this.timer = timer;
+    // A pending budget must not keep a finished CLI process alive (background).
+    this.clock.sleep(this.remainingMs, timer.signal, { background: true }).then(
+      () => this.controller.abort(new DeadlineExceeded()),
+      () => undefined,
+    );
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.timer?.abort();
     this.startedAt = undefined;
   }
 }

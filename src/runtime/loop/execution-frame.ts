@@ -2,6 +2,7 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { EventSink } from '../../events/types.js';
 import { Semaphore } from '../../util/semaphore.js';
 import type { SpawnParent } from '../subagents/spawn-child.js';
+import type { Clock } from '../../util/clock.js';
 import { Deadline } from './deadline.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { PreparedExecution } from './prepare-execution.js';
@@ -16,9 +17,13 @@ import type { PreparedExecution } from './prepare-execution.js';
 export function frameDeadline(
   ownBudgetMs: number,
   callerBudgetMs: number | undefined,
-  usedMs = 0,
+  usedMs: number,
+  clock: Clock,
 ): Deadline {
-  return new Deadline(Math.max(0, Math.min(ownBudgetMs, callerBudgetMs ?? Infinity) - usedMs));
+  return new Deadline(
+    Math.max(0, Math.min(ownBudgetMs, callerBudgetMs ?? Infinity) - usedMs),
+    clock,
+  );
 }
 
 /** The execution as its subagents see it; the per-parent limit is created on the first spawn. */

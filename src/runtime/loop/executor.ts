@@ -11,7 +11,7 @@ import type { ExecutionOptions } from './run-options.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { readRunState } from '../../contracts/run-state-version.js';
-import { ExecutionPaused } from '../subagents/child-pause.js';
+import { ChildLaunchPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { takeTurn } from './take-turn.js';
 import { eitherSignal } from './either-signal.js';
@@ -81,7 +81,7 @@ export async function drive(
     const sinceMs =
       start.kind === 'new'
         ? startedAtMs
-        : performance.now() - (Date.now() - Date.parse(ctx.state.startedAt));
+        : performance.now() - (prepared.services.clock.now() - Date.parse(ctx.state.startedAt));
     return await runLoop(ctx, sinceMs, options, start);
   } finally {
     const closing = prepared.root ? closeServers(prepared) : undefined;
@@ -103,7 +103,7 @@ async function driveCode(agent: Agent, start: RunStart, options: ExecutionOption
   const given = start.kind === 'new' ? start.input : undefined;
   const input = given ?? codeAgentInput(options.inputs ?? {}, options);
   if (start.kind === 'new')
-    return driveCodeOutcome(agent, input, { ...options, pausable: true }, launchChild);
+    return driveCodeOutcome(agent, input, { ...options, canPause: true }, launchChild);
   const state = readRunState(start.state);
   return driveCodeOutcome(
     agent,
@@ -111,7 +111,7 @@ async function driveCode(agent: Agent, start: RunStart, options: ExecutionOption
     {
       ...options,
       runId: state.runId,
-      pausable: true,
+      canPause: true,
       resume: { state, decisions: start.decisions },
     },
     launchChild,
@@ -154,17 +154,17 @@ async function driveAsCode(
 ): Promise<RunOutcome> {
   if (start.kind === 'resume') {
     const run = await codeRunOf(definition, { ...options, runId: start.state.runId });
-    return pausableCode(run, {
+    return driveCodeThatCanPause(run, {
       state: structuredClone(start.state) as RunState,
       decisions: start.decisions,
     });
   }
-  return pausableCode(await codeRunOf(definition, options));
+  return driveCodeThatCanPause(await codeRunOf(definition, options));
 }
 
 /**
  * Launches the run tree's children: here, so subagent code never imports the
- * executor. A paused child throws ExecutionPaused: the parent's call pauses
+ * executor. A paused child throws ChildLaunchPaused: the parent's call pauses
  * with its state, and the run resumes it where it stopped.
  */
 const launchChild: LaunchChild = async (child) => {
@@ -178,7 +178,7 @@ const launchChild: LaunchChild = async (child) => {
     resume ? { kind: 'resume', state: resume.state, decisions: resume.decisions } : NEW_RUN,
     options,
   );
-  if (outcome.status === 'paused') throw new ExecutionPaused(outcome.state, outcome.pending);
+  if (outcome.status === 'paused') throw new ChildLaunchPaused(outcome.state, outcome.pending);
   return outcome.result;
 };
 
@@ -221,7 +221,7 @@ async function codeAgentOf(
 }
 
 /** Runs a router or workflow that may wait for a person (its children's approvals). */
-async function pausableCode(
+async function driveCodeThatCanPause(
   run: CodeAgentRun,
   resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> },
 ): Promise<RunOutcome> {
@@ -229,7 +229,7 @@ async function pausableCode(
   return driveCodeOutcome(
     run.agent,
     run.input,
-    { ...run.options, pausable: true, ...(resume ? { resume } : {}) },
+    { ...run.options, canPause: true, ...(resume ? { resume } : {}) },
     launchChild,
   );
 }

@@ -49,7 +49,7 @@ export async function graceTurn(
       },
     ],
   });
-  const budget = new Deadline(graceMs);
+  const budget = new Deadline(graceMs, ctx.deadline.clock);
   try {
     const signal = eitherSignal(ctx.callerSignal, budget.signal, ctx.cancellable);
     const stop = await takeTurn(ctx, completionDeclarations(protocol), signal, true);

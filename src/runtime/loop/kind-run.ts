@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../../definition/types.js';
 import { DEFAULT_MAX_TIME_MINUTES } from '../../definition/types.js';
 import type { CodeAgentRun } from './code-agent-runner.js';
 import type { ExecutionOptions } from './run-options.js';
-import { PROMPT_INPUT } from '../prompt/inputs.js';
+import { codeAgentInput } from '../prompt/code-agent-input.js';
 
 /** A definition of a registered kind (remote) as the code agent the executor runs (like a workflow). */
 export async function kindRun(
@@ -11,13 +11,10 @@ export async function kindRun(
   kind: AgentKind,
   options: ExecutionOptions,
 ): Promise<CodeAgentRun> {
-  const inputs = options.inputs ?? {};
-  const prompt =
-    typeof inputs[PROMPT_INPUT] === 'string' ? inputs[PROMPT_INPUT] : JSON.stringify(inputs);
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   return {
     agent: await kind(definition),
-    input: { prompt, inputs, ...(options.history ? { history: options.history } : {}) },
+    input: codeAgentInput(options.inputs ?? {}, options),
     options: { ...options, timeBudgetMs: Math.min(ownBudgetMs, options.timeBudgetMs ?? Infinity) },
   };
 }

@@ -51,7 +51,7 @@ export async function openLoop(
       messages: options.conversation ? structuredClone(options.conversation) : prompt.messages,
       turns: 0,
       activeMs: 0,
-      startedAt: isoTime(Date.now()),
+      startedAt: isoTime(services.clock.now()),
       emittedVars: {},
       traces: [],
       usage: emptyUsage(),

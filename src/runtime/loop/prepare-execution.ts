@@ -52,7 +52,10 @@ export function prepareExecution(
         ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
         confirm: options.confirm ?? refuseSideEffects,
         runtime: runtime ?? runtimeMissing(),
-        events: options.events ?? new RunEvents(runId, options.onEvent, options.afterEventSeq),
+        events:
+          options.events ??
+          new RunEvents(runId, options.onEvent, options.afterEventSeq, options.clock),
+        ...(options.clock ? { clock: options.clock } : {}),
         workspace,
         ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
         prices: options.prices ?? DEFAULT_PRICES,

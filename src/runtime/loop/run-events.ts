@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../util/clock.js';
 import { isoTime } from '../../util/iso-time.js';
 import type { CadreEvent, EventSink, ExecutionContext } from '../../events/types.js';
 
@@ -16,6 +17,8 @@ export class RunEvents {
     private readonly listener?: (event: CadreEvent) => void,
     /** Where a resumed run's sequence continues from (the last stored seq). */
     afterSeq = 0,
+    /** Stamps each event's time (the run's clock). */
+    private readonly clock: Clock = realClock,
   ) {
     this.seq = afterSeq;
   }
@@ -40,7 +43,7 @@ export class RunEvents {
       const event: CadreEvent = {
         type: input.type,
         message: input.message,
-        timestamp: isoTime(Date.now()),
+        timestamp: isoTime(this.clock.now()),
         data: input.data ?? {},
         runId: this.runId,
         executionId: execution.executionId,

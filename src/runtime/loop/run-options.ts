@@ -8,6 +8,7 @@ import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
 import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { Clock } from '../../util/clock.js';
 import type { Tool } from '../../tools/types.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { TraceCarrier } from '../../contracts/trace-carrier.js';
@@ -122,6 +123,8 @@ export interface ExecutionOptions extends RunOptions {
   /** The parent's cost budget: a child's own budget is opened under it, so the tree shares one cap. */
   budget?: CostBudget;
   graceMs?: number;
+  /** The run tree's clock (default the real one): event times, deadlines, waits. */
+  clock?: Clock;
   /**
    * Claims a side-effecting call just before it runs; false means it already
    * ran or is running elsewhere (a store's compare-and-set makes it exactly once).

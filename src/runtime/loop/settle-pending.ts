@@ -4,7 +4,7 @@ import { bindingOf, staleReason } from '../calls/approval-binding.js';
 import type { FunctionCallPart } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
 import { decisionsFor } from '../subagents/child-pause.js';
-import type { ApprovalBinding, SuspendedChild } from '../../contracts/run-state.js';
+import type { ApprovalBinding, PausedChild } from '../../contracts/run-state.js';
 import type { CallEnvironment } from '../calls/call-environment.js';
 import { eitherSignal } from './either-signal.js';
 import { answered, type CallOutcome } from '../calls/call-environment.js';
@@ -140,7 +140,7 @@ async function bound(
 function resumingEnv(
   ctx: LoopContext,
   env: CallEnvironment,
-  child: SuspendedChild,
+  child: PausedChild,
   decisions: Readonly<Record<string, ResumeDecision>>,
 ): CallEnvironment {
   const resume = ctx.resumeSpawn;

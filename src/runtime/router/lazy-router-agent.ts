@@ -4,7 +4,7 @@ import type { AgentEventInput } from '../../events/types.js';
 import type { RouterOptions } from './router-agent.js';
 
 /**
- * The public `RouterAgent`: same constructor and surface as the one in
+ * The public `RouterAgent`: same constructor and surface as `LoadedRouterAgent` in
  * router-agent.ts, which (with its prompts) is loaded on the first
  * `execute`, so importing the package does not load routing code a plain
  * run never uses.
@@ -23,7 +23,7 @@ export class RouterAgent implements Agent {
   }
 
   async *execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput> {
-    const { RouterAgent: Router } = await import('./router-agent.js');
+    const { LoadedRouterAgent: Router } = await import('./router-agent.js');
     yield* new Router(this.definition, this.agents, this.options).execute(input, ctx);
   }
 }

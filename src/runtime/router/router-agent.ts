@@ -47,7 +47,7 @@ interface DomainResult {
  * summaries, the chosen domains in parallel under a per-domain timeout,
  * then one synthesis. No target: the router answers directly.
  */
-export class RouterAgent implements Agent {
+export class LoadedRouterAgent implements Agent {
   readonly name: string;
   readonly description: string;
 

@@ -1,28 +1,28 @@
 import type { ResumeDecision } from '../../contracts/confirmation.js';
-import type { AwaitedCall, RunState, SuspendedChild } from '../../contracts/run-state.js';
+import type { AwaitedCall, RunState, PausedChild } from '../../contracts/run-state.js';
 
 /** A child execution stopped to wait for a person (thrown by the launcher, caught by its spawn). */
-export class ExecutionPaused extends Error {
+export class ChildLaunchPaused extends Error {
   constructor(
     readonly state: RunState,
     readonly pending: AwaitedCall[],
   ) {
     super('The subagent is waiting for approval.');
-    this.name = 'ExecutionPaused';
+    this.name = 'ChildLaunchPaused';
   }
 }
 
 /** A subagent waiting for a person: its parent's call pauses with it instead of being answered. */
-export class SubagentPaused extends Error {
-  constructor(readonly child: SuspendedChild) {
+export class ParentCallPaused extends Error {
+  constructor(readonly child: PausedChild) {
     super(`${child.agent} is waiting for approval.`);
-    this.name = 'SubagentPaused';
+    this.name = 'ParentCallPaused';
   }
 }
 
 /** What a resumed child needs: where it stopped, and the decisions for its waiting calls. */
 export interface ChildResume {
-  child: SuspendedChild;
+  child: PausedChild;
   decisions: Readonly<Record<string, ResumeDecision>>;
 }
 

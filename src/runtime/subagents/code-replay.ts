@@ -4,7 +4,7 @@ import type { AwaitedCall, CodeMemo } from '../../contracts/run-state.js';
 import type { ModelChunk, ModelClient } from '../../model/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
-import { decisionsFor, SubagentPaused } from './child-pause.js';
+import { decisionsFor, ParentCallPaused } from './child-pause.js';
 import { entryName, type SpawnMode } from './spawn-child.js';
 
 /**
@@ -119,13 +119,13 @@ export function codeReplay(
           : undefined;
       inflight++;
       try {
-        const result = await run({ suspendable: true, ...(resume ? { resume } : {}) });
+        const result = await run({ canPause: true, ...(resume ? { resume } : {}) });
         memo.spawns[key] = { result };
         inflight--;
         settle();
         return result;
       } catch (error) {
-        if (!(error instanceof SubagentPaused)) {
+        if (!(error instanceof ParentCallPaused)) {
           inflight--;
           settle();
           throw error;

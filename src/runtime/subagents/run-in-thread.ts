@@ -7,7 +7,7 @@ import type { PolicyDecision } from '../../policy/types.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { SpawnServices } from './spawn-services.js';
 import type { FromWorker, ThreadJob, ToWorker } from './thread-protocol.js';
-import { ExecutionPaused } from './child-pause.js';
+import { ChildLaunchPaused } from './child-pause.js';
 
 /** Starts the worker entry: compiled JS in a build, the TS source through jiti in development. */
 function startWorker(): Worker {
@@ -44,7 +44,9 @@ export function runInThread(
     const onAbort = (): void => {
       send({ kind: 'abort' });
       // The child reports ABORTED itself; a thread stuck in a tool is stopped anyway.
-      setTimeout(() => finish(() => reject(signal.reason as Error)), 2000).unref();
+      void services.clock
+        .sleep(2000, undefined, { background: true })
+        .then(() => finish(() => reject(signal.reason as Error)));
     };
     worker.on('message', (message: FromWorker) => {
       switch (message.kind) {
@@ -80,7 +82,7 @@ export function runInThread(
           finish(() => resolve(message.result));
           break;
         case 'paused':
-          finish(() => reject(new ExecutionPaused(message.state, message.pending)));
+          finish(() => reject(new ChildLaunchPaused(message.state, message.pending)));
           break;
         case 'error':
           finish(() => reject(new ToolExecutionError(message.message)));

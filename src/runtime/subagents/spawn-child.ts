@@ -16,9 +16,9 @@ import { storedSpendUsd } from '../loop/run-cost.js';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import {
   childScope,
-  ExecutionPaused,
+  ChildLaunchPaused,
   scopedCallId,
-  SubagentPaused,
+  ParentCallPaused,
   type ChildResume,
 } from './child-pause.js';
 
@@ -29,7 +29,7 @@ export interface SpawnMode {
    * agent's loop): a pause decided inside the child pauses the whole run.
    * Otherwise (code agents, routers, workflows) the child is told to report instead.
    */
-  suspendable?: boolean;
+  canPause?: boolean;
   /** Continue a child that paused before, where it stopped. */
   resume?: ChildResume;
 }
@@ -84,7 +84,7 @@ export async function spawnChild(
   const execution = mode.resume ? { ...fresh, executionId: mode.resume.child.executionId } : fresh;
   const scope = mode.resume?.child.scope ?? childScope(name, execution.executionId);
   // A worker-thread child that pauses sends its state back and resumes in this process.
-  const suspendable = mode.suspendable === true;
+  const canPause = mode.canPause === true;
   parent.emit({
     type: mode.resume ? 'subagent_resumed' : 'subagent_started',
     message: `${mode.resume ? 'Resuming' : 'Starting'} ${name}`,
@@ -99,28 +99,28 @@ export async function spawnChild(
   // The budget is taken once a slot is granted, so time spent queueing is not given twice.
   const run = (): Promise<RunResult> =>
     runTarget(
-      childServices(services, scope, suspendable),
+      childServices(services, scope, canPause),
       parent,
       request,
       execution,
       Math.min(request.timeoutMs ?? Infinity, parent.remainingMs()),
       signal,
       mode.resume,
-      suspendable,
+      canPause,
     );
   // Per-parent first, then global; a child of a child runs under the slot its
   // ancestor already holds, so nested fan-out can never deadlock on the global limit.
   const limited = (): Promise<RunResult> => parent.perParent().run(run, signal);
   let result: RunResult | undefined;
-  let paused: SubagentPaused | undefined;
+  let paused: ParentCallPaused | undefined;
   try {
     result = await (parent.execution.depth === 0
       ? services.global.run(limited, signal)
       : limited());
     parent.childFinished?.(result);
   } catch (error) {
-    if (!(error instanceof ExecutionPaused)) throw error;
-    paused = new SubagentPaused({
+    if (!(error instanceof ChildLaunchPaused)) throw error;
+    paused = new ParentCallPaused({
       executionId: execution.executionId,
       scope,
       agent: name,
@@ -161,7 +161,7 @@ function runTarget(
   budgetMs: number,
   cancel: AbortSignal,
   resume: ChildResume | undefined,
-  suspendable: boolean,
+  canPause: boolean,
 ): Promise<RunResult> {
   const resumed = resume
     ? { resume: { state: resume.child.state, decisions: resume.decisions } }
@@ -190,7 +190,7 @@ function runTarget(
       options: {
         ...shared,
         ...(request.model ? { modelName: request.model } : {}),
-        ...(suspendable ? { pausable: true } : {}),
+        ...(canPause ? { canPause: true } : {}),
         ...resumed,
       },
     });
@@ -256,7 +256,7 @@ async function chargedToParent(
     budget?.charge(result.cost_usd ?? result.usage.costUsd ?? 0);
     return result;
   } catch (error) {
-    if (error instanceof ExecutionPaused) budget?.charge(storedSpendUsd(error.state));
+    if (error instanceof ChildLaunchPaused) budget?.charge(storedSpendUsd(error.state));
     throw error;
   }
 }
@@ -322,11 +322,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
  * the tree can wait. Where it cannot (below a code agent run to the end), a
  * decision to pause becomes a refusal the child's model can read and work around.
  */
-function childServices(
-  services: SpawnServices,
-  scope: string,
-  suspendable: boolean,
-): SpawnServices {
+function childServices(services: SpawnServices, scope: string, canPause: boolean): SpawnServices {
   const { confirm, claim, settle } = services;
   const scoped = <T extends { id: string }>(call: T): T => ({
     ...call,
@@ -339,11 +335,11 @@ function childServices(
         {
           ...request,
           callId: scopedCallId(scope, request.callId),
-          canPause: suspendable && request.canPause !== false,
+          canPause: canPause && request.canPause !== false,
         },
         signal,
       );
-      return decision.kind === 'pause' && !suspendable
+      return decision.kind === 'pause' && !canPause
         ? {
             kind: 'reject',
             feedback:

@@ -18,6 +18,7 @@ import type { RunState } from '../../contracts/run-state.js';
 import type { RunEvents } from '../loop/run-events.js';
 import type { Runtime } from '../loop/runtime.js';
 import { Semaphore } from '../../util/semaphore.js';
+import { realClock, type Clock } from '../../util/clock.js';
 
 export const DEFAULT_MAX_DEPTH = 3;
 export const DEFAULT_GLOBAL_CONCURRENCY = 8;
@@ -25,6 +26,8 @@ export const DEFAULT_PER_PARENT_CONCURRENCY = 4;
 
 /** What every execution of one run tree shares: created once at the root, passed down. */
 export interface SpawnServices {
+  /** The run tree's clock: event times, deadlines, waits. */
+  clock: Clock;
   /** Every tool the process offers; a definition's grant selects from it. */
   pool: ToolRegistry;
   agents?: AgentLookup;
@@ -94,8 +97,8 @@ export type ChildRun =
       input: AgentInput;
       options: ChildOptions & {
         modelName?: string;
-        /** A pause decided below it pauses it (a router or workflow child of a pausable run). */
-        pausable?: boolean;
+        /** A pause decided below it pauses it (a router or workflow child of a run that can pause). */
+        canPause?: boolean;
         resume?: ChildResumeState;
       };
     };
@@ -106,7 +109,7 @@ export interface ChildResumeState {
   decisions: Readonly<Record<string, ResumeDecision>>;
 }
 
-/** Starts (or resumes) a child; a definition child that waits for a person throws ExecutionPaused. */
+/** Starts (or resumes) a child; a definition child that waits for a person throws ChildLaunchPaused. */
 export type LaunchChild = (child: ChildRun) => Promise<RunResult>;
 
 export interface SpawnLimits {
@@ -116,11 +119,14 @@ export interface SpawnLimits {
 }
 
 export function createSpawnServices(
-  base: Omit<SpawnServices, 'maxDepth' | 'global' | 'perParentLimit'>,
+  base: Omit<SpawnServices, 'maxDepth' | 'global' | 'perParentLimit' | 'clock'> & {
+    clock?: Clock;
+  },
   limits: SpawnLimits = {},
 ): SpawnServices {
   return {
     ...base,
+    clock: base.clock ?? realClock,
     maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH,
     global: new Semaphore(limits.globalConcurrency ?? DEFAULT_GLOBAL_CONCURRENCY),
     perParentLimit: limits.perParentConcurrency ?? DEFAULT_PER_PARENT_CONCURRENCY,

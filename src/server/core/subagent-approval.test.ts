@@ -12,7 +12,7 @@ import type { RunService } from '../run-service-types.js';
 import { createRunService } from './create-run-service.js';
 import { serviceAgentTools } from '../../mcp/server/service-agent-tools.js';
 import type { ApprovalQuestion } from '../../mcp/server/approval-question.js';
-import { runOutcome } from '../http/openai-compat/run-outcome.js';
+import { settledReply } from '../http/openai-compat/run-outcome.js';
 import { runTask } from '../../a2a/serve/run-task.js';
 
 const AUDIT_KEY = randomBytes(32);
@@ -264,7 +264,7 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     ]);
     // /v1 (chat and responses share the outcome) and A2A's input-required say who asks too.
     const { approvalId } = paused.approvals[0]!;
-    const v1 = runOutcome(paused, 'http://127.0.0.1:1');
+    const v1 = settledReply(paused, 'http://127.0.0.1:1');
     expect(v1.cadre.approvals[0]?.path).toEqual(['office', 'team', 'mailer', 'gmail_send']);
     expect(v1.content).toContain(
       `- office › team › mailer › gmail_send: Send "Hi" to bob@example.com (approval ${approvalId})`,

@@ -19,7 +19,7 @@ export interface StreamRunOptions {
  * thread), then one line per event, then result or error. A failure before
  * any line is rethrown so it gets its proper status code.
  */
-export async function streamRun(options: StreamRunOptions): Promise<void> {
+export async function streamRunNdjson(options: StreamRunOptions): Promise<void> {
   const { reply } = options;
   const overflow = new AbortController();
   const writer = ndjsonWriter(reply, () =>

@@ -8,7 +8,7 @@ import { threadPath, type Navigate } from '../state/use-route.js';
 import { chosenAgent } from '../state/agent-choice.js';
 import { inputsText, takesInputs } from '../state/input-values.js';
 import { readForkNote } from '../state/fork-notes.js';
-import { runOutcome } from '../state/run-outcome.js';
+import { replyOutcome } from '../state/run-outcome.js';
 import { pickerValue, replyName, threadAgent } from '../state/thread-agent.js';
 import { useRunSummaries } from '../state/use-run-summaries.js';
 import { withUnansweredRuns } from '../state/unanswered-runs.js';
@@ -132,7 +132,7 @@ export function ChatView(props: Props) {
                 { agentName: replyName(agents, runs[message.runId]?.agent ?? agentOfThread) }
               : {})}
             {...(message.runId && withTrace.has(message.id) && runs[message.runId]
-              ? { outcome: runOutcome(runs[message.runId] ?? { status: '' }) }
+              ? { outcome: replyOutcome(runs[message.runId] ?? { status: '' }) }
               : {})}
             {...(message.runId &&
             message.runId !== streaming &&

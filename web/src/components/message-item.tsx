@@ -1,7 +1,7 @@
 import type { DecisionView, ThreadMessage } from '../api/wire-types.js';
 import { approvalAsk } from '../state/approval-ask.js';
 import { decisionText } from '../state/decision-text.js';
-import type { RunOutcome } from '../state/run-outcome.js';
+import type { ReplyOutcome } from '../state/run-outcome.js';
 import type { RunTrace } from '../state/run-trace.js';
 import { runPath, type Navigate } from '../state/use-route.js';
 import { RunSteps } from './run-steps.js';
@@ -11,7 +11,7 @@ interface Props {
   /** The name on an assistant reply: the agent that wrote it. */
   agentName?: string;
   /** How the message's run ended, on the run's last message: a failure is no answer. */
-  outcome?: RunOutcome;
+  outcome?: ReplyOutcome;
   trace?: RunTrace;
   /** What was decided on the approvals this message asked for. */
   decisions?: DecisionView[];

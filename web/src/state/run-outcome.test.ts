@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isScripted, runOutcome, statusLabel } from './run-outcome.js';
+import { isScripted, replyOutcome, statusLabel } from './run-outcome.js';
 
-describe('runOutcome', () => {
+describe('replyOutcome', () => {
   it('reads a cancel in the old shape (failed, code cancelled) and the new (cancelled)', () => {
-    expect(runOutcome({ status: 'failed', errorCode: 'cancelled' })).toBe('cancelled');
-    expect(runOutcome({ status: 'cancelled' })).toBe('cancelled');
+    expect(replyOutcome({ status: 'failed', errorCode: 'cancelled' })).toBe('cancelled');
+    expect(replyOutcome({ status: 'cancelled' })).toBe('cancelled');
     expect(statusLabel({ status: 'failed', errorCode: 'cancelled' })).toBe('cancelled');
-    expect(runOutcome({ status: 'failed', errorCode: 'model_error' })).toBe('failed');
-    expect(runOutcome({ status: 'completed' })).toBe('answered');
-    expect(runOutcome({ status: 'awaiting_confirmation' })).toBe('open');
+    expect(replyOutcome({ status: 'failed', errorCode: 'model_error' })).toBe('failed');
+    expect(replyOutcome({ status: 'completed' })).toBe('answered');
+    expect(replyOutcome({ status: 'awaiting_confirmation' })).toBe('open');
   });
 
   it('knows a scripted model by its prefix', () => {

@@ -7,9 +7,9 @@ export type RunSummary = Pick<RunRecord, 'agent' | 'model' | 'summary' | 'errorC
 };
 
 /** How a run's reply reads: an answer, a failure, or a cancellation. */
-export type RunOutcome = 'answered' | 'failed' | 'cancelled' | 'open';
+export type ReplyOutcome = 'answered' | 'failed' | 'cancelled' | 'open';
 
-export function runOutcome(run: Pick<RunSummary, 'status' | 'errorCode'>): RunOutcome {
+export function replyOutcome(run: Pick<RunSummary, 'status' | 'errorCode'>): ReplyOutcome {
   switch (run.status) {
     case 'completed':
       return 'answered';
@@ -25,7 +25,7 @@ export function runOutcome(run: Pick<RunSummary, 'status' | 'errorCode'>): RunOu
 
 /** The run's status as a badge shows it: a cancel is never "failed". */
 export const statusLabel = (run: Pick<RunSummary, 'status' | 'errorCode'>): string =>
-  runOutcome(run) === 'cancelled' ? 'cancelled' : run.status;
+  replyOutcome(run) === 'cancelled' ? 'cancelled' : run.status;
 
 /** A model that plays canned answers (`scripted:FILE`, or an injected `scripted` client). */
 export const isScripted = (model: string | undefined): boolean =>
@@ -36,4 +36,4 @@ export const scriptOf = (model: string): string => model.replace(/^scripted:?/, 
 
 /** Settled runs never change: their summaries are read once. */
 export const isSettled = (run: Pick<RunSummary, 'status' | 'errorCode'>): boolean =>
-  runOutcome(run) !== 'open';
+  replyOutcome(run) !== 'open';

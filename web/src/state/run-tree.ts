@@ -1,6 +1,6 @@
 import type { ApprovalRecord, RunEvent, RunRecord } from '../api/wire-types.js';
 import { buildExecutionTree, type ExecutionNode } from './event-tree.js';
-import { runOutcome } from './run-outcome.js';
+import { replyOutcome } from './run-outcome.js';
 
 /** What a person reads for one execution of the agent tree. */
 export type NodeState = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
@@ -66,7 +66,7 @@ export function nodeState(node: ExecutionNode, run: RunFacts, waiting: boolean):
   }
   if (waiting) return 'waiting';
   // The run ended without this execution saying how (a failure, a cancel): it ended with the run.
-  const outcome = runOutcome(run);
+  const outcome = replyOutcome(run);
   switch (outcome) {
     case 'answered':
       return 'completed';

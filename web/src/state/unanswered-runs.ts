@@ -1,5 +1,5 @@
 import type { ThreadMessage } from '../api/wire-types.js';
-import { runOutcome, type RunSummary } from './run-outcome.js';
+import { replyOutcome, type RunSummary } from './run-outcome.js';
 
 /**
  * The thread's messages, with a reply standing in for each run that ended
@@ -21,7 +21,7 @@ export function withUnansweredRuns(
     const runId = message.role === 'user' ? message.runId : undefined;
     const run = runId ? runs[runId] : undefined;
     if (!runId || !run || answered.has(runId)) continue;
-    const outcome = runOutcome(run);
+    const outcome = replyOutcome(run);
     if (outcome !== 'failed' && outcome !== 'cancelled') continue;
     answered.add(runId);
     out.push({

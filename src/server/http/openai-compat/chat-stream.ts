@@ -8,7 +8,7 @@ import {
 } from './completion-shapes.js';
 import { openAiErrorBody } from './openai-errors.js';
 import { sseWriter } from './sse-writer.js';
-import { streamRun } from './stream-run.js';
+import { streamOpenAiRun } from './stream-run.js';
 
 /**
  * Streams a run as `chat.completion.chunk` events: the role (with the run's
@@ -20,7 +20,7 @@ export function streamChat(run: ChatRun): Promise<void> {
   const createdMs = Date.now();
   // OpenAI sends `usage: null` on every chunk but the last when usage was asked for.
   const pending = run.includeUsage ? { usage: null } : {};
-  return streamRun<CompletionHead>(run, 'chat completion', (onOverflow) => {
+  return streamOpenAiRun<CompletionHead>(run, 'chat completion', (onOverflow) => {
     const sse = sseWriter(run.reply, onOverflow);
     return {
       get opened() {

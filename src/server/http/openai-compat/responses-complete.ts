@@ -9,7 +9,7 @@ import {
   settledStatus,
   type ResponseObject,
 } from './response-shapes.js';
-import { answerText, runOutcome } from './run-outcome.js';
+import { answerText, settledReply } from './run-outcome.js';
 import { runTally } from './run-tally.js';
 import { THREAD_HEADER } from './thread-header.js';
 
@@ -25,7 +25,7 @@ export async function completeResponse(run: ResponsesRun): Promise<ResponseObjec
   const tally = runTally();
   const response = await run.start({ signal: run.signal, onEvent: tally.onEvent });
   void run.reply.header(THREAD_HEADER, response.threadId);
-  const outcome = runOutcome(response, run.baseUrl, run.ignored);
+  const outcome = settledReply(response, run.baseUrl, run.ignored);
   if (response.status === 'failed' || response.status === 'cancelled') {
     const failed = failedRun(response, outcome.cadre);
     return run.reply.status(failed.status).headers(failed.headers).send(failed.body);

@@ -11,7 +11,7 @@ import {
 } from './response-shapes.js';
 import type { ResponsesRun } from './responses-complete.js';
 import { SSE_TYPE } from './sse-writer.js';
-import { streamRun } from './stream-run.js';
+import { streamOpenAiRun } from './stream-run.js';
 
 /**
  * Streams a run as the Responses API's named events: `response.created`
@@ -23,7 +23,7 @@ import { streamRun } from './stream-run.js';
  */
 export function streamResponse(run: ResponsesRun): Promise<void> {
   const createdMs = Date.now();
-  return streamRun<ResponseHead>(run, 'response', (onOverflow) => {
+  return streamOpenAiRun<ResponseHead>(run, 'response', (onOverflow) => {
     const body = lazyStreamBody(run.reply, SSE_TYPE, onOverflow);
     let sequence = 0;
     const send = (type: string, fields: Record<string, unknown>): void =>

@@ -3,7 +3,7 @@ import type { CadreOutcome } from './completion-shapes.js';
 import { THREAD_HEADER } from './thread-header.js';
 import { escapeInvisible } from '../../../util/visible-text.js';
 
-export interface RunOutcome {
+export interface SettledReply {
   /** The assistant message: the answer, or what the run waits for, or why it stopped. */
   content: string;
   cadre: CadreOutcome;
@@ -15,12 +15,12 @@ export interface RunOutcome {
  * stored, with its reason, like any other), and the `cadre` field tells a
  * client which it was.
  */
-export function runOutcome(
+export function settledReply(
   response: RunResponse,
   baseUrl: string,
   /** Request settings the agent's definition decides instead, named in `cadre.ignored`. */
   ignored: readonly string[] = [],
-): RunOutcome {
+): SettledReply {
   const runUrl = `${baseUrl}/runs/${response.runId}`;
   const cadre: CadreOutcome = {
     runId: response.runId,
@@ -85,7 +85,7 @@ const askedBy = (path: readonly string[] | undefined): string =>
  * it was not streamed as text (a structured result, a subagent's answer),
  * or the outcome's message for a run that did not complete.
  */
-export function streamTail(response: RunResponse, outcome: RunOutcome, streamed: string): string {
+export function streamTail(response: RunResponse, outcome: SettledReply, streamed: string): string {
   const sent = streamed.trim();
   const owed = outcome.content.trim();
   if (!owed) return '';
@@ -98,5 +98,8 @@ export function streamTail(response: RunResponse, outcome: RunOutcome, streamed:
  * text of the top-level agent, then what it still owed), so a client gets the
  * same content whether it streams or not.
  */
-export const answerText = (response: RunResponse, outcome: RunOutcome, streamed: string): string =>
-  streamed + streamTail(response, outcome, streamed);
+export const answerText = (
+  response: RunResponse,
+  outcome: SettledReply,
+  streamed: string,
+): string => streamed + streamTail(response, outcome, streamed);

@@ -5,20 +5,20 @@ import { threadOf } from '../stream-lines.js';
 import type { ChatRun } from './chat-run.js';
 import type { CadreIds } from './completion-shapes.js';
 import { failedRun, type FailedRunBody } from './failed-run.js';
-import { runOutcome, streamTail, type RunOutcome } from './run-outcome.js';
+import { settledReply, streamTail, type SettledReply } from './run-outcome.js';
 import { runTally, type RunTally } from './run-tally.js';
 import { THREAD_HEADER } from './thread-header.js';
 
 /** How the run ended or paused, for a stream's closing events. */
 export interface StreamEnd {
   response: RunResponse;
-  outcome: RunOutcome;
+  outcome: SettledReply;
   /** What the streamed text did not say (a pause, a structured answer): not sent yet. */
   tail: string;
   tally: RunTally;
 }
 
-/** One OpenAI stream's own events; `streamRun` decides when each is written. */
+/** One OpenAI stream's own events; `streamOpenAiRun` decides when each is written. */
 export interface RunStreamEvents<Head> {
   /** True once the 200 is on its way: failures after it are events, not statuses. */
   readonly opened: boolean;
@@ -43,7 +43,7 @@ export type StreamedRun = Pick<ChatRun, 'reply' | 'signal' | 'baseUrl' | 'start'
  * it is an error event, which OpenAI's SDKs raise. A client that reads too
  * slowly detaches: the run goes on.
  */
-export async function streamRun<Head>(
+export async function streamOpenAiRun<Head>(
   run: StreamedRun,
   what: string,
   events: (onOverflow: () => void) => RunStreamEvents<Head>,
@@ -72,7 +72,7 @@ export async function streamRun<Head>(
         tally.onEvent(event);
       },
     });
-    const outcome = runOutcome(response, run.baseUrl, run.ignored);
+    const outcome = settledReply(response, run.baseUrl, run.ignored);
     if (response.status === 'failed' || response.status === 'cancelled') {
       const failed = failedRun(response, outcome.cadre);
       if (!out.opened) {

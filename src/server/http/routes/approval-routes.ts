@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PENDING_PAGE, parseInput, pendingQuery, resolveBody } from '../request-schemas.js';
-import { streamRun } from '../stream-run.js';
+import { streamRunNdjson } from '../stream-run.js';
 import { encodeApprovalCursor } from '../approval-cursor.js';
 import type { RouteContext } from './route-context.js';
 
@@ -34,7 +34,7 @@ export function approvalRoutes(
     const body = parseInput(resolveBody, request.body, 'body');
     const signal = requestSignal(reply);
     // A resumed run announces its ids (thread included) before its first event.
-    await streamRun({
+    await streamRunNdjson({
       reply,
       signal,
       start: (hooks) =>

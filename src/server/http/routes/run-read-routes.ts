@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../errors/cadre-error.js';
 import { NDJSON_TYPE, ndjsonBody } from '../ndjson.js';
 import { eventsQuery, idParams, parseInput } from '../request-schemas.js';
-import { streamRun } from '../stream-run.js';
+import { streamRunNdjson } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** A run with its actions and events, and its stored events from a cursor (re-attaching after a disconnect). */
@@ -28,7 +28,7 @@ export function runReadRoutes(
   app.get('/api/runs/:id/stream', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
     const { after } = parseInput(eventsQuery, request.query, 'query');
-    await streamRun({
+    await streamRunNdjson({
       reply,
       signal: requestSignal(reply),
       start: async (hooks) => {

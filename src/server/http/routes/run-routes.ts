@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput, runBody } from '../request-schemas.js';
 import { runRequest } from '../run-request.js';
-import { streamRun } from '../stream-run.js';
+import { streamRunNdjson } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** `POST /api/agent/run` (one JSON response) and `/api/agent/run/stream` (NDJSON). */
@@ -15,7 +15,7 @@ export function runRoutes(app: FastifyInstance, { service, requestSignal }: Rout
   app.post('/api/agent/run/stream', async (request, reply) => {
     const body = parseInput(runBody, request.body, 'body');
     const signal = requestSignal(reply);
-    await streamRun({
+    await streamRunNdjson({
       reply,
       signal,
       start: (hooks) => service.run(runRequest(body, request.userId, request.headers), hooks),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../errors/cadre-error.js';
 import { forkBody, idParams, parseInput } from '../request-schemas.js';
-import { streamRun } from '../stream-run.js';
+import { streamRunNdjson } from '../stream-run.js';
 import type { RouteContext } from './route-context.js';
 
 /** A recorded run step by step, and forks of it: only the run's owner sees or forks it. */
@@ -49,7 +49,7 @@ export function trajectoryRoutes(
   app.post('/api/runs/:id/fork/stream', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'params');
     const { step, prompt } = parseInput(forkBody, request.body, 'body');
-    await streamRun({
+    await streamRunNdjson({
       reply,
       signal: requestSignal(reply),
       start: async (hooks) => {

@@ -5,7 +5,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/type
  * chunk: what the page shows then proves the text arrives while the run is
  * still going, with no timing guesses.
  */
-export class PausableModel implements ModelClient {
+export class GatedModel implements ModelClient {
   readonly provider = 'scripted';
   private gate: Promise<void> | undefined;
   private before: Promise<void> | undefined;
