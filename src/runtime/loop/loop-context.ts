@@ -73,6 +73,8 @@ export interface LoopContext {
   messageTokens?: WeakMap<Message, number>;
   /** The system prompt's and tool declarations' estimate (measure-request.ts). */
   fixedTokens?: MeasuringContext['fixedTokens'];
+  /** The conversation's estimate so far, grown by each turn's new messages (measure-request.ts). */
+  conversationTokens?: MeasuringContext['conversationTokens'];
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */

@@ -15,7 +15,7 @@ import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
-import { effectiveWindow, measure, measureRequest } from '../compaction/measure-request.js';
+import { effectiveWindow, measureRequest, measureSize } from '../compaction/measure-request.js';
 import { estimateInputTokens } from '../../cost/call-estimate.js';
 import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
@@ -123,14 +123,18 @@ interface Sent {
 type Prepared =
   { kind: 'ready'; held: HeldCall & { kind: 'held' }; sent: Sent } | { kind: 'stop'; stop: Stop };
 
-const requestOf = (ctx: LoopContext, declarations: readonly ToolDeclaration[]): ModelRequest => ({
-  model: ctx.state.model,
-  systemInstruction: ctx.state.systemInstruction,
-  messages: ctx.state.messages,
-  tools: declarations,
-  config: ctx.generation,
-  ...traceHeadersOf(ctx.toolContext.traceCarrier?.()),
-});
+function requestOf(ctx: LoopContext, declarations: readonly ToolDeclaration[]): ModelRequest {
+  const request: ModelRequest = {
+    model: ctx.state.model,
+    systemInstruction: ctx.state.systemInstruction,
+    messages: ctx.state.messages,
+    tools: declarations,
+    config: ctx.generation,
+  };
+  const carrier = ctx.toolContext.traceCarrier?.();
+  if (carrier) request.traceHeaders = traceHeaders(carrier);
+  return request;
+}
 
 /** Whether requests are measured before sending: a window is known, or a fold is due anyway. */
 function measuresRequests(ctx: LoopContext): boolean {
@@ -149,7 +153,7 @@ function measuresRequests(ctx: LoopContext): boolean {
 function unmeasuredRequest(ctx: LoopContext, declarations: readonly ToolDeclaration[]): Prepared {
   const request = requestOf(ctx, declarations);
   if (!ctx.budget.bounded()) return heldRequest(ctx, request, {});
-  return heldRequest(ctx, request, { estimated: measure(ctx, declarations).estimated });
+  return heldRequest(ctx, request, { estimated: measureSize(ctx, declarations).estimated });
 }
 
 /**
@@ -164,13 +168,9 @@ function fitsAsItIs(
   const settings = ctx.compaction;
   const window = effectiveWindow(ctx);
   if (!settings?.enabled || window === undefined || planCompaction(ctx, settings)) return undefined;
-  const sized = measure(ctx, declarations);
+  const sized = measureSize(ctx, declarations);
   if (sized.tokens > settings.threshold * window) return undefined;
-  return heldRequest(
-    ctx,
-    { ...sized.request, tools: declarations, ...traceHeadersOf(ctx.toolContext.traceCarrier?.()) },
-    { estimated: sized.estimated, tokens: sized.tokens },
-  );
+  return heldRequest(ctx, requestOf(ctx, declarations), sized);
 }
 
 /** The request held against the cost budget: one that would not fit does not start (no turn counted). */
