@@ -38,7 +38,7 @@ function valueChars(v: unknown, size: JsonSize, depth: number): number | undefin
     case 'string':
       return stringChars(v);
     case 'number':
-      return Number.isFinite(v) ? String(v).length : 4;
+      return numberChars(v);
     case 'boolean':
       return v ? 4 : 5;
     case 'bigint':
@@ -66,25 +66,77 @@ function arrayChars(array: readonly unknown[], size: JsonSize, depth: number): n
 }
 
 function objectChars(object: Record<string, unknown>, size: JsonSize, depth: number): number {
+  const proto: unknown = Object.getPrototypeOf(object);
+  // A plain object has no inherited enumerable keys: for-in reads its own without an array of them.
+  if (proto !== Object.prototype && proto !== null)
+    return entriesChars(object, Object.keys(object), size, depth);
   let chars = 2;
   let entries = 0;
-  for (const key of Object.keys(object)) {
-    if (key === 'signature') continue;
-    const inner = resolved(object[key], key);
-    if (key === 'images' && Array.isArray(inner)) {
-      size.images += inner.length;
-      continue;
-    }
-    const valueLength = valueChars(inner, size, depth);
-    if (valueLength === undefined) continue;
-    chars += stringChars(key) + 1 + valueLength;
+  for (const key in object) {
+    const entry = entryChars(object, key, size, depth);
+    if (entry === undefined) continue;
+    chars += entry;
     entries++;
   }
   return chars + Math.max(0, entries - 1);
 }
 
+function entriesChars(
+  object: Record<string, unknown>,
+  keys: readonly string[],
+  size: JsonSize,
+  depth: number,
+): number {
+  let chars = 2;
+  let entries = 0;
+  for (const key of keys) {
+    const entry = entryChars(object, key, size, depth);
+    if (entry === undefined) continue;
+    chars += entry;
+    entries++;
+  }
+  return chars + Math.max(0, entries - 1);
+}
+
+/** `"key":value`'s characters, or undefined where JSON leaves the member out. */
+function entryChars(
+  object: Record<string, unknown>,
+  key: string,
+  size: JsonSize,
+  depth: number,
+): number | undefined {
+  if (key === 'signature') return undefined;
+  const inner = resolved(object[key], key);
+  if (key === 'images' && Array.isArray(inner)) {
+    size.images += inner.length;
+    return undefined;
+  }
+  const valueLength = valueChars(inner, size, depth);
+  return valueLength === undefined ? undefined : stringChars(key) + 1 + valueLength;
+}
+
+/** Below this length a string is scanned by hand: cheaper than calling the regular expression. */
+const SHORT = 32;
+
 function stringChars(text: string): number {
-  return ESCAPED.test(text) ? JSON.stringify(text).length : text.length + 2;
+  const length = text.length;
+  if (length > SHORT) return ESCAPED.test(text) ? JSON.stringify(text).length : length + 2;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+      return JSON.stringify(text).length;
+  }
+  return length + 2;
+}
+
+/** Digits of a small integer counted without making its string (most numbers in a request). */
+function numberChars(n: number): number {
+  if (Number.isInteger(n) && n >= 0 && n < 1e9) {
+    let digits = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    return digits;
+  }
+  return Number.isFinite(n) ? String(n).length : 4;
 }
 
 /** The old way, for a value nested too deep to walk: stringify it with the same rules. */

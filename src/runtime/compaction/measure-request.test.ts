@@ -11,7 +11,7 @@ const declarations: ToolDeclaration[] = [
   { name: 'add', description: 'Adds.', parameters: { type: 'object' } },
 ];
 
-function context(messages: Message[]): MeasuringContext {
+function context(messages: Message[]): MeasuringContext & { state: { messages: Message[] } } {
   return {
     state: { model: 'm', systemInstruction: 'Be brief.', messages },
     generation: {},

@@ -50,10 +50,20 @@ export interface MeasuringContext {
   budget: { inputScale(): number };
   /** Each message's estimate, kept for fit-window, which reads the sizes one by one. */
   messageTokens?: WeakMap<Message, number>;
-  /** The system prompt's and tool declarations' estimate, kept while they stay the same. */
-  fixedTokens?: { system: unknown; declarations: readonly ToolDeclaration[]; tokens: number };
+  /**
+   * The system prompt's and tool declarations' estimate, kept while they stay
+   * the same: a box runs of one definition share (shared-tool-set.ts).
+   */
+  fixedTokens?: { last?: FixedTokens };
   /** The conversation's estimate so far (conversationTokens). */
   conversationTokens?: ConversationTokens;
+}
+
+/** The estimate of a request's part that does not grow, and what it was made from. */
+export interface FixedTokens {
+  system: unknown;
+  declarations: readonly ToolDeclaration[];
+  tokens: number;
 }
 
 /**
@@ -111,10 +121,11 @@ function tokensOf(
 /** The part of every request that does not grow: estimated once per system prompt and tool set. */
 function fixedTokensOf(ctx: MeasuringContext, declarations: readonly ToolDeclaration[]): number {
   const system = ctx.state.systemInstruction;
-  const kept = ctx.fixedTokens;
+  const box = (ctx.fixedTokens ??= {});
+  const kept = box.last;
   if (kept && kept.system === system && kept.declarations === declarations) return kept.tokens;
   const tokens = estimateTokensOf([system, declarations]);
-  ctx.fixedTokens = { system, declarations, tokens };
+  box.last = { system, declarations, tokens };
   return tokens;
 }
 

@@ -21,6 +21,7 @@ import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
+import { callerAborted } from './either-signal.js';
 import { withSystemInstruction } from '../../telemetry/system-instructions.js';
 
 /**
@@ -348,7 +349,7 @@ function noCalls(ctx: LoopContext, text: string, isGrace: boolean): Stop | undef
 function interruption(ctx: LoopContext, error: unknown, signal: AbortSignal): Stop {
   if (isAbortError(error) || signal.aborted) {
     answerDanglingCalls(ctx, 'Interrupted before it finished.');
-    if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
+    if (callerAborted(ctx)) return { reason: 'ABORTED' };
     // The run's deadline or a grace turn's own budget: either way, time ran out.
     return { reason: 'TIMEOUT' };
   }
