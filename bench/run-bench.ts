@@ -10,7 +10,7 @@ import type { ToolContext } from '../src/tools/types.js';
 import { ToolRegistry } from '../src/tools/tool-registry.js';
 import { bareLoop } from './bare-loop.js';
 import { GatedModel } from './gated-model.js';
-import { againstGoal, cpuPerCall, gc, heapUsed, median, ratio, timePerCall } from './measure.js';
+import { againstGoal, cpuPerCall, heapUsed, median, ratio, timePerCall } from './measure.js';
 import { addTool, workloadDefinition, workloadModel } from './workload.js';
 
 const TURNS = 10;
@@ -65,10 +65,9 @@ async function perTurn(setup: Setup): Promise<{ bare: number; cadre: number; rat
   await timePerCall(cadre, 600);
   const rounds: Array<{ bare: number; cadre: number }> = [];
   for (let i = 0; i < ROUNDS; i++) {
-    // Each round starts on a collected heap: the garbage one side leaves is not collected on the other's time.
-    gc();
+    // No forced collection between rounds: it shrinks the heap V8 sized for the load, and the
+    // side allocating more (Cadre) then pays for collections a running process would not make.
     const bareMs = await cpuPerCall(bare, ROUND_MS);
-    gc();
     const cadreMs = await cpuPerCall(cadre, ROUND_MS);
     rounds.push({ bare: (bareMs * 1000) / TURNS, cadre: (cadreMs * 1000) / TURNS });
   }
@@ -90,7 +89,6 @@ const CONCURRENT_ROUNDS = 5;
 async function concurrent(setup: Setup, delayMs: number) {
   const ctx = toolContext();
   const wall = async (start: () => Promise<unknown>): Promise<Wall> => {
-    gc();
     const base = process.memoryUsage().heapUsed;
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 2);
