@@ -1,6 +1,7 @@
 import type { ModelRequest } from '../model/types.js';
 import type { ModelPrice } from './prices.js';
 import { maxOutputTokensFor } from './max-output-tokens.js';
+import { jsonSize } from './json-size.js';
 
 /**
  * Output tokens a call may write when its definition sets no
@@ -27,22 +28,8 @@ export function estimateInputTokens(request: ModelRequest): number {
 
 /** The same estimate for any part of a request (one message, the tools), so parts can be summed. */
 export function estimateTokensOf(value: unknown): number {
-  // Most parts carry neither signatures nor images: a plain stringify is several times faster
-  // than one with a replacer, which is only needed to leave those out.
-  const plain = JSON.stringify(value) as string | undefined;
-  if (plain === undefined) return 0;
-  if (!plain.includes('"signature"') && !plain.includes('"images"'))
-    return Math.ceil(plain.length / CHARS_PER_TOKEN);
-  let images = 0;
-  const json = JSON.stringify(value, (key, inner: unknown) => {
-    if (key === 'signature') return undefined;
-    if (key === 'images' && Array.isArray(inner)) {
-      images += inner.length;
-      return undefined;
-    }
-    return inner;
-  });
-  return Math.ceil((json?.length ?? 0) / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+  const { chars, images } = jsonSize(value);
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
 }
 
 /** Characters that many estimated tokens stand for (to trim a text to a token budget). */

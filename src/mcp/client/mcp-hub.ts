@@ -22,8 +22,9 @@ export type McpTools = SourcedTools;
  * per server and config), and stops when the tree's root run ends.
  */
 export class McpHub implements ToolSource {
-  private readonly started = new Map<string, Promise<McpConnection>>();
-  private readonly offered = new WeakMap<McpConnection, Map<string, Tool>>();
+  // Made when a server first starts: most run trees start none, and every run has a hub.
+  private started: Map<string, Promise<McpConnection>> | undefined;
+  private offered: WeakMap<McpConnection, Map<string, Tool>> | undefined;
   /** Ends starts still under way when the tree ends; no one caller's cancellation does. Made on the first start. */
   private lifetime: AbortController | undefined;
   private closed = false;
@@ -125,7 +126,7 @@ export class McpHub implements ToolSource {
    */
   close(): Promise<void> | undefined {
     this.closed = true;
-    if (this.started.size === 0) return undefined;
+    if (!this.started || this.started.size === 0) return undefined;
     // Aborting builds a DOMException (a stack trace): only worth it when a server is starting or running.
     this.lifetime?.abort();
     const started = [...this.started.values()];
@@ -140,7 +141,8 @@ export class McpHub implements ToolSource {
   private connect(server: string, config: McpServerConfig): Promise<McpConnection> {
     if (this.closed) return Promise.reject(new Error('the run has ended'));
     const key = `${server}\u0000${canonicalJson(config)}`;
-    let pending = this.started.get(key);
+    const started = (this.started ??= new Map());
+    let pending = started.get(key);
     if (!pending) {
       const lifetime = (this.lifetime ??= new AbortController());
       pending = import('./mcp-connection.js').then(({ connectServer }) =>
@@ -151,16 +153,17 @@ export class McpHub implements ToolSource {
         }),
       );
       // A failed start is not kept: the next agent that needs the server tries again.
-      pending.catch(() => this.started.delete(key));
-      this.started.set(key, pending);
+      pending.catch(() => started.delete(key));
+      started.set(key, pending);
     }
     return pending;
   }
 
   /** One Tool object per server tool, so declarations built once are reused across agents. */
   private toolOf(name: string, connection: McpConnection, build: () => Tool): Tool {
-    let byName = this.offered.get(connection);
-    if (!byName) this.offered.set(connection, (byName = new Map()));
+    const offered = (this.offered ??= new WeakMap());
+    let byName = offered.get(connection);
+    if (!byName) offered.set(connection, (byName = new Map()));
     let tool = byName.get(name);
     if (!tool) byName.set(name, (tool = build()));
     return tool;

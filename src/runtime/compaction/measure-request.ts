@@ -28,9 +28,7 @@ export function measureRequest(
   request: ModelRequest,
   estimated = estimateInputTokens(request),
 ): number {
-  const last = ctx.measured;
-  if (last && estimated >= last.estimated) return last.billed + (estimated - last.estimated);
-  return Math.ceil(estimated * ctx.budget.inputScale());
+  return tokensOf(ctx, estimated);
 }
 
 /** The window a request must fit: the model's, or less when a provider said so. */
@@ -50,10 +48,36 @@ export interface MeasuringContext {
   generation: GenerationConfig;
   measured?: MeasuredRequest;
   budget: { inputScale(): number };
-  /** Each message's estimate, kept: messages do not change once in the conversation. */
+  /** Each message's estimate, kept for fit-window, which reads the sizes one by one. */
   messageTokens?: WeakMap<Message, number>;
-  /** The system prompt's and tool declarations' estimate, kept while they stay the same. */
-  fixedTokens?: { system: unknown; declarations: readonly ToolDeclaration[]; tokens: number };
+  /**
+   * The system prompt's and tool declarations' estimate, kept while they stay
+   * the same: a box runs of one definition share (shared-tool-set.ts).
+   */
+  fixedTokens?: { last?: FixedTokens };
+  /** The conversation's estimate so far (conversationTokens). */
+  conversationTokens?: ConversationTokens;
+}
+
+/** The estimate of a request's part that does not grow, and what it was made from. */
+export interface FixedTokens {
+  system: unknown;
+  declarations: readonly ToolDeclaration[];
+  tokens: number;
+}
+
+/**
+ * The summed estimate of a conversation's first `count` messages, kept
+ * between turns: a conversation only grows, so a turn measures only the
+ * messages it added. A fold or a trim makes a new conversation array, which
+ * starts the sum again.
+ */
+export interface ConversationTokens {
+  messages: readonly Message[];
+  count: number;
+  /** The last message counted: the sum is kept only while it is still in place. */
+  last: Message | undefined;
+  tokens: number;
 }
 
 /** The next request and its size: our estimate, and the tokens it will count for. */
@@ -72,24 +96,60 @@ export function measure(ctx: MeasuringContext, declarations: readonly ToolDeclar
     tools: [...declarations],
     config: ctx.generation,
   };
-  const estimated = fixedTokensOf(ctx, declarations) + sum(sizesOf(ctx, request.messages));
-  return { request, estimated, tokens: measureRequest(ctx, request, estimated) };
+  return { request, ...measureSize(ctx, declarations) };
+}
+
+/** The size of the request the conversation makes now, without building it. */
+export function measureSize(
+  ctx: MeasuringContext,
+  declarations: readonly ToolDeclaration[],
+): { estimated: number; tokens: number } {
+  const estimated = fixedTokensOf(ctx, declarations) + conversationTokensOf(ctx);
+  return { estimated, tokens: tokensOf(ctx, estimated) };
+}
+
+/** measureRequest for an estimate already made. */
+function tokensOf(
+  ctx: { measured?: MeasuredRequest; budget: { inputScale(): number } },
+  estimated: number,
+): number {
+  const last = ctx.measured;
+  if (last && estimated >= last.estimated) return last.billed + (estimated - last.estimated);
+  return Math.ceil(estimated * ctx.budget.inputScale());
 }
 
 /** The part of every request that does not grow: estimated once per system prompt and tool set. */
 function fixedTokensOf(ctx: MeasuringContext, declarations: readonly ToolDeclaration[]): number {
   const system = ctx.state.systemInstruction;
-  const kept = ctx.fixedTokens;
+  const box = (ctx.fixedTokens ??= {});
+  const kept = box.last;
   if (kept && kept.system === system && kept.declarations === declarations) return kept.tokens;
   const tokens = estimateTokensOf([system, declarations]);
-  ctx.fixedTokens = { system, declarations, tokens };
+  box.last = { system, declarations, tokens };
   return tokens;
 }
 
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
+/** The conversation's estimate: the kept sum plus the messages added since. */
+function conversationTokensOf(ctx: MeasuringContext): number {
+  const { messages } = ctx.state;
+  let kept = ctx.conversationTokens;
+  if (
+    !kept ||
+    kept.messages !== messages ||
+    kept.count > messages.length ||
+    (kept.count > 0 && messages[kept.count - 1] !== kept.last)
+  ) {
+    kept = ctx.conversationTokens = { messages, count: 0, last: undefined, tokens: 0 };
+  }
+  if (kept.count === messages.length) return kept.tokens;
+  const cache = ctx.messageTokens;
+  for (let i = kept.count; i < messages.length; i++) {
+    const message = messages[i] as Message;
+    kept.tokens += cache?.get(message) ?? estimateTokensOf(message);
+  }
+  kept.count = messages.length;
+  kept.last = messages[messages.length - 1];
+  return kept.tokens;
 }
 
 /** Each message's estimated tokens, from the cache where measured before. */

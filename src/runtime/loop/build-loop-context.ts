@@ -17,6 +17,7 @@ import type { CostBudget } from '../../cost/cost-budget.js';
 import { toolModelCall } from './tool-model-call.js';
 import { frameDeadline, spawnParentOf } from './execution-frame.js';
 import type { LoopContext } from './loop-context.js';
+import { toolSetFor } from './shared-tool-set.js';
 import type { PreparedExecution } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
 
@@ -43,12 +44,7 @@ export function buildLoopContext({
 }: LoopParts): LoopContext {
   const { runId, execution, emit, services } = prepared;
   const allowNested = options.allowNested ?? true;
-  const { registry, withheld } = grantedTools(
-    offered.local,
-    services,
-    allowNested,
-    offered.mcp.tools,
-  );
+  const { tools, withheld } = grantedTools(offered.local, services, allowNested, offered.mcp.tools);
   for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
   if (withheld.length > 0) {
     emit({
@@ -57,27 +53,47 @@ export function buildLoopContext({
       data: { withheld },
     });
   }
-  const declarations = registry.declarations(services.runtime.declarations);
-  for (const declaration of completionDeclarations(protocol)) declarations.push(declaration);
+  const {
+    registry,
+    declarations,
+    offered: offeredNames,
+    fixedTokens,
+  } = toolSetFor(
+    definition,
+    tools,
+    completionDeclarations(protocol),
+    services.runtime.declarations,
+    // MCP tools belong to the run tree's connections: a set holding them is not kept past it.
+    offered.mcp.tools.length === 0 ? services.runtime.toolSets : undefined,
+  );
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   // A resumed run has only what it had not used before it paused.
   const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs, services.clock);
-  // Per run, never shared: listeners added to it must not pile up across runs.
-  const callerSignal = options.signal ?? new AbortController().signal;
+  // The caller signal children get: per run, never shared (listeners added to it must not pile
+  // up across runs), and made on the first spawn when the caller gave none.
+  let ownSignal: AbortSignal | undefined;
+  const callerSignalOf = () => options.signal ?? (ownSignal ??= new AbortController().signal);
   const maxCostUsd = definition.runConfig?.max_cost_usd;
   // Under the parent's budget: a child's calls count against every cap above it.
   const budget = executionBudget(maxCostUsd, options.budget, state);
-  const spawning = allowNested
-    ? nestedSpawns({
-        prepared,
-        deadline,
-        definition,
-        grantedNames: registry.names(),
-        state,
-        callerSignal,
-        budget,
-        maxCostUsd,
-      })
+  // Built on the first spawn: most runs start no subagent, and a waiting run should not hold it.
+  let spawns: ReturnType<typeof nestedSpawns> | undefined;
+  const nested = () =>
+    (spawns ??= nestedSpawns({
+      prepared,
+      deadline,
+      definition,
+      grantedNames: registry.names(),
+      state,
+      callerSignal: callerSignalOf(),
+      budget,
+      maxCostUsd,
+    }));
+  const spawning: ReturnType<typeof nestedSpawns> | undefined = allowNested
+    ? {
+        spawn: (request, signal) => nested().spawn(request, signal),
+        resumeSpawn: (request, resume) => nested().resumeSpawn(request, resume),
+      }
     : undefined;
   return {
     definition,
@@ -85,14 +101,15 @@ export function buildLoopContext({
     protocol,
     registry,
     declarations,
-    offered: new Set(declarations.map((d) => d.name)),
+    offered: offeredNames,
+    fixedTokens,
     client,
     generation: generationConfig(definition),
     validator: services.runtime.validator,
     confirm: services.confirm,
     emit,
     deadline,
-    callerSignal,
+    ...(options.signal ? { callerSignal: options.signal } : {}),
     cancellable: options.signal !== undefined,
     toolContext: {
       runId,

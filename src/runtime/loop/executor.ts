@@ -14,7 +14,7 @@ import { readRunState } from '../../contracts/run-state-version.js';
 import { ChildLaunchPaused } from '../subagents/child-pause.js';
 import { isRecoverable, type Stop } from './stop.js';
 import { takeTurn } from './take-turn.js';
-import { eitherSignal } from './either-signal.js';
+import { callerAborted, turnSignal } from './either-signal.js';
 import { costSpent, turnFits } from './cost-ceiling.js';
 import { completionDeclarations } from '../completion/completion.js';
 import type { LaunchChild } from '../subagents/spawn-services.js';
@@ -234,6 +234,12 @@ async function driveCodeThatCanPause(
   );
 }
 
+/** What a run that ends without saying why reports (one object for all: a waiting run holds it). */
+const UNFINISHED: Stop = Object.freeze({
+  reason: 'ERROR',
+  error: Object.freeze({ code: 'internal', message: 'The run did not finish.' }),
+});
+
 /** Runs the turns, then the grace turn if needed; ends with a result (one final_result) or a pause. */
 async function runLoop(
   ctx: LoopContext,
@@ -243,13 +249,10 @@ async function runLoop(
 ): Promise<RunOutcome> {
   const { state } = ctx;
   const segmentStart = performance.now();
-  let stop: Stop = {
-    reason: 'ERROR',
-    error: { code: 'internal', message: 'The run did not finish.' },
-  };
+  let stop: Stop = UNFINISHED;
   try {
     stop = (await opening(ctx, start, options)) ?? (await turns(ctx, options.onStateChange));
-    if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
+    if (isRecoverable(stop) && !callerAborted(ctx)) {
       // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
       stop =
         stop.reason === 'MAX_COST' || !turnFits(ctx, completionDeclarations(ctx.protocol))
@@ -297,9 +300,9 @@ async function turns(
   ctx: LoopContext,
   onStateChange?: (state: Readonly<RunState>) => void,
 ): Promise<Stop> {
-  const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+  const signal = turnSignal(ctx, ctx.deadline.signal);
   for (;;) {
-    if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
+    if (callerAborted(ctx)) return { reason: 'ABORTED' };
     if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
     if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
     if (costSpent(ctx)) return { reason: 'MAX_COST' };

@@ -1,6 +1,6 @@
 import { completionDeclarations, missingOutputs } from '../completion/completion.js';
 import { Deadline } from './deadline.js';
-import { eitherSignal } from './either-signal.js';
+import { callerAborted, turnSignal } from './either-signal.js';
 import type { LoopContext } from './loop-context.js';
 import type { RecoverableReason } from '../../contracts/run-result.js';
 import type { Stop } from './stop.js';
@@ -51,13 +51,13 @@ export async function graceTurn(
   });
   const budget = new Deadline(graceMs, ctx.deadline.clock);
   try {
-    const signal = eitherSignal(ctx.callerSignal, budget.signal, ctx.cancellable);
+    const signal = turnSignal(ctx, budget.signal);
     const stop = await takeTurn(ctx, completionDeclarations(protocol), signal, true);
     if (stop?.reason === 'GOAL') {
       state.recoveredFrom = from;
       return stop;
     }
-    if (stop?.reason === 'ABORTED' && ctx.callerSignal.aborted) return stop;
+    if (stop?.reason === 'ABORTED' && callerAborted(ctx)) return stop;
     if (stop?.reason === 'ERROR') return stop;
     // The budget ran out between the check and the call: no call was made.
     if (stop?.reason === 'MAX_COST') return stop;

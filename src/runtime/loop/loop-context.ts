@@ -31,9 +31,9 @@ export interface LoopContext {
   state: RunState;
   protocol: CompletionProtocol;
   registry: ToolRegistry;
-  /** All declarations offered on a normal turn (granted tools + completion tools). */
-  declarations: ToolDeclaration[];
-  /** The names in `declarations`, built once per run. */
+  /** All declarations offered on a normal turn (granted tools + completion tools); shared by runs, never changed. */
+  declarations: readonly ToolDeclaration[];
+  /** The names in `declarations`, shared like them. */
   offered: ReadonlySet<string>;
   client: ModelClient;
   generation: GenerationConfig;
@@ -41,8 +41,12 @@ export interface LoopContext {
   confirm: ConfirmationHandler;
   emit: EventSink;
   deadline: Deadline;
-  /** The caller's signal alone (the deadline is separate so TIMEOUT and ABORTED stay distinct). */
-  callerSignal: AbortSignal;
+  /**
+   * The caller's signal alone (the deadline is separate so TIMEOUT and ABORTED
+   * stay distinct); none when the caller gave none (read it with turnSignal and
+   * callerAborted): a run nobody can cancel holds no signal for it.
+   */
+  callerSignal?: AbortSignal;
   /** False when the caller gave no signal: nothing but the deadline can stop the run. */
   cancellable: boolean;
   toolContext: Omit<ToolContext, 'signal'>;
@@ -73,6 +77,8 @@ export interface LoopContext {
   messageTokens?: WeakMap<Message, number>;
   /** The system prompt's and tool declarations' estimate (measure-request.ts). */
   fixedTokens?: MeasuringContext['fixedTokens'];
+  /** The conversation's estimate so far, grown by each turn's new messages (measure-request.ts). */
+  conversationTokens?: MeasuringContext['conversationTokens'];
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */

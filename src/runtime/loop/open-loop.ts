@@ -8,7 +8,7 @@ import { validateInputs } from '../prompt/inputs.js';
 import { preparePrompt } from '../prompt/prompts.js';
 import { definitionTools } from '../subagents/definition-tools.js';
 import { buildLoopContext } from './build-loop-context.js';
-import { eitherSignal } from './either-signal.js';
+import { turnSignal } from './either-signal.js';
 import type { LoopContext } from './loop-context.js';
 import { pickModel, type PreparedExecution } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
@@ -121,7 +121,7 @@ export async function opening(
       const pending = ctx.state.pendingTurn;
       if (!pending) return undefined;
       delete ctx.state.pendingTurn;
-      const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+      const signal = turnSignal(ctx, ctx.deadline.signal);
       const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
       options.onStateChange?.(ctx.state);
       return stop;

@@ -1,6 +1,7 @@
 import type { ToolDeclaration } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
+import type { ToolSets } from './shared-tool-set.js';
 
 /**
  * Caches shared by many runs (compiled schemas). Create one per process or
@@ -10,8 +11,14 @@ export interface Runtime {
   validator: SchemaValidator;
   /** Tool declarations built once per tool, shared by every run's registry. */
   declarations: WeakMap<Tool, ToolDeclaration>;
+  /** Each definition's registry and declarations, shared by its runs while its tools stay the same. */
+  toolSets?: ToolSets;
 }
 
 export async function createRuntime(): Promise<Runtime> {
-  return { validator: await SchemaValidator.create(), declarations: new WeakMap() };
+  return {
+    validator: await SchemaValidator.create(),
+    declarations: new WeakMap(),
+    toolSets: new WeakMap(),
+  };
 }

@@ -6,7 +6,7 @@ import type { Tool } from '../../tools/types.js';
 import { decisionsFor } from '../subagents/child-pause.js';
 import type { ApprovalBinding, PausedChild } from '../../contracts/run-state.js';
 import type { CallEnvironment } from '../calls/call-environment.js';
-import { eitherSignal } from './either-signal.js';
+import { callerAborted, turnSignal } from './either-signal.js';
 import { answered, type CallOutcome } from '../calls/call-environment.js';
 import { errorResponse } from '../calls/call-responses.js';
 import type { ConfirmationDecision, ResumeDecision } from '../../contracts/confirmation.js';
@@ -27,7 +27,7 @@ export async function settlePendingTurn(
 ): Promise<Stop | undefined> {
   const pending = ctx.state.pendingTurn;
   if (!pending) return undefined;
-  const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
+  const signal = turnSignal(ctx, ctx.deadline.signal);
   const env = callEnvironment(ctx, new Set(ctx.registry.names()), signal);
   const outcomes: CallOutcome[] = [];
   try {
@@ -78,7 +78,7 @@ export async function settlePendingTurn(
     });
     ctx.state.messages.push({ role: 'user', parts });
     delete ctx.state.pendingTurn;
-    return ctx.callerSignal.aborted ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
+    return callerAborted(ctx) ? { reason: 'ABORTED' } : { reason: 'TIMEOUT' };
   }
   if (outcomes.some((o) => o.kind === 'waiting')) {
     // A resumed subagent asks again: the turn stays paused with the answers known so far.

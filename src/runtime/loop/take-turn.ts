@@ -15,12 +15,13 @@ import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
-import { effectiveWindow, measure, measureRequest } from '../compaction/measure-request.js';
+import { effectiveWindow, measureRequest, measureSize } from '../compaction/measure-request.js';
 import { estimateInputTokens } from '../../cost/call-estimate.js';
 import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
 import { SILENT } from './run-events.js';
+import { callerAborted } from './either-signal.js';
 import { withSystemInstruction } from '../../telemetry/system-instructions.js';
 
 /**
@@ -123,14 +124,18 @@ interface Sent {
 type Prepared =
   { kind: 'ready'; held: HeldCall & { kind: 'held' }; sent: Sent } | { kind: 'stop'; stop: Stop };
 
-const requestOf = (ctx: LoopContext, declarations: readonly ToolDeclaration[]): ModelRequest => ({
-  model: ctx.state.model,
-  systemInstruction: ctx.state.systemInstruction,
-  messages: ctx.state.messages,
-  tools: declarations,
-  config: ctx.generation,
-  ...traceHeadersOf(ctx.toolContext.traceCarrier?.()),
-});
+function requestOf(ctx: LoopContext, declarations: readonly ToolDeclaration[]): ModelRequest {
+  const request: ModelRequest = {
+    model: ctx.state.model,
+    systemInstruction: ctx.state.systemInstruction,
+    messages: ctx.state.messages,
+    tools: declarations,
+    config: ctx.generation,
+  };
+  const carrier = ctx.toolContext.traceCarrier?.();
+  if (carrier) request.traceHeaders = traceHeaders(carrier);
+  return request;
+}
 
 /** Whether requests are measured before sending: a window is known, or a fold is due anyway. */
 function measuresRequests(ctx: LoopContext): boolean {
@@ -149,7 +154,7 @@ function measuresRequests(ctx: LoopContext): boolean {
 function unmeasuredRequest(ctx: LoopContext, declarations: readonly ToolDeclaration[]): Prepared {
   const request = requestOf(ctx, declarations);
   if (!ctx.budget.bounded()) return heldRequest(ctx, request, {});
-  return heldRequest(ctx, request, { estimated: measure(ctx, declarations).estimated });
+  return heldRequest(ctx, request, { estimated: measureSize(ctx, declarations).estimated });
 }
 
 /**
@@ -164,13 +169,9 @@ function fitsAsItIs(
   const settings = ctx.compaction;
   const window = effectiveWindow(ctx);
   if (!settings?.enabled || window === undefined || planCompaction(ctx, settings)) return undefined;
-  const sized = measure(ctx, declarations);
+  const sized = measureSize(ctx, declarations);
   if (sized.tokens > settings.threshold * window) return undefined;
-  return heldRequest(
-    ctx,
-    { ...sized.request, tools: declarations, ...traceHeadersOf(ctx.toolContext.traceCarrier?.()) },
-    { estimated: sized.estimated, tokens: sized.tokens },
-  );
+  return heldRequest(ctx, requestOf(ctx, declarations), sized);
 }
 
 /** The request held against the cost budget: one that would not fit does not start (no turn counted). */
@@ -348,7 +349,7 @@ function noCalls(ctx: LoopContext, text: string, isGrace: boolean): Stop | undef
 function interruption(ctx: LoopContext, error: unknown, signal: AbortSignal): Stop {
   if (isAbortError(error) || signal.aborted) {
     answerDanglingCalls(ctx, 'Interrupted before it finished.');
-    if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
+    if (callerAborted(ctx)) return { reason: 'ABORTED' };
     // The run's deadline or a grace turn's own budget: either way, time ran out.
     return { reason: 'TIMEOUT' };
   }

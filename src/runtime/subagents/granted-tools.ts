@@ -1,12 +1,11 @@
 import { ConfigError } from '../../errors/cadre-error.js';
-import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Tool } from '../../tools/types.js';
 import { agentTool } from './agent-tool.js';
 import type { SpawnServices } from './spawn-services.js';
 import { TASK_TOOL, taskTool } from './task-tool.js';
 
 /**
- * The isolated registry of one execution: only the granted names, each a
+ * The tools of one execution (for its isolated registry): only the granted names, each a
  * pool tool, the `task` tool, or a registered agent offered as a tool, plus
  * `extra` tools resolved beforehand (an agent's MCP tools). When
  * nesting is not allowed, agent tools and `task` are left out.
@@ -16,7 +15,7 @@ export function grantedTools(
   services: SpawnServices,
   allowNested: boolean,
   extra: readonly Tool[] = [],
-): { registry: ToolRegistry; withheld: string[] } {
+): { tools: Tool[]; withheld: string[] } {
   const tools: Tool[] = [...extra];
   const withheld: string[] = [];
   const unknown: string[] = [];
@@ -45,5 +44,5 @@ export function grantedTools(
       `Unknown tool${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${available.join(', ')}.`,
     );
   }
-  return { registry: new ToolRegistry(tools), withheld };
+  return { tools, withheld };
 }
