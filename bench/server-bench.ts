@@ -3,10 +3,20 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestPostgres } from '../src/store/testing/embedded-postgres.js';
+import type { FakeModelConfig, FakeModelReply } from './server/fake-model-process.js';
 import type { LoadJob, LoadResult } from './server/load-clients.js';
 import type { TargetConfig, TargetReply } from './server/target-process.js';
 
-const CLIENTS = 50;
+/**
+ * `--gemini`: the real `@google/genai` client in the server (and the floor)
+ * calling a fake Gemini endpoint on loopback, 32 plain clients, SQLite only: the
+ * setup `cadre serve` is measured with from outside. `--postgres`: only the
+ * PostgreSQL lines. `--profile`: the Cadre server process writes a CPU profile
+ * (node --cpu-prof) to the current folder.
+ */
+const FLAGS = new Set(process.argv.slice(2));
+const GEMINI = FLAGS.has('--gemini');
+const CLIENTS = GEMINI ? 32 : 50;
 const SECONDS = Number(process.env.CADRE_BENCH_SECONDS ?? 8);
 const HEAP_RUNS = 10_000;
 const BODY = JSON.stringify({ prompt: 'Hello there.', agent: 'chat' });
@@ -26,7 +36,10 @@ async function startTarget(config: TargetConfig): Promise<Target> {
     new URL('./server/target-process.js', import.meta.url),
     [JSON.stringify(config)],
     {
-      execArgv: ['--expose-gc'],
+      execArgv: [
+        '--expose-gc',
+        ...(FLAGS.has('--profile') && config.kind === 'cadre' ? ['--cpu-prof'] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
@@ -70,6 +83,7 @@ async function load(targets: Target[], seconds: number, maxRuns?: number): Promi
     },
     body: BODY,
     clients: CLIENTS,
+    streamEvery: GEMINI ? 0 : 5,
     seconds,
     ...(maxRuns ? { maxRuns } : {}),
   };
@@ -158,11 +172,31 @@ async function within<T>(
   }
 }
 
-async function sqlite(dir: string): Promise<void> {
-  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db') }, 1, (t) => measure(t));
+async function sqlite(dir: string, geminiBaseUrl?: string): Promise<void> {
+  const model = geminiBaseUrl ? { geminiBaseUrl } : {};
+  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db'), ...model }, 1, (t) =>
+    measure(t),
+  );
   console.log(line('SQLite floor', floor));
-  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db') }, 1, (t) => measure(t));
+  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db'), ...model }, 1, (t) =>
+    measure(t),
+  );
   console.log(line('SQLite Cadre', cadre, floor));
+}
+
+/** A fake Gemini endpoint in its own process; `answerChars` long answers (0: a greeting). */
+async function fakeGemini(
+  answerChars: number,
+): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const config: FakeModelConfig = { answerChars };
+  const child = fork(new URL('./server/fake-model-process.js', import.meta.url), [
+    JSON.stringify(config),
+  ]);
+  const ready = await new Promise<FakeModelReply>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`fake Gemini exited (${code})`)));
+  });
+  return { baseUrl: ready.baseUrl, stop: () => stopChild(child) };
 }
 
 async function heap(dir: string): Promise<void> {
@@ -194,7 +228,7 @@ async function postgres(): Promise<void> {
       (t) => measure(t),
     );
     console.log(`\n${line('PostgreSQL floor', floor)}`);
-    for (const processes of [1, 2, 3, 4]) {
+    for (const processes of [1, 2, 3]) {
       const url = await server.createDatabase(`cadre_bench_${processes}`);
       const cadre = await within({ kind: 'cadre', url }, processes, (t) => measure(t));
       console.log(line(`PostgreSQL Cadre ×${processes}`, cadre, floor));
@@ -205,12 +239,30 @@ async function postgres(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
+  if (GEMINI) {
+    console.log(
+      `Cadre server benchmark, Gemini: ${CLIENTS} concurrent clients (in their own process) for ${SECONDS} s per line; a one-turn\n` +
+        `chat agent whose model is the real @google/genai client calling a fake Gemini endpoint on loopback (its own process);\n` +
+        `the floor is a bare Fastify route making the same call and one transaction of 3 inserts (node ${process.version}).\n`,
+    );
+    const gemini = await fakeGemini(0);
+    try {
+      await sqlite(dir, gemini.baseUrl);
+    } finally {
+      await gemini.stop();
+    }
+    return;
+  }
+  if (FLAGS.has('--postgres')) {
+    await postgres();
+    return;
+  }
   console.log(
     `Cadre server benchmark: ${CLIENTS} concurrent clients (one in five streaming, in their own process) for ${SECONDS} s per line;\n` +
       `a scripted one-turn chat agent (no network) behind POST /api/agent/run; the floor is a bare Fastify route making the\n` +
       `same model call and one transaction of 3 inserts. Statements and commits are counted at the driver (node ${process.version}).\n`,
   );
-  const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
   await sqlite(dir);
   await heap(dir);
   await postgres();
