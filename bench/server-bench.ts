@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestPostgres } from '../src/store/testing/embedded-postgres.js';
@@ -11,7 +11,8 @@ import type { TargetConfig, TargetReply } from './server/target-process.js';
  * `--gemini`: the real `@google/genai` client in the server (and the floor)
  * calling a fake Gemini endpoint on loopback, 32 plain clients, SQLite only: the
  * setup `cadre serve` is measured with from outside. `--postgres`: only the
- * PostgreSQL lines. `--profile`: the Cadre server process writes a CPU profile
+ * PostgreSQL lines. `--large`: what one 10 MB answer adds to the SQLite
+ * database before and after a checkpoint. `--profile`: the Cadre server process writes a CPU profile
  * (node --cpu-prof) to the current folder.
  */
 const FLAGS = new Set(process.argv.slice(2));
@@ -184,6 +185,50 @@ async function sqlite(dir: string, geminiBaseUrl?: string): Promise<void> {
   console.log(line('SQLite Cadre', cadre, floor));
 }
 
+const ANSWER_CHARS = 10_000_000;
+
+/** What one 10 MB answer through `cadre serve` (real Gemini client, SQLite) adds to the database. */
+async function largeAnswer(dir: string): Promise<void> {
+  const gemini = await fakeGemini(ANSWER_CHARS);
+  const file = join(dir, 'large.db');
+  const onDisk = async (): Promise<number> =>
+    (await size(file)) + (await size(`${file}-wal`)) + (await size(`${file}-journal`));
+  try {
+    await within(
+      { kind: 'cadre', url: file, geminiBaseUrl: gemini.baseUrl },
+      1,
+      async (targets) => {
+        const target = targets[0] as Target;
+        const before = await onDisk();
+        const started = performance.now();
+        const response = await fetch(`${target.base}/api/agent/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+          body: BODY,
+        });
+        const answer = ((await response.json()) as { summary?: string }).summary ?? '';
+        const seconds = (performance.now() - started) / 1000;
+        const grown = (await onDisk()) - before;
+        await target.stats(); // checkpoints the WAL
+        const settled = (await onDisk()) - before;
+        const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+        console.log(
+          `A ${mb(ANSWER_CHARS)} answer (${answer.length === ANSWER_CHARS ? 'returned whole' : `RETURNED ${answer.length} characters`}, ${seconds.toFixed(1)} s): ` +
+            `the database and its WAL grew by ${mb(grown)} (${(grown / ANSWER_CHARS).toFixed(2)}× the answer; goal < 2×), ${mb(settled)} after a checkpoint`,
+        );
+      },
+    );
+  } finally {
+    await gemini.stop();
+  }
+}
+
+const size = (path: string): Promise<number> =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+
 /** A fake Gemini endpoint in its own process; `answerChars` long answers (0: a greeting). */
 async function fakeGemini(
   answerChars: number,
@@ -252,6 +297,10 @@ async function main(): Promise<void> {
     } finally {
       await gemini.stop();
     }
+    return;
+  }
+  if (FLAGS.has('--large')) {
+    await largeAnswer(dir);
     return;
   }
   if (FLAGS.has('--postgres')) {
