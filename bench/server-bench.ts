@@ -189,7 +189,7 @@ const ANSWER_CHARS = 10_000_000;
 
 /** What one 10 MB answer through `cadre serve` (real Gemini client, SQLite) adds to the database. */
 async function largeAnswer(dir: string): Promise<void> {
-  const gemini = await fakeGemini(ANSWER_CHARS);
+  const gemini = await fakeGemini(ANSWER_CHARS, 1);
   const file = join(dir, 'large.db');
   const onDisk = async (): Promise<number> =>
     (await size(file)) + (await size(`${file}-wal`)) + (await size(`${file}-journal`));
@@ -201,20 +201,30 @@ async function largeAnswer(dir: string): Promise<void> {
         const target = targets[0] as Target;
         const before = await onDisk();
         const started = performance.now();
-        const response = await fetch(`${target.base}/api/agent/run`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-          body: BODY,
-        });
-        const answer = ((await response.json()) as { summary?: string }).summary ?? '';
+        const ask = async (): Promise<string> => {
+          const response = await fetch(`${target.base}/api/agent/run`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${target.token}`,
+              'content-type': 'application/json',
+            },
+            body: BODY,
+          });
+          return ((await response.json()) as { summary?: string }).summary ?? '';
+        };
+        const answer = await ask();
         const seconds = (performance.now() - started) / 1000;
         const grown = (await onDisk()) - before;
+        // The next write finds the WAL checkpointed and starts it over (cut to journal_size_limit).
+        await ask();
+        const next = (await onDisk()) - before;
         await target.stats(); // checkpoints the WAL
         const settled = (await onDisk()) - before;
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+        const times = (bytes: number): string => `${(bytes / ANSWER_CHARS).toFixed(2)}×`;
         console.log(
-          `A ${mb(ANSWER_CHARS)} answer (${answer.length === ANSWER_CHARS ? 'returned whole' : `RETURNED ${answer.length} characters`}, ${seconds.toFixed(1)} s): ` +
-            `the database and its WAL grew by ${mb(grown)} (${(grown / ANSWER_CHARS).toFixed(2)}× the answer; goal < 2×), ${mb(settled)} after a checkpoint`,
+          `A ${mb(ANSWER_CHARS)} answer (${answer.length === ANSWER_CHARS ? 'returned whole' : `RETURNED ${answer.length} characters`}, ${seconds.toFixed(1)} s) grew the database and its WAL by\n` +
+            `${mb(grown)} (${times(grown)} the answer; goal < 2×) as it ended, ${mb(next)} (${times(next)}) after the next run, ${mb(settled)} (${times(settled)}) after a checkpoint`,
         );
       },
     );
@@ -229,11 +239,12 @@ const size = (path: string): Promise<number> =>
     () => 0,
   );
 
-/** A fake Gemini endpoint in its own process; `answerChars` long answers (0: a greeting). */
+/** A fake Gemini in its own process; answers `answerChars` long (0: a greeting), the first `longAnswers`. */
 async function fakeGemini(
   answerChars: number,
+  longAnswers?: number,
 ): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const config: FakeModelConfig = { answerChars };
+  const config: FakeModelConfig = { answerChars, ...(longAnswers ? { longAnswers } : {}) };
   const child = fork(new URL('./server/fake-model-process.js', import.meta.url), [
     JSON.stringify(config),
   ]);

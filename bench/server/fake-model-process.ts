@@ -2,8 +2,10 @@ import { startFakeGemini } from '../../src/testing/fake-gemini-server.js';
 
 /** What the parent asks the fake model process to answer with. */
 export interface FakeModelConfig {
-  /** The answer's length in characters (a short greeting when 0). */
+  /** The answer's length in characters (a short greeting when 0)… */
   answerChars: number;
+  /** …for this many requests, a greeting after them (default: every request). */
+  longAnswers?: number;
 }
 
 export type FakeModelReply = { type: 'ready'; baseUrl: string };
@@ -11,13 +13,16 @@ export type FakeModelReply = { type: 'ready'; baseUrl: string };
 /**
  * A fake Gemini endpoint on loopback, in its own process so the server under
  * load keeps its CPU: the real `@google/genai` client in the server talks to it
- * over HTTP, as it would to Gemini, and every answer is the same scripted turn.
+ * over HTTP, as it would to Gemini, and every answer is scripted.
  */
 async function main(config: FakeModelConfig): Promise<void> {
-  const text =
-    config.answerChars > 0 ? 'x'.repeat(config.answerChars) : 'Hello! How can I help today?';
+  const greeting = 'Hello! How can I help today?';
+  const long = config.answerChars > 0 ? 'x'.repeat(config.answerChars) : greeting;
   const server = await startFakeGemini({
-    turns: () => ({ parts: [{ text }], usage: { input: 12, output: 8 } }),
+    turns: (_request, index) => ({
+      parts: [{ text: index < (config.longAnswers ?? Infinity) ? long : greeting }],
+      usage: { input: 12, output: 8 },
+    }),
   });
   // The fake keeps every request for tests to read; a bench has no use for them.
   const trim = setInterval(() => server.requests.splice(0), 1000);

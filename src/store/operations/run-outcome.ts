@@ -6,6 +6,7 @@ import type { FinishRun, PauseRun } from '../types.js';
 import { approvalRows } from './approvals.js';
 import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { afterLargeReply } from './large-write.js';
 import { insertMessage } from './threads.js';
 import { insertOwnedEvents, lastSeq } from './owned-events.js';
 import { storedSummary } from './run-reply.js';
@@ -115,34 +116,39 @@ export function finishRun(
   input: FinishRun,
   signal?: AbortSignal,
 ): Promise<Run | undefined> {
-  return context.grouped(async (db) => {
-    const time = now();
-    const run = await db
-      .updateTable('runs')
-      .set({
-        ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
-        status: input.status,
-        summary: storedSummary(input.status, input.summary, input.message),
-        usage: JSON.stringify(input.usage),
-        error_code: input.errorCode ?? null,
-        ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
-        ...released(time),
-        finished_at: time,
-      })
-      .where('id', '=', runId)
-      .where('owner', '=', input.owner)
-      .returningAll()
-      .executeTakeFirst();
-    if (run === undefined) return undefined;
-    if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
-    if (input.message !== undefined)
-      await insertMessage(
-        context,
-        db,
-        { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
-        time,
-      );
-    await notify(db, context, RUN_CHANNEL, runId);
-    return { ...toRun(run), summary: input.summary };
-  }, signal);
+  return context
+    .grouped(async (db) => {
+      const time = now();
+      const run = await db
+        .updateTable('runs')
+        .set({
+          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
+          status: input.status,
+          summary: storedSummary(input.status, input.summary, input.message),
+          usage: JSON.stringify(input.usage),
+          error_code: input.errorCode ?? null,
+          ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
+          ...released(time),
+          finished_at: time,
+        })
+        .where('id', '=', runId)
+        .where('owner', '=', input.owner)
+        .returningAll()
+        .executeTakeFirst();
+      if (run === undefined) return undefined;
+      if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
+      if (input.message !== undefined)
+        await insertMessage(
+          context,
+          db,
+          { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
+          time,
+        );
+      await notify(db, context, RUN_CHANNEL, runId);
+      return { ...toRun(run), summary: input.summary };
+    }, signal)
+    .then(async (run) => {
+      await afterLargeReply(context, input.message);
+      return run;
+    });
 }
