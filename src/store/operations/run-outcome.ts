@@ -110,45 +110,42 @@ export function pauseRun(
 }
 
 /** A run ends in one transaction, by its owner only: the reply message and the final status. */
-export function finishRun(
+export async function finishRun(
   context: StoreContext,
   runId: string,
   input: FinishRun,
   signal?: AbortSignal,
 ): Promise<Run | undefined> {
-  return context
-    .grouped(async (db) => {
-      const time = now();
-      const run = await db
-        .updateTable('runs')
-        .set({
-          ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
-          status: input.status,
-          summary: storedSummary(input.status, input.summary, input.message),
-          usage: JSON.stringify(input.usage),
-          error_code: input.errorCode ?? null,
-          ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
-          ...released(time),
-          finished_at: time,
-        })
-        .where('id', '=', runId)
-        .where('owner', '=', input.owner)
-        .returningAll()
-        .executeTakeFirst();
-      if (run === undefined) return undefined;
-      if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
-      if (input.message !== undefined)
-        await insertMessage(
-          context,
-          db,
-          { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
-          time,
-        );
-      await notify(db, context, RUN_CHANNEL, runId);
-      return { ...toRun(run), summary: input.summary };
-    }, signal)
-    .then(async (run) => {
-      await afterLargeReply(context, input.message);
-      return run;
-    });
+  const finished = await context.grouped(async (db) => {
+    const time = now();
+    const run = await db
+      .updateTable('runs')
+      .set({
+        ...(input.events ? { event_seq: lastSeq(input.events) } : {}),
+        status: input.status,
+        summary: storedSummary(input.status, input.summary, input.message),
+        usage: JSON.stringify(input.usage),
+        error_code: input.errorCode ?? null,
+        ...(input.state !== undefined ? { state: JSON.stringify(input.state) } : {}),
+        ...released(time),
+        finished_at: time,
+      })
+      .where('id', '=', runId)
+      .where('owner', '=', input.owner)
+      .returningAll()
+      .executeTakeFirst();
+    if (run === undefined) return undefined;
+    if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
+    if (input.message !== undefined)
+      await insertMessage(
+        context,
+        db,
+        { threadId: run.thread_id, role: 'assistant', content: input.message, runId },
+        time,
+      );
+    await notify(db, context, RUN_CHANNEL, runId);
+    return { ...toRun(run), summary: input.summary };
+  }, signal);
+  await afterLargeReply(context, input.message);
+  return finished;
 }
