@@ -1,12 +1,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestPostgres } from '../src/store/testing/embedded-postgres.js';
+import type { FakeModelConfig, FakeModelReply } from './server/fake-model-process.js';
 import type { LoadJob, LoadResult } from './server/load-clients.js';
 import type { TargetConfig, TargetReply } from './server/target-process.js';
 
-const CLIENTS = 50;
+/**
+ * `--gemini`: the real `@google/genai` client in the server (and the floor)
+ * calling a fake Gemini endpoint on loopback, 32 plain clients, SQLite only: the
+ * setup `cadre serve` is measured with from outside. `--postgres`: only the
+ * PostgreSQL lines. `--large`: what one 10 MB answer adds to the SQLite
+ * database before and after a checkpoint. `--profile`: the Cadre server process writes a CPU profile
+ * (node --cpu-prof) to the current folder.
+ */
+const FLAGS = new Set(process.argv.slice(2));
+const GEMINI = FLAGS.has('--gemini');
+const CLIENTS = GEMINI ? 32 : 50;
 const SECONDS = Number(process.env.CADRE_BENCH_SECONDS ?? 8);
 const HEAP_RUNS = 10_000;
 const BODY = JSON.stringify({ prompt: 'Hello there.', agent: 'chat' });
@@ -26,7 +37,10 @@ async function startTarget(config: TargetConfig): Promise<Target> {
     new URL('./server/target-process.js', import.meta.url),
     [JSON.stringify(config)],
     {
-      execArgv: ['--expose-gc'],
+      execArgv: [
+        '--expose-gc',
+        ...(FLAGS.has('--profile') && config.kind === 'cadre' ? ['--cpu-prof'] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
@@ -70,6 +84,7 @@ async function load(targets: Target[], seconds: number, maxRuns?: number): Promi
     },
     body: BODY,
     clients: CLIENTS,
+    streamEvery: GEMINI ? 0 : 5,
     seconds,
     ...(maxRuns ? { maxRuns } : {}),
   };
@@ -158,11 +173,86 @@ async function within<T>(
   }
 }
 
-async function sqlite(dir: string): Promise<void> {
-  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db') }, 1, (t) => measure(t));
+async function sqlite(dir: string, geminiBaseUrl?: string): Promise<void> {
+  const model = geminiBaseUrl ? { geminiBaseUrl } : {};
+  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db'), ...model }, 1, (t) =>
+    measure(t),
+  );
   console.log(line('SQLite floor', floor));
-  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db') }, 1, (t) => measure(t));
+  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db'), ...model }, 1, (t) =>
+    measure(t),
+  );
   console.log(line('SQLite Cadre', cadre, floor));
+}
+
+const ANSWER_CHARS = 10_000_000;
+
+/** What one 10 MB answer through `cadre serve` (real Gemini client, SQLite) adds to the database. */
+async function largeAnswer(dir: string): Promise<void> {
+  const gemini = await fakeGemini(ANSWER_CHARS, 1);
+  const file = join(dir, 'large.db');
+  const onDisk = async (): Promise<number> =>
+    (await size(file)) + (await size(`${file}-wal`)) + (await size(`${file}-journal`));
+  try {
+    await within(
+      { kind: 'cadre', url: file, geminiBaseUrl: gemini.baseUrl },
+      1,
+      async (targets) => {
+        const target = targets[0] as Target;
+        const before = await onDisk();
+        const started = performance.now();
+        const ask = async (): Promise<string> => {
+          const response = await fetch(`${target.base}/api/agent/run`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${target.token}`,
+              'content-type': 'application/json',
+            },
+            body: BODY,
+          });
+          return ((await response.json()) as { summary?: string }).summary ?? '';
+        };
+        const answer = await ask();
+        const seconds = (performance.now() - started) / 1000;
+        const grown = (await onDisk()) - before;
+        // The next write finds the WAL checkpointed and starts it over (cut to journal_size_limit).
+        await ask();
+        const next = (await onDisk()) - before;
+        await target.stats(); // checkpoints the WAL
+        const settled = (await onDisk()) - before;
+        const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+        const times = (bytes: number): string => `${(bytes / ANSWER_CHARS).toFixed(2)}×`;
+        console.log(
+          `A ${mb(ANSWER_CHARS)} answer (${answer.length === ANSWER_CHARS ? 'returned whole' : `RETURNED ${answer.length} characters`}, ${seconds.toFixed(1)} s) grew the database and its WAL by\n` +
+            `${mb(grown)} (${times(grown)} the answer; goal < 2×) as it ended, ${mb(next)} (${times(next)}) after the next run, ${mb(settled)} (${times(settled)}) after a checkpoint`,
+        );
+      },
+    );
+  } finally {
+    await gemini.stop();
+  }
+}
+
+const size = (path: string): Promise<number> =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+
+/** A fake Gemini in its own process; answers `answerChars` long (0: a greeting), the first `longAnswers`. */
+async function fakeGemini(
+  answerChars: number,
+  longAnswers?: number,
+): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const config: FakeModelConfig = { answerChars, ...(longAnswers ? { longAnswers } : {}) };
+  const child = fork(new URL('./server/fake-model-process.js', import.meta.url), [
+    JSON.stringify(config),
+  ]);
+  const ready = await new Promise<FakeModelReply>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`fake Gemini exited (${code})`)));
+  });
+  return { baseUrl: ready.baseUrl, stop: () => stopChild(child) };
 }
 
 async function heap(dir: string): Promise<void> {
@@ -194,7 +284,7 @@ async function postgres(): Promise<void> {
       (t) => measure(t),
     );
     console.log(`\n${line('PostgreSQL floor', floor)}`);
-    for (const processes of [1, 2, 3, 4]) {
+    for (const processes of [1, 2, 3]) {
       const url = await server.createDatabase(`cadre_bench_${processes}`);
       const cadre = await within({ kind: 'cadre', url }, processes, (t) => measure(t));
       console.log(line(`PostgreSQL Cadre ×${processes}`, cadre, floor));
@@ -205,12 +295,34 @@ async function postgres(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
+  if (GEMINI) {
+    console.log(
+      `Cadre server benchmark, Gemini: ${CLIENTS} concurrent clients (in their own process) for ${SECONDS} s per line; a one-turn\n` +
+        `chat agent whose model is the real @google/genai client calling a fake Gemini endpoint on loopback (its own process);\n` +
+        `the floor is a bare Fastify route making the same call and one transaction of 3 inserts (node ${process.version}).\n`,
+    );
+    const gemini = await fakeGemini(0);
+    try {
+      await sqlite(dir, gemini.baseUrl);
+    } finally {
+      await gemini.stop();
+    }
+    return;
+  }
+  if (FLAGS.has('--large')) {
+    await largeAnswer(dir);
+    return;
+  }
+  if (FLAGS.has('--postgres')) {
+    await postgres();
+    return;
+  }
   console.log(
     `Cadre server benchmark: ${CLIENTS} concurrent clients (one in five streaming, in their own process) for ${SECONDS} s per line;\n` +
       `a scripted one-turn chat agent (no network) behind POST /api/agent/run; the floor is a bare Fastify route making the\n` +
       `same model call and one transaction of 3 inserts. Statements and commits are counted at the driver (node ${process.version}).\n`,
   );
-  const dir = await mkdtemp(join(tmpdir(), 'cadre-bench-db-'));
   await sqlite(dir);
   await heap(dir);
   await postgres();

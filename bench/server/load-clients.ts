@@ -5,6 +5,8 @@ export interface LoadJob {
   headers: Record<string, string>;
   body: string;
   clients: number;
+  /** Every n-th client streams (NDJSON) to time the first byte; 0: none does. */
+  streamEvery: number;
   /** Stop after this long… */
   seconds: number;
   /** …or after this many runs, whichever comes first. */
@@ -36,7 +38,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     while (more()) {
       started++;
       const begun = performance.now();
-      const stream = index % 5 === 0; // every fifth client streams, to time the first NDJSON byte
+      const stream = job.streamEvery > 0 && index % job.streamEvery === 0;
       try {
         const response = await fetch(`${base}/api/agent/run${stream ? '/stream' : ''}`, {
           method: 'POST',

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
+import { GeminiClient } from '../../src/model/gemini-client.js';
 import { createRunService } from '../../src/server/core/create-run-service.js';
 import { buildServer } from '../../src/server/http/build-server.js';
 import { openKyselyStore } from '../../src/store/open-store.js';
@@ -14,6 +15,8 @@ export interface TargetConfig {
   kind: 'cadre' | 'floor';
   /** A SQLite file or a postgres:// URL. */
   url: string;
+  /** A fake Gemini endpoint to call with the real SDK, instead of the in-process scripted model. */
+  geminiBaseUrl?: string;
 }
 
 export type TargetReply =
@@ -37,7 +40,10 @@ async function main(config: TargetConfig): Promise<void> {
   const postgres = config.url.startsWith('postgres');
   if (config.kind === 'floor') {
     const database = postgres ? await postgresFloor(config.url) : await sqliteFloor(config.url);
-    const app = floorServer(oneTurnModel(), database);
+    const model = config.geminiBaseUrl
+      ? new GeminiClient({ apiKey: 'bench', baseUrl: config.geminiBaseUrl })
+      : oneTurnModel();
+    const app = floorServer(model, database);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     send({
@@ -65,8 +71,17 @@ async function main(config: TargetConfig): Promise<void> {
   const service = await createRunService({
     store,
     cwd,
-    env: { HOME: cwd },
-    modelClient: oneTurnModel(),
+    ...(config.geminiBaseUrl
+      ? {
+          // As `cadre serve` runs it: the model resolved from the environment, the real SDK.
+          env: {
+            HOME: cwd,
+            GEMINI_API_KEY: 'bench',
+            GOOGLE_GEMINI_BASE_URL: config.geminiBaseUrl,
+            CADRE_MODEL: 'gemini-2.5-flash',
+          },
+        }
+      : { env: { HOME: cwd }, modelClient: oneTurnModel() }),
   });
   const app = buildServer({
     service,

@@ -5,6 +5,7 @@
  */
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
 import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import type * as GeminiMapping from './gemini-mapping.js';
 import { createCallIdSource } from './call-id.js';
 import { FailedResponseError } from './provider-failure.js';
 import { optionalImport } from '../util/optional-import.js';
@@ -28,6 +29,7 @@ export class GeminiClient implements ModelClient {
   readonly provider = 'gemini';
   readonly #options: GeminiClientOptions;
   #sdk: Promise<GoogleGenAI> | undefined;
+  #mapping: Promise<typeof GeminiMapping> | undefined;
 
   constructor(options: GeminiClientOptions) {
     this.#options = options;
@@ -43,8 +45,9 @@ export class GeminiClient implements ModelClient {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
     const sdk = await this.#client();
-    // The mapping loads with the SDK, on the first call, not with `cadre`.
-    const { chunksOf, toGeminiParams, usageOf } = await import('./gemini-mapping.js');
+    // The mapping loads with the SDK, on the first call, not with `cadre`; once per client.
+    this.#mapping ??= import('./gemini-mapping.js');
+    const { chunksOf, toGeminiParams, usageOf } = await this.#mapping;
     const params = toGeminiParams(request, signal);
     // The SDK's ApiError drops response headers; keep them for Retry-After.
     // (With a custom fetch the SDK skips its no-timeout undici dispatcher, so

@@ -88,6 +88,9 @@ export function parseStoreUrl(url: string | undefined): StoreTarget {
   return { kind: 'sqlite', file: path.resolve(file) };
 }
 
+/** Bytes the WAL file is cut back to once checkpointed (SQLite then reuses it from the start). */
+const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
 async function sqliteDialect(file: string, counter?: QueryCounter): Promise<Dialect> {
   const [{ SqliteDialect }, { default: Database }] = await optionalImport(
     () => Promise.all([import('kysely'), import('libsql')]),
@@ -100,6 +103,8 @@ async function sqliteDialect(file: string, counter?: QueryCounter): Promise<Dial
     // (what exactly-once needs); only an OS crash can lose the last commits.
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
+    // A large write (a long answer) would otherwise leave a WAL file of its size behind for good.
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   }
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../events/types.js';
-import { parseStoredEvent, restoreEvent, storedEventJson, wantsReply } from './stored-event.js';
+import {
+  parseStoredEvent,
+  restoreEvent,
+  storedEventJson,
+  storedEventsJson,
+  wantsReply,
+} from './stored-event.js';
 
 const ANSWER = 'a long answer '.repeat(1_000);
 const base = {
@@ -48,5 +54,36 @@ describe('stored events hold the answer once and come back whole', () => {
     expect(wantsReply(parseStoredEvent(storedEventJson(child, ANSWER)))).toBe(false);
     expect(roundTrip(child, ANSWER).event).toEqual(child);
     expect(wantsReply(parseStoredEvent(storedEventJson(final, 'other')))).toBe(false);
+  });
+
+  it('large top-level deltas stored with the reply are ranges of it; the rest keep their text', () => {
+    const half = ANSWER.length / 2;
+    const first = ANSWER.slice(0, half);
+    const second = ANSWER.slice(half);
+    const pieces: CadreEvent[] = [
+      { ...delta, seq: 1, message: first, data: { text: first } },
+      { ...delta, seq: 2, message: second, data: { text: second } },
+      // Too short to look up, a subagent's, and text the reply does not hold.
+      { ...delta, seq: 3, message: 'hi', data: { text: 'hi' } },
+      { ...delta, seq: 4, depth: 1, message: first, data: { text: first } },
+      { ...delta, seq: 5, message: `${first}!`, data: { text: `${first}!` } },
+    ];
+    const json = storedEventsJson(pieces, ANSWER);
+    expect(json[0]?.length).toBeLessThan(300);
+    expect(json[1]?.length).toBeLessThan(300);
+    for (const index of [3, 4]) expect(json[index]?.length).toBeGreaterThan(half);
+    const back = json.map((row) => {
+      const stored = parseStoredEvent(row);
+      return restoreEvent(stored, wantsReply(stored) ? ANSWER : undefined);
+    });
+    expect(back).toEqual(pieces);
+    // Without a reply in the batch, every delta keeps its text.
+    expect(storedEventsJson(pieces).map((row) => row.length > half)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 });

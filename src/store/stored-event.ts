@@ -13,10 +13,48 @@ interface AnswerRef {
   fields: AnswerField[];
 }
 
+/** Where in the run's reply a delta's text is, when the row left it out. */
+interface TextRef {
+  from: number;
+  to: number;
+}
+
 export type StoredEvent = Omit<CadreEvent, 'message'> & {
   message?: string;
   storedAnswer?: AnswerRef;
+  storedText?: TextRef;
 };
+
+/** Below this, a delta keeps its text: looking it up in the reply would cost more than it saves. */
+const REF_MIN_CHARS = 4_096;
+
+/**
+ * Stores a batch of events the way `storedEventJson` does, and a large top-level
+ * text delta whose text the run's reply (`reply`, stored with this batch) holds
+ * as a range of that reply: a long answer is then stored once, not twice.
+ */
+export function storedEventsJson(events: readonly CadreEvent[], reply?: string): string[] {
+  let cursor = 0;
+  return events.map((event) => {
+    const text = event.data.text;
+    if (
+      reply === undefined ||
+      event.type !== 'text_delta' ||
+      event.depth !== 0 ||
+      typeof text !== 'string' ||
+      text.length < REF_MIN_CHARS ||
+      event.message !== text
+    )
+      return storedEventJson(event, reply);
+    // Deltas come in the reply's order: look where the last one ended first.
+    const from = reply.startsWith(text, cursor) ? cursor : reply.indexOf(text, cursor);
+    if (from < 0) return storedEventJson(event, reply);
+    cursor = from + text.length;
+    const { message: _copy, ...rest } = event;
+    const { text: _text, ...data } = event.data;
+    return JSON.stringify({ ...rest, data, storedText: { from, to: cursor } });
+  });
+}
 
 /**
  * An event as one row holds it: the answer text once. A delta's `message`
@@ -57,11 +95,16 @@ export function parseStoredEvent(json: string): StoredEvent {
 
 /** Whether the row left its answer in the run's reply (one lookup then serves a whole batch). */
 export function wantsReply(stored: StoredEvent): boolean {
-  return stored.storedAnswer?.in === 'reply';
+  return stored.storedAnswer?.in === 'reply' || stored.storedText !== undefined;
 }
 
 /** The event as it was emitted; `reply` is the run's reply message, for a result that points at it. */
 export function restoreEvent(stored: StoredEvent, reply: string | undefined): CadreEvent {
+  if (stored.storedText) {
+    const { storedText, ...event } = stored;
+    const text = reply?.slice(storedText.from, storedText.to) ?? '';
+    return { ...event, message: text, data: { ...event.data, text } };
+  }
   if (stored.message === undefined && isDelta(stored))
     return { ...stored, message: String(stored.data.text) };
   const { storedAnswer, ...event } = stored;

@@ -1,6 +1,9 @@
 import type { CadreEvent } from '../../events/types.js';
 import { realClock, type Clock } from '../../util/clock.js';
 
+/** Why a held delta's wait ended early: it went out (or was dropped) before waitMs. */
+const RELEASED = 'released';
+
 export interface CoalescerOptions {
   /** Most characters one merged delta carries. */
   maxChars: number;
@@ -34,7 +37,8 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
   /** Ends the wait of the delta being held. */
   let waiting: AbortController | undefined;
   const stopWaiting = (): void => {
-    waiting?.abort();
+    // A reason of our own: abort() without one builds a DOMException (and its stack) per delta.
+    waiting?.abort(RELEASED);
     waiting = undefined;
   };
 

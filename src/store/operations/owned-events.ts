@@ -4,7 +4,7 @@ import type { Database } from '../schema/database.js';
 import { now, type StoreContext } from '../store-context.js';
 import type { OwnedEvents } from '../types.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
-import { storedEventJson } from '../stored-event.js';
+import { storedEventsJson } from '../stored-event.js';
 
 /** The last seq of a batch the owner numbered (firstSeq - 1 when it is empty). */
 export const lastSeq = (owned: OwnedEvents): number => owned.firstSeq + owned.events.length - 1;
@@ -25,16 +25,17 @@ export async function insertOwnedEvents(
   time: string,
   reply?: string,
 ): Promise<void> {
-  const rows = owned.events.map((event, index) => {
-    const seq = owned.firstSeq + index;
-    return {
-      run_id: runId,
-      seq,
-      type: event.type,
-      json: storedEventJson({ ...event, runId, seq }, reply),
-      created_at: time,
-    };
-  });
+  const json = storedEventsJson(
+    owned.events.map((event, index) => ({ ...event, runId, seq: owned.firstSeq + index })),
+    reply,
+  );
+  const rows = owned.events.map((event, index) => ({
+    run_id: runId,
+    seq: owned.firstSeq + index,
+    type: event.type,
+    json: json[index] as string,
+    created_at: time,
+  }));
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
     await db
       .insertInto('run_events')

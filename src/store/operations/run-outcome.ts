@@ -6,6 +6,7 @@ import type { FinishRun, PauseRun } from '../types.js';
 import { approvalRows } from './approvals.js';
 import { cancelledRun, closeWaiting, released } from './run-endings.js';
 import { notify, RUN_CHANNEL } from './run-queue.js';
+import { afterLargeReply } from './large-write.js';
 import { insertMessage } from './threads.js';
 import { insertOwnedEvents, lastSeq } from './owned-events.js';
 import { storedSummary } from './run-reply.js';
@@ -109,13 +110,13 @@ export function pauseRun(
 }
 
 /** A run ends in one transaction, by its owner only: the reply message and the final status. */
-export function finishRun(
+export async function finishRun(
   context: StoreContext,
   runId: string,
   input: FinishRun,
   signal?: AbortSignal,
 ): Promise<Run | undefined> {
-  return context.grouped(async (db) => {
+  const finished = await context.grouped(async (db) => {
     const time = now();
     const run = await db
       .updateTable('runs')
@@ -145,4 +146,6 @@ export function finishRun(
     await notify(db, context, RUN_CHANNEL, runId);
     return { ...toRun(run), summary: input.summary };
   }, signal);
+  await afterLargeReply(context, input.message);
+  return finished;
 }

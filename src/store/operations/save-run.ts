@@ -5,6 +5,7 @@ import { later, now, type StoreContext } from '../store-context.js';
 import { openThread, startJob } from './run-start.js';
 import type { Enqueued, SaveRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
+import { afterLargeReply } from './large-write.js';
 import { insertOwnedEvents } from './owned-events.js';
 import { storedSummary } from './run-reply.js';
 
@@ -107,8 +108,9 @@ export function saveRun(
     return { enqueued, remember };
   }, signal);
   // The definition is remembered as written only once the transaction has committed.
-  return stored.then((result) => {
+  return stored.then(async (result) => {
     result?.remember();
+    await afterLargeReply(context, reply);
     return result?.enqueued;
   });
 }
