@@ -242,7 +242,7 @@ async function runLoop(
     error: { code: 'internal', message: 'The run did not finish.' },
   };
   try {
-    stop = (await opening(ctx, start, options)) ?? (await turns(ctx, options.onStateChange));
+    stop = (await opening(ctx, start)) ?? (await turns(ctx));
     if (isRecoverable(stop) && !ctx.callerSignal.aborted) {
       // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
       stop =
@@ -271,7 +271,7 @@ async function runLoop(
       message: `Waiting for approval of ${pending.map((p) => p.preview).join('; ')}`,
       data: { pending },
     });
-    options.onStateChange?.(state);
+    await ctx.journal.save(state, 'turn_end');
     return { status: 'paused', state, pending };
   }
   const result = finishRun(ctx, stop, startedAtMs);
@@ -287,10 +287,7 @@ function pendingCalls(ctx: LoopContext): PendingCall[] {
 }
 
 /** The turns, until one says the run stops or a limit is reached. */
-async function turns(
-  ctx: LoopContext,
-  onStateChange?: (state: Readonly<RunState>) => void,
-): Promise<Stop> {
+async function turns(ctx: LoopContext): Promise<Stop> {
   const signal = eitherSignal(ctx.callerSignal, ctx.deadline.signal, ctx.cancellable);
   for (;;) {
     if (ctx.callerSignal.aborted) return { reason: 'ABORTED' };
@@ -298,7 +295,7 @@ async function turns(
     if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
     if (costSpent(ctx)) return { reason: 'MAX_COST' };
     const stop = await takeTurn(ctx, ctx.declarations, signal);
-    onStateChange?.(ctx.state);
+    await ctx.journal.save(ctx.state, 'turn_end');
     if (stop) return stop;
   }
 }

@@ -8,6 +8,7 @@ import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { refuseSideEffects } from '../calls/confirmation.js';
 import { RunEvents } from './run-events.js';
+import { memoryJournal } from './memory-journal.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import {
@@ -64,8 +65,7 @@ export function prepareExecution(
           cwd: workspace,
         }),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-        ...(options.claim ? { claim: options.claim } : {}),
-        ...(options.settle ? { settle: options.settle } : {}),
+        journal: options.journal ?? memoryJournal(),
         ...(options.interceptors ? { interceptors: options.interceptors } : {}),
         ...(options.policy ? { policy: options.policy } : {}),
         launch,

@@ -5,7 +5,6 @@ import { firstStep, nextStep } from './next-step.js';
 import { pinnedDefinition } from './pick-definition.js';
 import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
-import { settleStep } from './settle-step.js';
 import { stepOptions } from './step-options.js';
 import { reportTakeover } from './report-takeover.js';
 import { keepRecording, readPausedRecording } from './paused-recording.js';
@@ -47,7 +46,10 @@ export async function stepRun(
     writer.stored()
   )
     await closeUnrunActions(ctx, run);
-  const settled = await settleStep(run, writer, outcome, setup.paused);
+  const settled =
+    outcome.status === 'paused'
+      ? await setup.journal.pause(outcome.state, outcome.pending)
+      : await setup.journal.finish(outcome.result);
   if (!settled) return { kind: 'elsewhere' };
   return { kind: 'settled', run: settled, actionsCreated: setup.actionsCreated() };
 }
