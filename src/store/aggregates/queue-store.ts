@@ -91,7 +91,7 @@ export interface FinishRun extends RunEnding {
   events?: OwnedEvents;
 }
 
-/** A run and the owner token of the claim that holds it (unique per claim, never reused). */
+/** A run and the owner token of the lease that holds it (unique per lease, never reused). */
 export interface Lease {
   runId: string;
   owner: string;
@@ -105,8 +105,8 @@ export interface LeaseRenewal {
 }
 
 /**
- * Durable runs from start to end: queued, claimed by one worker under a
- * lease (taken over by another when it runs out), paused for approval or
+ * Durable runs from start to end: queued, leased by one worker (taken
+ * over by another when the lease runs out), paused for approval or
  * finished, each step by the owner only.
  */
 export interface QueueStore {

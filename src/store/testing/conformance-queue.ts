@@ -49,22 +49,22 @@ export function queueCases(fixture: CurrentFixture): void {
       expect((await store.runs.get(run.id, user.id))?.status).toBe('queued');
     });
 
-    it('each queued run is claimed by exactly one of several racing workers', async () => {
+    it('each queued run is leased by exactly one of several racing workers', async () => {
       const { store } = fixture();
       const runs = [
         await enqueue(store),
         await enqueue(store, 'bob'),
         await enqueue(store, 'carol'),
       ];
-      const claims = await Promise.all(
+      const leases = await Promise.all(
         ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.queue.leaseNext(owner, LEASE_MS)),
       );
-      const won = claims.flatMap((c) => (c ? [c.run.id] : []));
+      const won = leases.flatMap((c) => (c ? [c.run.id] : []));
       expect(won.sort()).toEqual(runs.map((r) => r.run.id).sort());
-      for (const claim of claims.filter((c) => c !== undefined)) {
-        expect(claim.takenOver).toBe(false);
-        expect(claim.run.status).toBe('planning');
-        expect(Date.parse(claim.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
+      for (const leased of leases.filter((c) => c !== undefined)) {
+        expect(leased.takenOver).toBe(false);
+        expect(leased.run.status).toBe('planning');
+        expect(Date.parse(leased.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
       }
       expect(await store.queue.leaseNext('w6', LEASE_MS)).toBeUndefined();
     });
@@ -169,7 +169,7 @@ export function queueCases(fixture: CurrentFixture): void {
     it('a run asked to cancel while driven ends cancelled when it pauses, instead of waiting for a person', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const claim = await store.queue.leaseNext('w', LEASE_MS);
+      const leased = await store.queue.leaseNext('w', LEASE_MS);
       await store.runs.requestCancel(run.id, user.id);
       const paused = await store.queue.pause(run.id, {
         owner: 'w',
@@ -181,7 +181,7 @@ export function queueCases(fixture: CurrentFixture): void {
           messages: [],
           turns: 1,
           activeMs: 0,
-          startedAt: claim?.run.createdAt ?? '',
+          startedAt: leased?.run.createdAt ?? '',
           emittedVars: {},
           traces: [],
           usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
