@@ -85,6 +85,13 @@ export interface PauseRun {
   events?: OwnedEvents;
 }
 
+/** A driven run's state to take it over from, with its owner's events not stored yet. */
+export interface CheckpointRun {
+  owner: string;
+  state: RunState;
+  events?: OwnedEvents;
+}
+
 export interface FinishRun extends RunEnding {
   owner: string;
   /** The owner's events not stored yet, written with the ending. */
@@ -124,6 +131,8 @@ export interface QueueStore {
   ): Promise<LeaseRenewal>;
   /** Ends these leases now (shutdown), so another process takes the runs over at once. */
   expireLeases(leases: readonly Lease[], options?: CallOptions): Promise<void>;
+  /** Keeps a driven run's state and events in one transaction, if `owner` still holds it. */
+  checkpoint(runId: string, checkpoint: CheckpointRun, options?: CallOptions): Promise<boolean>;
   /** Pauses the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
   pause(
     runId: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../types.js';
-import { seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
+import { sampleEvent, seedApproval, seedRun, type CurrentFixture } from './store-fixture.js';
 
 const LEASE_MS = 60_000;
 
@@ -195,6 +195,54 @@ export function queueCases(fixture: CurrentFixture): void {
       });
       expect(paused?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
       expect(await store.approvals.list(user.id, { status: 'pending' })).toEqual([]);
+    });
+
+    it('a checkpoint keeps state and events together, and only from the run’s owner', async () => {
+      const { store } = fixture();
+      const { user, run } = await enqueue(store);
+      const leased = await store.queue.leaseNext('w', LEASE_MS);
+      const state = {
+        version: 1 as const,
+        runId: run.id,
+        agent: 'assistant',
+        model: 'scripted',
+        messages: [],
+        turns: 2,
+        activeMs: 0,
+        startedAt: leased?.run.createdAt ?? '',
+        emittedVars: {},
+        traces: [],
+        usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
+        alwaysApproved: [],
+        nudged: false,
+        status: 'running' as const,
+      };
+      const events = (firstSeq: number, type: string) => ({
+        firstSeq,
+        events: [sampleEvent(run.id, type)],
+      });
+      // Another process cannot write its state or events over the owner's.
+      expect(
+        await store.queue.checkpoint(run.id, {
+          owner: 'intruder',
+          state: { ...state, turns: 9 },
+          events: events(1, 'forged'),
+        }),
+      ).toBe(false);
+      expect(
+        await store.queue.checkpoint(run.id, { owner: 'w', state, events: events(1, 'turn') }),
+      ).toBe(true);
+      const kept = await store.runs.get(run.id, user.id);
+      expect(kept).toMatchObject({ eventSeq: 1, state: { turns: 2 } });
+      expect((await store.events.read(run.id)).map((e) => e.event.type)).toEqual(['turn']);
+      // A checkpoint with no new events keeps the log where it was.
+      expect(
+        await store.queue.checkpoint(run.id, { owner: 'w', state: { ...state, turns: 3 } }),
+      ).toBe(true);
+      expect(await store.runs.get(run.id, user.id)).toMatchObject({
+        eventSeq: 1,
+        state: { turns: 3 },
+      });
     });
 
     it('resolving the last approval of a batch queues the run with the decisions, in the same transaction', async () => {
