@@ -103,7 +103,7 @@ export interface Run {
   /** The worker driving the run, while its lease (`leaseUntil`) lasts. */
   owner?: string;
   leaseUntil?: string;
-  /** What a worker does when it claims the run; absent once the run is finished or paused. */
+  /** What a worker does when it leases the run; absent once the run is finished or paused. */
   job?: RunJob;
   cancelRequested: boolean;
 }

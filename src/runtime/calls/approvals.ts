@@ -102,8 +102,8 @@ export async function execute(
 ): Promise<CallOutcome> {
   // Never start a side effect once the run is being cancelled.
   env.toolContext.signal.throwIfAborted();
-  if (tool.sideEffect && env.claim) {
-    const claim = await env.claim(call, { rerunUnknown: tool.delivery === 'exactly-once' });
+  if (tool.sideEffect && env.journal) {
+    const claim = await env.journal.claim(call, { rerunUnknown: tool.delivery === 'exactly-once' });
     if (claim.kind === 'known')
       return answered(
         claim.outcome.ok
@@ -121,7 +121,7 @@ export async function execute(
     if (error instanceof ParentCallPaused) return { kind: 'waiting', call, child: error.child };
     if (isAbortError(error) || env.toolContext.signal.aborted) {
       // The action must not stay `executing`: record that it was cut short.
-      if (tool.sideEffect) await env.settle?.(call, { ok: false, error: 'interrupted' });
+      if (tool.sideEffect) await env.journal?.settle(call, { ok: false, error: 'interrupted' });
       throw error;
     }
     const message =
@@ -132,7 +132,7 @@ export async function execute(
   }
   const result = response.response;
   if (tool.sideEffect)
-    await env.settle?.(
+    await env.journal?.settle(
       call,
       'output' in result ? { ok: true, output: result.output } : { ok: false, error: result.error },
     );

@@ -8,6 +8,12 @@ import type { CompletionProtocol } from '../completion/completion.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { ApprovalBinding, RunState, PausedChild } from '../../contracts/run-state.js';
 import type { SchemaValidator } from '../completion/schema-validator.js';
+import type {
+  ClaimOptions,
+  ClaimResult,
+  RunJournal,
+  SideEffectOutcome,
+} from '../../contracts/run-journal.js';
 
 /** What the calls of one turn need from the run. */
 export interface CallEnvironment {
@@ -23,10 +29,8 @@ export interface CallEnvironment {
   toolContext: ToolContext;
   emit: EventSink;
   onReject: 'continue' | 'fail';
-  /** Claims a side-effecting call just before it runs (exactly once, even across processes). */
-  claim?: ClaimCall;
-  /** Records how a claimed side effect ended (the action leaves `executing`). */
-  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /** Claims a side-effecting call just before it runs, and records how it ended (exactly once, even across processes). */
+  journal?: Pick<RunJournal, 'claim' | 'settle'>;
   /** An earlier call of this turn is waiting for a person: side effects may only join that wait. */
   afterPause?: boolean;
   /** Checks around every tool call (policy hooks, logging). */
@@ -39,18 +43,7 @@ export interface CallEnvironment {
   definitionHash(): Promise<string>;
 }
 
-export type SideEffectOutcome = { ok: true; output: unknown } | { ok: false; error: string };
-
-/**
- * `run`: this caller may run the call now. `known`: it ran (or was cut off)
- * before, here or in another process: answer with that, never run it again.
- */
-export type ClaimResult = { kind: 'run' } | { kind: 'known'; outcome: SideEffectOutcome };
-export interface ClaimOptions {
-  /** The tool is `exactly-once`: a call a dead process cut off (outcome unknown) may run again. */
-  rerunUnknown?: boolean;
-}
-export type ClaimCall = (call: FunctionCallPart, options?: ClaimOptions) => Promise<ClaimResult>;
+export type { ClaimOptions, ClaimResult, SideEffectOutcome };
 
 export type CallOutcome =
   | {

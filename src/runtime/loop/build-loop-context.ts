@@ -130,9 +130,7 @@ export function buildLoopContext({
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     budget,
     prices: services.prices,
-    ...(services.claim ? { claim: services.claim } : {}),
-    ...(services.settle ? { settle: services.settle } : {}),
-    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    journal: services.journal,
     ...(services.interceptors ? { interceptors: services.interceptors } : {}),
     ...(services.policy ? { policy: services.policy } : {}),
     // A child has no options of its own for this: it reads its root's table through the services.

@@ -10,6 +10,7 @@ import { approveTools } from '../../contracts/confirmation.js';
 import { type ExecutionOptions } from './executor.js';
 import { run as runDefinition } from '../run-verbs.js';
 import type { RunState } from '../../contracts/run-state.js';
+import { memoryJournal } from './memory-journal.js';
 
 const chat: AgentDefinition = {
   name: 'chat',
@@ -535,7 +536,13 @@ describe('executor (scripted model responses)', () => {
       const states: RunState[] = [];
       await run(chat, [call('echo', { text: 'a' }, 'thinking aloud'), text('done')], {
         inputs: { prompt: 'go' },
-        onStateChange: (s) => states.push(structuredClone(s) as RunState),
+        journal: {
+          ...memoryJournal(),
+          save: (s, point) => {
+            if (point === 'turn_end') states.push(structuredClone(s) as RunState);
+            return Promise.resolve();
+          },
+        },
       });
       expect(states).toHaveLength(2);
       for (const state of states) expect(JSON.parse(JSON.stringify(state))).toEqual(state);

@@ -251,7 +251,7 @@ async function runLoop(
   const segmentStart = performance.now();
   let stop: Stop = UNFINISHED;
   try {
-    stop = (await opening(ctx, start, options)) ?? (await turns(ctx, options.onStateChange));
+    stop = (await opening(ctx, start)) ?? (await turns(ctx));
     if (isRecoverable(stop) && !callerAborted(ctx)) {
       // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
       stop =
@@ -280,7 +280,7 @@ async function runLoop(
       message: `Waiting for approval of ${pending.map((p) => p.preview).join('; ')}`,
       data: { pending },
     });
-    options.onStateChange?.(state);
+    await ctx.journal.save(state, 'turn_end');
     return { status: 'paused', state, pending };
   }
   const result = finishRun(ctx, stop, startedAtMs);
@@ -296,10 +296,7 @@ function pendingCalls(ctx: LoopContext): PendingCall[] {
 }
 
 /** The turns, until one says the run stops or a limit is reached. */
-async function turns(
-  ctx: LoopContext,
-  onStateChange?: (state: Readonly<RunState>) => void,
-): Promise<Stop> {
+async function turns(ctx: LoopContext): Promise<Stop> {
   const signal = turnSignal(ctx, ctx.deadline.signal);
   for (;;) {
     if (callerAborted(ctx)) return { reason: 'ABORTED' };
@@ -307,7 +304,7 @@ async function turns(
     if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
     if (costSpent(ctx)) return { reason: 'MAX_COST' };
     const stop = await takeTurn(ctx, ctx.declarations, signal);
-    onStateChange?.(ctx.state);
+    await ctx.journal.save(ctx.state, 'turn_end');
     if (stop) return stop;
   }
 }

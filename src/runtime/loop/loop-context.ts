@@ -1,11 +1,5 @@
 import type { EventSink } from '../../events/types.js';
-import type {
-  FunctionCallPart,
-  GenerationConfig,
-  Message,
-  ModelClient,
-  ToolDeclaration,
-} from '../../model/types.js';
+import type { GenerationConfig, Message, ModelClient, ToolDeclaration } from '../../model/types.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { AgentDefinition } from '../../definition/types.js';
@@ -14,7 +8,8 @@ import type { ToolContext } from '../../tools/types.js';
 import type { CompletionProtocol } from '../completion/completion.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
-import type { CallEnvironment, ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { CallEnvironment } from '../calls/call-environment.js';
+import type { RunJournal } from '../../contracts/run-journal.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { Deadline } from './deadline.js';
 import type { RunState } from '../../contracts/run-state.js';
@@ -60,11 +55,11 @@ export interface LoopContext {
   budget: CostBudget;
   /** Prices the model calls of this execution. */
   prices: PriceTable;
-  /** Exactly-once guard for side effects (a store's compare-and-set). */
-  claim?: ClaimCall;
-  /** Persists the state before a turn's side effects run (durable runs); root executions only. */
-  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
-  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /**
+   * Where the run is kept: its state (root executions; a child's is kept in
+   * its root's) and the run-once claim of every side effect.
+   */
+  journal: RunJournal;
   interceptors?: readonly ToolInterceptor[];
   policy?: GatePolicy;
   /** When earlier turns are summarised (runConfig.compaction); absent: never. */

@@ -102,19 +102,15 @@ export async function openLoop(
 }
 
 /** What a start does before the loop's turns: settle the decided calls, or answer a checkpointed turn. */
-export async function opening(
-  ctx: LoopContext,
-  start: RunStart,
-  options: ExecutionOptions,
-): Promise<Stop | undefined> {
+export async function opening(ctx: LoopContext, start: RunStart): Promise<Stop | undefined> {
   switch (start.kind) {
     case 'new':
       return undefined;
     case 'resume': {
       const { settlePendingTurn } = await import('./settle-pending.js');
       const stop = await settlePendingTurn(ctx, start.decisions);
-      // Persist right away: the side effects just ran and must not be asked for again.
-      options.onStateChange?.(ctx.state);
+      // Saved right away: the side effects just ran and must not be asked for again.
+      await ctx.journal.save(ctx.state, 'turn_end');
       return stop;
     }
     case 'recover': {
@@ -123,7 +119,7 @@ export async function opening(
       delete ctx.state.pendingTurn;
       const signal = turnSignal(ctx, ctx.deadline.signal);
       const stop = await answerCalls(ctx, pending.calls, ctx.offered, signal, false);
-      options.onStateChange?.(ctx.state);
+      await ctx.journal.save(ctx.state, 'turn_end');
       return stop;
     }
     default:

@@ -12,6 +12,7 @@ import {
   start as startDefinition,
 } from '../run-verbs.js';
 import type { RunState } from '../../contracts/run-state.js';
+import { memoryJournal } from './memory-journal.js';
 
 const mailer: AgentDefinition = {
   name: 'mailer',
@@ -136,7 +137,11 @@ describe('pause and resume at approvals (scripted model responses)', () => {
       drive(
         mailer,
         { kind: 'resume', state: first.state, decisions },
-        { model: script(), tools: [sendTool(sent), echoTool()], claim },
+        {
+          model: script(),
+          tools: [sendTool(sent), echoTool()],
+          journal: { ...memoryJournal(), claim },
+        },
       );
     const [a, b] = await Promise.all([resume(), resume()]);
     expect(sentTo(sent).sort()).toEqual(['ann', 'bob']);

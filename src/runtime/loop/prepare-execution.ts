@@ -8,6 +8,7 @@ import { ToolRegistry } from '../../tools/tool-registry.js';
 import { noToolSource } from '../../tools/tool-source.js';
 import { refuseSideEffects } from '../../contracts/confirmation.js';
 import { RunEvents } from './run-events.js';
+import { memoryJournal } from './memory-journal.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import {
@@ -68,8 +69,7 @@ export function prepareExecution(
         }),
         ...(options.adapters?.agentKinds ? { agentKinds: options.adapters.agentKinds } : {}),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-        ...(options.claim ? { claim: options.claim } : {}),
-        ...(options.settle ? { settle: options.settle } : {}),
+        journal: options.journal ?? memoryJournal(),
         ...(options.interceptors ? { interceptors: options.interceptors } : {}),
         ...(options.policy ? { policy: options.policy } : {}),
         launch,

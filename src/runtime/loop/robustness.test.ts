@@ -7,6 +7,7 @@ import { defineTool } from '../../tools/types.js';
 import { run, start } from '../run-verbs.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
 import { drive, NEW_RUN, resultOf, type ExecutionOptions } from './executor.js';
+import { memoryJournal } from './memory-journal.js';
 import { roleAgent as def, agentCatalog as catalog } from '../../testing/agent-catalog.js';
 
 /** A run with the options only the run service sets (state hooks, a short grace turn). */
@@ -75,7 +76,13 @@ describe('robustness (scripted model responses)', () => {
       inputs: { prompt: 'go' },
       signal: controller.signal,
       confirm: () => Promise.resolve({ kind: 'approve' }),
-      onStateChange: (s) => states.push(structuredClone(s)),
+      journal: {
+        ...memoryJournal(),
+        save: (s, point) => {
+          if (point === 'turn_end') states.push(structuredClone(s));
+          return Promise.resolve();
+        },
+      },
     });
     expect(result.terminate_reason).toBe('ABORTED');
     expect(sent).toEqual([]);

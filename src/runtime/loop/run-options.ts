@@ -6,17 +6,16 @@ import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
 import type { CadreEvent, ExecutionContext } from '../../events/types.js';
-import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
+import type { Message, ModelClient, ModelResolver } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { Clock } from '../../util/clock.js';
 import type { Tool } from '../../tools/types.js';
 import type { ConfirmationHandler } from '../../contracts/confirmation.js';
 import type { TraceCarrier } from '../../contracts/trace-carrier.js';
-import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { RunJournal } from '../../contracts/run-journal.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { RunEvents } from './run-events.js';
-import type { RunState } from '../../contracts/run-state.js';
 import type { Runtime } from './runtime.js';
 import type { SpawnLimits, SpawnServices } from '../subagents/spawn-services.js';
 import type { RouterOptions } from '../router/router-agent.js';
@@ -126,17 +125,10 @@ export interface ExecutionOptions extends RunOptions {
   /** The run tree's clock (default the real one): event times, deadlines, waits. */
   clock?: Clock;
   /**
-   * Claims a side-effecting call just before it runs; false means it already
-   * ran or is running elsewhere (a store's compare-and-set makes it exactly once).
+   * Where the run is kept (a store's journal, for durable runs): its state
+   * before side effects and after turns, and the run-once claim of each side
+   * effect. Default: memory (one process, nothing to take over). The person's
+   * decision stays with `confirm`: it is not durability.
    */
-  claim?: ClaimCall;
-  /** Records how a claimed side effect ended. */
-  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
-  /**
-   * Awaited before a turn's side-effecting calls run, with that turn pending:
-   * a store persists it so another process can take the run over mid-turn.
-   */
-  checkpoint?: (state: Readonly<RunState>) => Promise<void>;
-  /** Called with the loop state after every turn: where a store persists it. */
-  onStateChange?: (state: Readonly<RunState>) => void;
+  journal?: RunJournal;
 }

@@ -5,16 +5,20 @@ import type { FunctionCallPart } from '../../model/types.js';
 import { visibleText } from '../../util/visible-text.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
 
+/** What a new run carries to the loop. */
+export interface NewRun {
+  /** What a code agent is given (default: its prompt from the inputs, with history and memory). */
+  input?: AgentInput;
+}
+
 /**
  * Where a run begins: afresh, from a pause with a decision for every
  * waiting call, or from the last stored state of a process that stopped.
+ * The one union of how a run starts; a caller adds what its new runs carry
+ * (the server: the start job's prompt and history).
  */
-export type RunStart =
-  | {
-      kind: 'new';
-      /** What a code agent is given (default: its prompt from the inputs, with history and memory). */
-      input?: AgentInput;
-    }
+export type RunStart<New extends object = NewRun> =
+  | ({ kind: 'new' } & New)
   | {
       kind: 'resume';
       state: Readonly<RunState>;
@@ -25,7 +29,7 @@ export type RunStart =
 export const NEW_RUN: RunStart = { kind: 'new' };
 
 /** A stored run must be where its start says: paused with every decision, or still running. */
-export function checkStart(start: RunStart): void {
+export function checkStart(start: RunStart<object>): void {
   switch (start.kind) {
     case 'new':
       return;

@@ -101,16 +101,13 @@ export async function takeTurn(
 
   const offered =
     declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
-  if (
-    ctx.checkpoint &&
-    turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)
-  ) {
-    // Stored before any effect runs: a process that takes this run over answers these
+  if (turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)) {
+    // Saved before any effect runs: a process that takes this run over answers these
     // calls from their action records instead of asking the model again.
-    await ctx.checkpoint({
-      ...state,
-      pendingTurn: { calls: turn.calls, responses: turn.calls.map(() => null) },
-    });
+    await ctx.journal.save(
+      { ...state, pendingTurn: { calls: turn.calls, responses: turn.calls.map(() => null) } },
+      'before_effects',
+    );
   }
   return answerCalls(ctx, turn.calls, offered, signal, isGrace);
 }
@@ -398,8 +395,7 @@ export function callEnvironment(
     toolContext: { ...ctx.toolContext, signal },
     emit: ctx.emit,
     onReject: ctx.definition.onReject ?? 'continue',
-    ...(ctx.claim ? { claim: ctx.claim } : {}),
-    ...(ctx.settle ? { settle: ctx.settle } : {}),
+    journal: ctx.journal,
     ...(ctx.interceptors ? { interceptors: ctx.interceptors } : {}),
     ...(ctx.policy ? { policy: ctx.policy } : {}),
     ...(ctx.definition.toolConfig.patterns ? { patterns: ctx.definition.toolConfig.patterns } : {}),

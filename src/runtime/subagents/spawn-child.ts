@@ -10,6 +10,7 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { Semaphore } from '../../util/semaphore.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { SpawnServices } from './spawn-services.js';
+import { childJournal } from './child-journal.js';
 import { splitGrants } from '../loop/offered-tools.js';
 import { resolveToolSet, selectTools, ToolSets, type ToolSet } from './tool-set.js';
 import { storedSpendUsd } from '../loop/run-cost.js';
@@ -323,7 +324,7 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
  * decision to pause becomes a refusal the child's model can read and work around.
  */
 function childServices(services: SpawnServices, scope: string, canPause: boolean): SpawnServices {
-  const { confirm, claim, settle } = services;
+  const { confirm, journal } = services;
   const scoped = <T extends { id: string }>(call: T): T => ({
     ...call,
     id: scopedCallId(scope, call.id),
@@ -347,7 +348,6 @@ function childServices(services: SpawnServices, scope: string, canPause: boolean
           }
         : decision;
     },
-    ...(claim ? { claim: (call, options) => claim(scoped(call), options) } : {}),
-    ...(settle ? { settle: (call, outcome) => settle(scoped(call), outcome) } : {}),
+    journal: childJournal(journal, scoped),
   };
 }

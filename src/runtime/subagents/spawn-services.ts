@@ -8,8 +8,8 @@ import type { AgentKinds } from '../../contracts/agent-kind.js';
 import type { PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { ContextWindowTable } from '../../cost/context-windows.js';
-import type { FunctionCallPart, Message, ModelClient, ModelResolver } from '../../model/types.js';
-import type { ClaimCall, SideEffectOutcome } from '../calls/call-environment.js';
+import type { Message, ModelClient, ModelResolver } from '../../model/types.js';
+import type { RunJournal } from '../../contracts/run-journal.js';
 import type { ToolInterceptor } from '../../policy/interceptors.js';
 import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
@@ -45,9 +45,11 @@ export interface SpawnServices {
   global: Semaphore;
   perParentLimit: number;
   graceMs?: number;
-  /** Exactly-once guard and its bookkeeping, for every execution of the tree. */
-  claim?: ClaimCall;
-  settle?: (call: FunctionCallPart, outcome: SideEffectOutcome) => Promise<void>;
+  /**
+   * Where the run is kept: the root's journal, or (below a child) one that
+   * scopes its calls and leaves the saving to the root.
+   */
+  journal: RunJournal;
   /** Checks around every tool call of every execution. */
   interceptors?: readonly ToolInterceptor[];
   /** The gate's policy, for every execution of the tree. */

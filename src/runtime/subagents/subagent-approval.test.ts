@@ -9,6 +9,7 @@ import { approvalPath, type ConfirmationRequest } from '../../contracts/confirma
 import type { ClaimResult } from '../calls/call-environment.js';
 import { type ExecutionOptions } from '../loop/executor.js';
 import { resume, run, start } from '../run-verbs.js';
+import { memoryJournal } from '../loop/memory-journal.js';
 import { agentCatalog as catalog } from '../../testing/agent-catalog.js';
 
 const def = (name: string, tools: string[]): AgentDefinition => ({
@@ -118,7 +119,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       agents,
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'pause' }),
-      claim: guard.claim,
+      journal: { ...memoryJournal(), claim: guard.claim },
       onEvent: (e) => events.push(e),
     };
     const paused = await start(assistant, options);

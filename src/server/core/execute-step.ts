@@ -7,7 +7,11 @@ import type { Step } from './next-step.js';
 
 type Recording = Awaited<ReturnType<typeof startRecording>>;
 
-/** Runs the step's loop until the run finishes or pauses for approval. */
+/**
+ * Runs the step's loop until the run finishes or pauses for approval: a
+ * resumed run applies the people's decisions first, a recovered one answers
+ * its checkpointed turn; both then go on.
+ */
 export async function executeStep(
   definition: AgentDefinition,
   step: Step,
@@ -16,7 +20,7 @@ export async function executeStep(
   recorded?: RecordingSnapshot,
 ): Promise<{ outcome: RunOutcome; recording?: Recording }> {
   switch (step.kind) {
-    case 'start': {
+    case 'new': {
       const started: ExecutionOptions = {
         ...options,
         inputs: step.inputs ?? { prompt: step.prompt },
@@ -30,19 +34,17 @@ export async function executeStep(
       return recording ? { outcome, recording } : { outcome };
     }
     case 'resume': {
-      const decisions = step.job.decisions;
       const recording = recorded
-        ? await startRecording(definition, options, { previous: recorded, decisions })
+        ? await startRecording(definition, options, {
+            previous: recorded,
+            decisions: step.decisions,
+          })
         : undefined;
-      const outcome = await drive(
-        definition,
-        { kind: 'resume', state: step.state, decisions },
-        recording?.options ?? options,
-      );
+      const outcome = await drive(definition, step, recording?.options ?? options);
       return recording ? { outcome, recording } : { outcome };
     }
     case 'recover':
-      return { outcome: await drive(definition, { kind: 'recover', state: step.state }, options) };
+      return { outcome: await drive(definition, step, options) };
     default:
       return step satisfies never;
   }

@@ -1,26 +1,29 @@
-import type { RunState } from '../../contracts/run-state.js';
+import { readRunState } from '../../contracts/run-state-version.js';
 import type { Message } from '../../model/types.js';
+import type { RunStart } from '../../runtime/loop/run-start.js';
 import type { Run, RunJob, StartExtras } from '../../store/types.js';
 import type { DriveStart } from './drive-types.js';
 import type { ServerContext } from './server-context.js';
 import { threadHistory } from './thread-context.js';
 
-/** What a step does: start the run, resume it with the people's decisions, or recover it. */
-export type Step =
-  | ({
-      kind: 'start';
-      prompt: string;
-      record: boolean;
-      history: Message[];
-      historySeqs?: readonly number[];
-    } & StartExtras)
-  | { kind: 'resume'; job: Extract<RunJob, { kind: 'resume' }>; state: RunState }
-  | { kind: 'recover'; state: RunState };
+/** What a new server run starts from: its start job's prompt and the thread history before it. */
+export interface NewStep extends StartExtras {
+  prompt: string;
+  record: boolean;
+  history: Message[];
+  historySeqs?: readonly number[];
+}
+
+/**
+ * What a step does: start the run, resume it with the people's decisions, or
+ * recover it from its checkpoint (the loop's RunStart, a new run carrying its job).
+ */
+export type Step = RunStart<NewStep>;
 
 /** The first step of a run this process just started, with the history its request read. */
 export function firstStep(start: Extract<DriveStart, { kind: 'new' }>): Step {
   return {
-    kind: 'start',
+    kind: 'new',
     prompt: startPrompt(start.run),
     record: start.record,
     history: start.history,
@@ -28,15 +31,19 @@ export function firstStep(start: Extract<DriveStart, { kind: 'new' }>): Step {
   };
 }
 
-/** What the store says the run needs next. */
+/**
+ * What the store says the run needs next, its stored state read (upgraded
+ * from an older version, refused from a newer one) before anything runs.
+ */
 export async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
   const { state, job } = run;
-  if (state?.status === 'paused' && job?.kind === 'resume') return { kind: 'resume', job, state };
-  if (state?.status === 'running') return { kind: 'recover', state };
+  if (state?.status === 'paused' && job?.kind === 'resume')
+    return { kind: 'resume', state: readRunState(state), decisions: job.decisions };
+  if (state?.status === 'running') return { kind: 'recover', state: readRunState(state) };
   if (!state && job?.kind === 'start') {
     const thread = await threadHistory(ctx.store, run.threadId, job.messageSeq);
     return {
-      kind: 'start',
+      kind: 'new',
       prompt: job.prompt,
       record: job.record === true,
       ...thread,

@@ -336,7 +336,7 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect(done.status).toBe('completed');
     expect(smtp.messages).toHaveLength(1);
 
-    // A process resolves the next approval, claims the run, starts sending, and dies.
+    // A process resolves the next approval, leases the run, starts sending, and dies.
     const again = await second.service.run({
       userId: second.userId,
       prompt: 'Mail Carol',

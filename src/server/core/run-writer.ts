@@ -166,9 +166,10 @@ export function runWriter(options: RunWriterOptions): RunWriter {
     checkpoint: (state) =>
       queued(async () => {
         if (unstored) return storeNow(state);
-        if (pending.length > 0) await writeEvents();
-        const updated = await store.runs.update(runId, { state }, { owner });
-        if (!updated.ok) lose();
+        const batch = take();
+        // State and events in one transaction, as a pause and an ending are.
+        if (!(await store.queue.checkpoint(runId, { owner, state, events: batch }))) lose();
+        if (batch.events.length > 0) written(batch);
       }),
     pause: (input) =>
       queued(async () => {

@@ -1,5 +1,5 @@
-import type { RunState } from '../../contracts/run-state.js';
 import { runAdapters } from '../../agents/run-adapters.js';
+import type { RunJournal } from '../../contracts/run-journal.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
 import type { Run } from '../../store/types.js';
 import { observedRun } from '../../telemetry/observed.js';
@@ -10,12 +10,13 @@ import type { RunWriter } from './run-writer.js';
 import { modelStringFor } from './run-model.js';
 import type { ServerContext } from './server-context.js';
 import { withThroughSeq } from './thread-context.js';
+import { storeJournal } from './store-journal.js';
 
 /** The options one step of a server run executes with, and what the step learns as it goes. */
 export interface StepSetup {
   options: ExecutionOptions;
-  /** The calls the run pauses on, filled as the loop asks for approval. */
-  paused: WaitingCall[];
+  /** Where the run is kept: its lease, saves, pause, claims and ending. */
+  journal: RunJournal<Run>;
   /** Whether the step wrote an action (a side effect was claimed or paused). */
   actionsCreated(): boolean;
   /** The thread messages the run's history covers (the start step reads them). */
@@ -41,15 +42,13 @@ export function stepOptions(
   // Read when the run summarises its thread, to store which messages the summary covers.
   let covered = historySeqs;
   // Actions and audit entries name the run: it is stored before the first one is written.
-  const ensureStored = async (): Promise<void> => {
-    if (!writer.stored()) await writer.store();
-  };
   let actionsCreated = false;
   const beforeAction = (): Promise<void> => {
     actionsCreated = true;
-    return ensureStored();
+    return journal.lease();
   };
   const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
+  const journal = storeJournal(run, writer, guard, paused);
   // A run started by a traced request continues the caller's trace.
   const parent = run.job?.kind === 'start' ? run.job.trace : undefined;
   const traced = observedRun(
@@ -80,20 +79,22 @@ export function stepOptions(
     workspace,
     ...(ctx.protectedPaths ? { protectedPaths: ctx.protectedPaths } : {}),
     signal: hooks.signal,
-    policy: serverGatePolicy(ctx, run.userId, run.id, () => model, ensureStored),
+    policy: serverGatePolicy(
+      ctx,
+      run.userId,
+      run.id,
+      () => model,
+      () => journal.lease(),
+    ),
+    // The person's decision, not durability: it stays apart from the journal.
     confirm: pauseForApproval(ctx, run.id, () => model, paused, beforeAction),
-    claim: guard.claim,
-    settle: guard.settle,
-    // The state is stored only before side effects run (and with the approvals when the run
-    // pauses). A process that dies leaves that checkpoint: the next owner answers its calls from
-    // their action records and asks the model again for any later turn, which had no effects.
-    checkpoint: (state) => writer.checkpoint(structuredClone(state) as RunState),
+    journal,
     ...(traced.onEvent ? { onEvent: traced.onEvent } : {}),
     ...(traced.traceCarrier ? { traceCarrier: traced.traceCarrier } : {}),
   };
   return {
     options,
-    paused,
+    journal,
     actionsCreated: () => actionsCreated,
     coverHistory: (seqs) => {
       covered = seqs;

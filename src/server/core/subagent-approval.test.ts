@@ -314,7 +314,7 @@ describe('server: a subagent’s side effect waits for a person (scripted model,
     });
     const { service: gone, store } = opened.pop()!;
     await gone.close();
-    // The decision is stored, a process claims the run, starts the child's send, and dies.
+    // The decision is stored, a process leases the run, starts the child's send, and dies.
     await store.approvals.resolve(paused.approvals[0]!.approvalId, {
       userId: first.userId,
       decision: 'approve_once',

@@ -85,13 +85,20 @@ export interface PauseRun {
   events?: OwnedEvents;
 }
 
+/** A driven run's state to take it over from, with its owner's events not stored yet. */
+export interface CheckpointRun {
+  owner: string;
+  state: RunState;
+  events?: OwnedEvents;
+}
+
 export interface FinishRun extends RunEnding {
   owner: string;
   /** The owner's events not stored yet, written with the ending. */
   events?: OwnedEvents;
 }
 
-/** A run and the owner token of the claim that holds it (unique per claim, never reused). */
+/** A run and the owner token of the lease that holds it (unique per lease, never reused). */
 export interface Lease {
   runId: string;
   owner: string;
@@ -105,8 +112,8 @@ export interface LeaseRenewal {
 }
 
 /**
- * Durable runs from start to end: queued, claimed by one worker under a
- * lease (taken over by another when it runs out), paused for approval or
+ * Durable runs from start to end: queued, leased by one worker (taken
+ * over by another when the lease runs out), paused for approval or
  * finished, each step by the owner only.
  */
 export interface QueueStore {
@@ -124,6 +131,8 @@ export interface QueueStore {
   ): Promise<LeaseRenewal>;
   /** Ends these leases now (shutdown), so another process takes the runs over at once. */
   expireLeases(leases: readonly Lease[], options?: CallOptions): Promise<void>;
+  /** Keeps a driven run's state and events in one transaction, if `owner` still holds it. */
+  checkpoint(runId: string, checkpoint: CheckpointRun, options?: CallOptions): Promise<boolean>;
   /** Pauses the run for approval in one transaction (approvals, message, status), if `owner` still holds it. */
   pause(
     runId: string,

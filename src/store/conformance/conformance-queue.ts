@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../types.js';
-import { seedApproval, seedRun, tablesOf, type CurrentFixture } from './conformance-store.js';
+import {
+  sampleEvent,
+  seedApproval,
+  seedRun,
+  tablesOf,
+  type CurrentFixture,
+} from './conformance-store.js';
 
 const LEASE_MS = 60_000;
 
@@ -49,22 +55,22 @@ export function queueCases(fixture: CurrentFixture): void {
       expect((await store.runs.get(run.id, user.id))?.status).toBe('queued');
     });
 
-    it('each queued run is claimed by exactly one of several racing workers', async () => {
+    it('each queued run is leased by exactly one of several racing workers', async () => {
       const { store } = fixture();
       const runs = [
         await enqueue(store),
         await enqueue(store, 'bob'),
         await enqueue(store, 'carol'),
       ];
-      const claims = await Promise.all(
+      const leases = await Promise.all(
         ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => store.queue.leaseNext(owner, LEASE_MS)),
       );
-      const won = claims.flatMap((c) => (c ? [c.run.id] : []));
+      const won = leases.flatMap((c) => (c ? [c.run.id] : []));
       expect(won.sort()).toEqual(runs.map((r) => r.run.id).sort());
-      for (const claim of claims.filter((c) => c !== undefined)) {
-        expect(claim.takenOver).toBe(false);
-        expect(claim.run.status).toBe('planning');
-        expect(Date.parse(claim.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
+      for (const leased of leases.filter((c) => c !== undefined)) {
+        expect(leased.takenOver).toBe(false);
+        expect(leased.run.status).toBe('planning');
+        expect(Date.parse(leased.run.leaseUntil ?? '')).toBeGreaterThan(Date.now());
       }
       expect(await store.queue.leaseNext('w6', LEASE_MS)).toBeUndefined();
     });
@@ -169,7 +175,7 @@ export function queueCases(fixture: CurrentFixture): void {
     it('a run asked to cancel while driven ends cancelled when it pauses, instead of waiting for a person', async () => {
       const { store } = fixture();
       const { user, run } = await enqueue(store);
-      const claim = await store.queue.leaseNext('w', LEASE_MS);
+      const leased = await store.queue.leaseNext('w', LEASE_MS);
       await store.runs.requestCancel(run.id, user.id);
       const paused = await store.queue.pause(run.id, {
         owner: 'w',
@@ -181,7 +187,7 @@ export function queueCases(fixture: CurrentFixture): void {
           messages: [],
           turns: 1,
           activeMs: 0,
-          startedAt: claim?.run.createdAt ?? '',
+          startedAt: leased?.run.createdAt ?? '',
           emittedVars: {},
           traces: [],
           usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
@@ -195,6 +201,54 @@ export function queueCases(fixture: CurrentFixture): void {
       });
       expect(paused?.run).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
       expect(await store.approvals.list(user.id, { status: 'pending' })).toEqual([]);
+    });
+
+    it('a checkpoint keeps state and events together, and only from the run’s owner', async () => {
+      const { store } = fixture();
+      const { user, run } = await enqueue(store);
+      const leased = await store.queue.leaseNext('w', LEASE_MS);
+      const state = {
+        version: 1 as const,
+        runId: run.id,
+        agent: 'assistant',
+        model: 'scripted',
+        messages: [],
+        turns: 2,
+        activeMs: 0,
+        startedAt: leased?.run.createdAt ?? '',
+        emittedVars: {},
+        traces: [],
+        usage: { inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 },
+        alwaysApproved: [],
+        nudged: false,
+        status: 'running' as const,
+      };
+      const events = (firstSeq: number, type: string) => ({
+        firstSeq,
+        events: [sampleEvent(run.id, type)],
+      });
+      // Another process cannot write its state or events over the owner's.
+      expect(
+        await store.queue.checkpoint(run.id, {
+          owner: 'intruder',
+          state: { ...state, turns: 9 },
+          events: events(1, 'forged'),
+        }),
+      ).toBe(false);
+      expect(
+        await store.queue.checkpoint(run.id, { owner: 'w', state, events: events(1, 'turn') }),
+      ).toBe(true);
+      const kept = await store.runs.get(run.id, user.id);
+      expect(kept).toMatchObject({ eventSeq: 1, state: { turns: 2 } });
+      expect((await store.events.read(run.id)).map((e) => e.event.type)).toEqual(['turn']);
+      // A checkpoint with no new events keeps the log where it was.
+      expect(
+        await store.queue.checkpoint(run.id, { owner: 'w', state: { ...state, turns: 3 } }),
+      ).toBe(true);
+      expect(await store.runs.get(run.id, user.id)).toMatchObject({
+        eventSeq: 1,
+        state: { turns: 3 },
+      });
     });
 
     it('resolving the last approval of a batch queues the run with the decisions, in the same transaction', async () => {

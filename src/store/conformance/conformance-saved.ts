@@ -164,8 +164,8 @@ export function recordedCases(fixture: CurrentFixture): void {
       });
       // A real 5 ms, kept: the store judges the 1 ms lease against the real time itself.
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const claim = await store.queue.leaseNext('w2', LEASE_MS);
-      expect(claim).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });
+      const leased = await store.queue.leaseNext('w2', LEASE_MS);
+      expect(leased).toMatchObject({ takenOver: true, run: { id: input.runId, eventSeq: 4 } });
       // A late batch from the dead owner is refused, even at numbers nobody has used yet.
       expect(
         await store.events.writeOwned(input.runId, 'dead', {

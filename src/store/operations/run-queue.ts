@@ -31,7 +31,7 @@ export async function notify(
 /**
  * Starting a run is one transaction: the thread (new or the user's own), the
  * prompt as a message, and the run `queued` with its start job. Nothing runs
- * here; a worker claims it. Undefined when the thread is not the user's.
+ * here; a worker leases it. Undefined when the thread is not the user's.
  */
 export function enqueueRun(
   context: StoreContext,
@@ -113,7 +113,7 @@ export function enqueueRun(
 }
 
 /**
- * Claims the oldest run that needs a worker: a queued one, or one whose
+ * Leases the oldest run that needs a worker: a queued one, or one whose
  * owner's lease ran out (its process died or hung). A takeover records the
  * dead owner's `executing` actions as `interrupted`: never re-run.
  */
@@ -141,7 +141,7 @@ export function leaseNextRun(
         )
         .orderBy('created_at')
         .limit(1);
-      // Concurrent claimers on PostgreSQL skip each other's candidates instead of queueing.
+      // Concurrent leasers on PostgreSQL skip each other's candidates instead of queueing.
       if (context.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const candidate = await query.executeTakeFirst();
       if (candidate === undefined) return undefined;
@@ -193,7 +193,7 @@ export async function renewLeases(
 ): Promise<LeaseRenewal> {
   signal?.throwIfAborted();
   if (leases.length === 0) return { kept: [], cancelRequested: [] };
-  // Owner tokens are unique per claim, so matching ids and tokens as sets matches the pairs.
+  // Owner tokens are unique per lease, so matching ids and tokens as sets matches the pairs.
   const rows = await context.db
     .updateTable('runs')
     .set({ lease_until: later(leaseMs) })
