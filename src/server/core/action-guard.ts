@@ -5,7 +5,8 @@ import type {
   ClaimResult,
   SideEffectOutcome,
 } from '../../runtime/calls/call-environment.js';
-import type { Action } from '../../store/types.js';
+import type { Action, ActionStatus } from '../../store/types.js';
+import type { Transition } from '../../store/aggregates/transition.js';
 import { INTERRUPTED_MESSAGE } from '../../store/operations/run-queue.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import { audit } from './audit-log.js';
@@ -26,8 +27,10 @@ const UNKNOWN_OUTCOME =
  * record as interrupted.
  */
 export function actionGuard(
-  ctx: ServerContext,
+  ctx: Pick<ServerContext, 'store'>,
   runId: string,
+  /** The lease owner this process drives the run as: a claim holds only while it holds the run. */
+  owner: string,
   model: () => string,
   abandoned: () => boolean,
   /** Before an action is written (a run not stored yet is stored first). */
@@ -42,7 +45,10 @@ export function actionGuard(
     await beforeAction();
     const existing = (await ctx.store.actions.list(runId)).find((a) => a.callId === call.id);
     if (existing?.status === 'interrupted' && options.rerunUnknown) return rerun(existing);
-    if (existing && existing.status !== 'awaiting_confirmation') return known(existing);
+    // A `planned` action never started: only the run's lease holder can move it, so it is ours
+    // to run (one a stalled former owner created before it found the run lost).
+    if (existing && existing.status !== 'awaiting_confirmation' && existing.status !== 'planned')
+      return known(existing);
     let action = existing;
     if (!action) {
       const normalized = normalizeCall(call.name, call.args);
@@ -60,9 +66,9 @@ export function actionGuard(
     const moved = await ctx.store.actions.transition(action.id, {
       from: ['awaiting_confirmation', 'planned'],
       to: 'executing',
+      heldBy: owner,
     });
-    if (!moved.ok)
-      return known({ ...action, status: moved.reason === 'not_found' ? 'failed' : moved.status });
+    if (!moved.ok) return refused(action, moved);
     claimed.set(call.id, moved.value);
     return { kind: 'run' };
   };
@@ -72,9 +78,9 @@ export function actionGuard(
     const moved = await ctx.store.actions.transition(action.id, {
       from: 'interrupted',
       to: 'executing',
+      heldBy: owner,
     });
-    if (!moved.ok)
-      return known({ ...action, status: moved.reason === 'not_found' ? 'failed' : moved.status });
+    if (!moved.ok) return refused(action, moved);
     claimed.set(action.callId, moved.value);
     return { kind: 'run' };
   };
@@ -114,6 +120,27 @@ export function actionGuard(
   };
   return { claim, settle };
 }
+
+/** Why a claim's move to `executing` failed, as the call's answer; the effect is not run. */
+function refused(
+  action: Action,
+  moved: Exclude<Transition<Action, ActionStatus>, { ok: true }>,
+): ClaimResult {
+  switch (moved.reason) {
+    case 'not_found':
+      return known({ ...action, status: 'failed' });
+    case 'status_mismatch':
+      return known({ ...action, status: moved.status });
+    case 'not_held':
+      // This process stalled past its lease and another took the run over: the new owner runs
+      // the call (or has); nothing this process writes from now on is kept.
+      return { kind: 'known', outcome: { ok: false, error: LOST_RUN } };
+    default:
+      return moved satisfies never;
+  }
+}
+
+const LOST_RUN = 'This process no longer holds the run; the call was not run here.';
 
 /** The answer for a call whose action already ended (or is being run by another process). */
 function known(action: Pick<Action, 'tool' | 'status' | 'output' | 'errorMessage'>): ClaimResult {

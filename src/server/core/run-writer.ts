@@ -32,6 +32,8 @@ export interface RunWriterOptions {
 }
 
 export interface RunWriter {
+  /** The lease owner this process writes the run as. */
+  readonly owner: string;
   stored(): boolean;
   /** Numbers the event, hands it to local followers and queues it for the store. */
   event(event: CadreEvent): void;
@@ -151,6 +153,7 @@ export function runWriter(options: RunWriterOptions): RunWriter {
   }
 
   return {
+    owner,
     stored: () => unstored === undefined,
     storedSeq: () => storedSeq,
     event(event) {

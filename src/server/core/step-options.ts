@@ -47,7 +47,7 @@ export function stepOptions(
     actionsCreated = true;
     return journal.lease();
   };
-  const guard = actionGuard(ctx, run.id, () => model, hooks.abandoned, beforeAction);
+  const guard = actionGuard(ctx, run.id, writer.owner, () => model, hooks.abandoned, beforeAction);
   const journal = storeJournal(run, writer, guard, paused);
   // A run started by a traced request continues the caller's trace.
   const parent = run.job?.kind === 'start' ? run.job.trace : undefined;

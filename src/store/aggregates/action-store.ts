@@ -16,6 +16,12 @@ export interface ActionTransition {
   /** The status the caller believes the action is in; anything else makes the transition fail. */
   from: ActionStatus | readonly ActionStatus[];
   to: ActionStatus;
+  /**
+   * The lease owner the caller acts as: the move happens only while that owner
+   * still holds the action's run. A process that stalled past its lease and lost
+   * the run to another can then never start an effect the new owner also sees.
+   */
+  heldBy?: string;
   output?: unknown;
   errorCode?: string;
   errorMessage?: string;

@@ -124,6 +124,32 @@ export function queueCases(fixture: CurrentFixture): void {
         kept: [run.id],
         cancelRequested: [],
       });
+      // Nor start an effect (it stalled past its lease; the new owner will see the call): a move
+      // to executing on behalf of an owner holds only while that owner holds the run.
+      const late = await store.actions.create({
+        runId: run.id,
+        callId: 'late',
+        tool: 'gmail_send',
+        args: {},
+        inputHash: 'h',
+        status: 'planned',
+        requiresApproval: false,
+      });
+      expect(
+        await store.actions.transition(late.id, {
+          from: 'planned',
+          to: 'executing',
+          heldBy: 'dead',
+        }),
+      ).toEqual({ ok: false, reason: 'not_held' });
+      expect((await store.actions.get(late.id))?.status).toBe('planned');
+      expect(
+        await store.actions.transition(late.id, {
+          from: 'planned',
+          to: 'executing',
+          heldBy: 'alive',
+        }),
+      ).toMatchObject({ ok: true, value: { status: 'executing' } });
       // An interrupted effect can never be moved to executing again.
       expect(
         await store.actions.transition(effect.id, {

@@ -105,6 +105,16 @@ export async function transitionAction(
     })
     .where('id', '=', actionId)
     .where('status', 'in', listOf(transition.from))
+    .$if(transition.heldBy !== undefined, (update) =>
+      update.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('runs')
+            .select('runs.id')
+            .whereRef('runs.id', '=', 'actions.run_id')
+            .where('runs.owner', '=', transition.heldBy ?? ''),
+        ),
+      ),
+    )
     .returningAll()
     .executeTakeFirst();
   if (row !== undefined) return { ok: true, value: toAction(row) };
@@ -113,7 +123,9 @@ export async function transitionAction(
     .select('status')
     .where('id', '=', actionId)
     .executeTakeFirst();
-  return current === undefined
-    ? { ok: false, reason: 'not_found' }
-    : { ok: false, reason: 'status_mismatch', status: current.status as ActionStatus };
+  if (current === undefined) return { ok: false, reason: 'not_found' };
+  const status = current.status as ActionStatus;
+  return transition.heldBy !== undefined && listOf(transition.from).includes(status)
+    ? { ok: false, reason: 'not_held' }
+    : { ok: false, reason: 'status_mismatch', status };
 }
