@@ -1,4 +1,5 @@
 import type { CadreEvent } from '../events/types.js';
+import { parseStored, storedEventSchema } from './stored-json.js';
 
 /** Fields of a final result that carry the answer text (the same text for a chat agent). */
 const ANSWER_FIELDS = ['final_message', 'content', 'output'] as const;
@@ -50,9 +51,9 @@ function storedForm(event: CadreEvent, reply: string | undefined): StoredEvent {
   };
 }
 
-/** A row's JSON as stored, to be made whole with `restoreEvent`. */
+/** A row's JSON as stored, checked by its schema, to be made whole with `restoreEvent`. */
 export function parseStoredEvent(json: string): StoredEvent {
-  return JSON.parse(json) as StoredEvent;
+  return parseStored('event', storedEventSchema, json) as StoredEvent;
 }
 
 /** Whether the row left its answer in the run's reply (one lookup then serves a whole batch). */
