@@ -1,3 +1,4 @@
+import { closedEvent } from '../events/known-events.js';
 import type { CadreEvent } from '../events/types.js';
 import { parseStored, storedEventSchema } from './stored-json.js';
 
@@ -14,7 +15,13 @@ interface AnswerRef {
   fields: AnswerField[];
 }
 
-export type StoredEvent = Omit<CadreEvent, 'message'> & {
+/**
+ * A row's event: its type as written, which may be one this version does
+ * not know (an older run's own event, before they were `custom`).
+ */
+export type StoredEvent = Omit<CadreEvent, 'message' | 'type'> & {
+  type: string;
+  name?: string;
   message?: string;
   storedAnswer?: AnswerRef;
 };
@@ -61,16 +68,23 @@ export function wantsReply(stored: StoredEvent): boolean {
   return stored.storedAnswer?.in === 'reply';
 }
 
-/** The event as it was emitted; `reply` is the run's reply message, for a result that points at it. */
+/**
+ * The event as it was emitted; `reply` is the run's reply message, for a
+ * result that points at it. A type this version does not know is read as
+ * `custom`, named by that type, so the union stays closed for readers.
+ */
 export function restoreEvent(stored: StoredEvent, reply: string | undefined): CadreEvent {
-  if (stored.message === undefined && isDelta(stored))
-    return { ...stored, message: String(stored.data.text) };
   const { storedAnswer, ...event } = stored;
-  if (!storedAnswer) return event as CadreEvent;
-  const result = { ...resultOf(event) };
-  const text = storedAnswer.in === 'reply' ? reply : result.final_message;
-  if (text !== undefined) for (const field of storedAnswer.fields) result[field] = text;
-  return { ...event, message: event.message ?? '', data: { ...event.data, result } };
+  // A delta's message was its text; a row with no message otherwise reads as empty.
+  const message = event.message ?? (isDelta(event) ? String(event.data.text) : '');
+  const whole = { ...event, message };
+  if (storedAnswer) {
+    const result = { ...resultOf(event) };
+    const text = storedAnswer.in === 'reply' ? reply : result.final_message;
+    if (text !== undefined) for (const field of storedAnswer.fields) result[field] = text;
+    whole.data = { ...event.data, result };
+  }
+  return closedEvent(whole);
 }
 
 function isDelta(event: { type: string; data: Record<string, unknown> }): boolean {
