@@ -4,7 +4,13 @@
  * `withRetries`, where we know whether output was already streamed).
  */
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
-import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponseInfo,
+} from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { FailedResponseError } from './provider-failure.js';
 import { optionalImport } from '../util/optional-import.js';
@@ -25,6 +31,7 @@ const GEMINI_ENDPOINT = 'https://generativelanguage.googleapis.com';
 const GEMINI_SDK = { needs: 'Gemini models need', packages: ['@google/genai'] };
 
 export class GeminiClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'gemini';
   readonly #options: GeminiClientOptions;
   #sdk: Promise<GoogleGenAI> | undefined;

@@ -9,7 +9,13 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponseInfo,
+} from './types.js';
 import { createCallIdSource } from './call-id.js';
 import type * as OpenAIMapping from './openai-mapping.js';
 import { optionalImport } from '../util/optional-import.js';
@@ -40,6 +46,7 @@ const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
 const OPENAI_SDK = { needs: 'OpenAI and Ollama models need', packages: ['openai'] };
 
 export class OpenAIClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider: string;
   readonly #options: OpenAIClientOptions;
   #sdk: Promise<OpenAI> | undefined;

@@ -141,7 +141,19 @@ export type ModelChunk =
   /** A failed attempt that will be retried; lets observers record retries. */
   | { type: 'retry'; attempt: number; delayMs: number; reason: string };
 
+/**
+ * The version of this contract a client implements. A change to the chunks
+ * or the request that an older client would get wrong bumps it, so the
+ * runtime refuses a client written for another version instead of misreading it.
+ */
+export const MODEL_SPECIFICATION_VERSION = 'cadre-model/1';
+
 export interface ModelClient {
+  /**
+   * The contract this client implements (`MODEL_SPECIFICATION_VERSION`), checked
+   * when a run is given the client. Absent: a client written before the field, read as version 1.
+   */
+  readonly specificationVersion?: typeof MODEL_SPECIFICATION_VERSION;
   /** Provider name for logs and trajectories: `gemini`, `openai`, `scripted`, `replay`. */
   readonly provider: string;
   /**
