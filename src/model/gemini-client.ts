@@ -70,6 +70,7 @@ export class GeminiClient implements ModelClient {
     try {
       const stream = await sdk.models.generateContentStream(params);
       let usage: GenerateContentResponseUsageMetadata | undefined;
+      let finish: string | undefined;
       const info: ModelResponseInfo = {
         provider: this.provider,
         endpoint: this.#options.baseUrl ?? GEMINI_ENDPOINT,
@@ -78,11 +79,11 @@ export class GeminiClient implements ModelClient {
         if (response.usageMetadata) usage = response.usageMetadata;
         if (response.responseId) info.id = response.responseId;
         if (response.modelVersion) info.model = response.modelVersion;
-        const finish = response.candidates?.[0]?.finishReason;
-        if (finish) info.finishReason = finish;
+        finish = response.candidates?.[0]?.finishReason ?? finish;
         yield* chunksOf(response, nextCallId);
       }
       signal.throwIfAborted();
+      if (finish) yield { type: 'finish', reason: finish };
       yield { type: 'usage', usage: { ...usageOf(usage), response: info } };
     } catch (error) {
       throw failedHeaders && !signal.aborted

@@ -145,8 +145,8 @@ export class LocalClient implements ModelClient {
       const info: ModelResponseInfo = {
         provider: this.provider,
         model: this.#label,
-        finishReason: response.metadata.stopReason,
       };
+      push({ type: 'finish', reason: response.metadata.stopReason });
       push({
         type: 'usage',
         usage: {

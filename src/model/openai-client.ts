@@ -79,6 +79,7 @@ export class OpenAIClient implements ModelClient {
     });
     const calls = new ToolCallAssembler(createCallIdSource());
     let usage: CompletionUsage | null | undefined;
+    let finish: string | undefined;
     const response: ModelResponseInfo = {
       provider: this.provider,
       endpoint: this.#options.baseUrl ?? OPENAI_ENDPOINT,
@@ -87,8 +88,7 @@ export class OpenAIClient implements ModelClient {
       if (chunk.usage) usage = chunk.usage;
       if (chunk.id) response.id = chunk.id;
       if (chunk.model) response.model = chunk.model;
-      const finish = chunk.choices[0]?.finish_reason;
-      if (finish) response.finishReason = finish;
+      finish = chunk.choices[0]?.finish_reason ?? finish;
       const delta = chunk.choices[0]?.delta as Delta | undefined;
       if (!delta) continue;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -99,6 +99,7 @@ export class OpenAIClient implements ModelClient {
     // The SDK ends the stream quietly on abort; a half-read turn must not look complete.
     signal.throwIfAborted();
     for (const call of calls.finish()) yield { type: 'function_call', call };
+    if (finish) yield { type: 'finish', reason: finish };
     yield { type: 'usage', usage: { ...usageOf(usage), response } };
   }
 

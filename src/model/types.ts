@@ -104,7 +104,11 @@ export interface ModelResponseInfo {
   id?: string;
   /** The model that answered, as the provider names it (may differ from the one asked for). */
   model?: string;
-  /** As the provider spells it: `stop`, `tool_calls`, `STOP`, `end_turn`... */
+  /**
+   * As the provider spells it: `stop`, `tool_calls`, `STOP`, `end_turn`...
+   * Clients stream it as a `finish` chunk; the loop sets it here on the turn's
+   * usage event for traces. Recordings made before the chunk carry it here.
+   */
   finishReason?: string;
 }
 
@@ -139,7 +143,12 @@ export type ModelChunk =
   | { type: 'function_call'; call: FunctionCallPart }
   | { type: 'usage'; usage: Usage }
   /** A failed attempt that will be retried; lets observers record retries. */
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /**
+   * Why the response ended, as the provider spells it (`stop`, `tool_calls`,
+   * `STOP`, `end_turn`...), when the provider says: just before the usage chunk.
+   */
+  | { type: 'finish'; reason: string };
 
 /**
  * The version of this contract a client implements. A change to the chunks
