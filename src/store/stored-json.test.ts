@@ -44,6 +44,12 @@ describe('JSON the store reads back is parsed by a schema', () => {
     expect(refusal(() => parseStoredArgs('["ann"]')).message).toMatch(/stored call arguments/);
     const usage = { inputTokens: 1, outputTokens: 2, thoughtTokens: 0, totalTokens: 3 };
     expect(parseStoredUsage(JSON.stringify(usage))).toEqual(usage);
+    expect(parseStoredUsage('{}')).toEqual({
+      ...usage,
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+    });
     expect(
       refusal(() => parseStoredUsage(JSON.stringify({ ...usage, outputTokens: '2' }))).message,
     ).toMatch(/stored run usage is not valid: outputTokens: /);

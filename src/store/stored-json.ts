@@ -33,11 +33,12 @@ export const storedEventSchema = z.looseObject({
     .optional(),
 });
 
+/** A count left out reads as 0: rows written by hand or by early tests hold `{}`. */
 const usageSchema = z.looseObject({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  thoughtTokens: z.number(),
-  totalTokens: z.number(),
+  inputTokens: z.number().default(0),
+  outputTokens: z.number().default(0),
+  thoughtTokens: z.number().default(0),
+  totalTokens: z.number().default(0),
   cachedInputTokens: z.number().optional(),
   costUsd: z.number().optional(),
 });
