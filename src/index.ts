@@ -12,7 +12,6 @@ export type {
   CustomEventInput,
   EventDataMap,
   EventInput,
-  EventInputFor,
   EventInputOf,
   EventSink,
   ExecutionContext,
@@ -20,7 +19,7 @@ export type {
   KnownEventInput,
   WellKnownEventType,
 } from './events/types.js';
-export { asKnown, isKnownEvent } from './events/known-events.js';
+export { isWellKnownType } from './events/known-events.js';
 // Follows a run's agent tree from its events (what the tracking module's ExecutionState did).
 export {
   buildExecutionTree,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CadreEvent } from '../events/types.js';
+import type { CadreEvent, CadreEventOf } from '../events/types.js';
 import type { TodoItem } from '../contracts/todo-item.js';
 import { createProgressPrinter, todoLine } from './progress.js';
 import { createStyle } from './style.js';
@@ -7,13 +7,13 @@ import { createStyle } from './style.js';
 const plain = createStyle(false);
 
 const todosEvent = (
-  todos: unknown,
+  todos: readonly TodoItem[],
   at: { executionId?: string; depth?: number } = {},
-): CadreEvent => ({
+): CadreEventOf<'todos_updated'> => ({
   type: 'todos_updated',
   message: `${Array.isArray(todos) ? todos.length : 0} todos`,
   timestamp: new Date(0).toISOString(),
-  data: { todos },
+  data: { todos, summary: '' },
   runId: 'run',
   executionId: at.executionId ?? 'root',
   depth: at.depth ?? 0,
@@ -70,7 +70,8 @@ describe('progress: the plan', () => {
 
   it('shows a cleared plan, and ignores an event whose list it cannot read', () => {
     const { print, out } = printer();
-    print(todosEvent([{ content: 'no id or status' }]));
+    // What a model might send that the tool's types rule out.
+    print(todosEvent([{ content: 'no id or status' } as unknown as TodoItem]));
     expect(out()).toBe('');
     print(todosEvent([]));
     expect(out()).toBe('  ☰ 0 todos\n');
@@ -78,12 +79,20 @@ describe('progress: the plan', () => {
 });
 
 describe('progress: text from the model is shown, never acted on by the terminal', () => {
-  const event = (type: string, message: string): CadreEvent => ({
-    ...todosEvent([]),
-    type,
-    message,
-    data: { ok: false, durationMs: 1 },
-  });
+  const event = (
+    type: 'tool_result' | 'warning' | 'thought_delta',
+    message: string,
+  ): CadreEvent => {
+    const base = { ...todosEvent([]), message };
+    switch (type) {
+      case 'tool_result':
+        return { ...base, type, data: { callId: 'c1', tool: 'shell', ok: false, durationMs: 1 } };
+      case 'warning':
+        return { ...base, type, data: {} };
+      case 'thought_delta':
+        return { ...base, type, data: { text: message } };
+    }
+  };
 
   it('escapes a carriage return, an erase-line escape and a bidi override in any line', () => {
     const { print, out } = printer();

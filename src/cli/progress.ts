@@ -1,6 +1,5 @@
 import { formatUsd } from '../cost/prices.js';
 import type { RunResult } from '../contracts/run-result.js';
-import { asKnown } from '../events/known-events.js';
 import type { CadreEvent } from '../events/types.js';
 import { todosOf } from '../tools/todo/todo-event.js';
 import type { TodoItem, TodoStatus } from '../contracts/todo-item.js';
@@ -30,8 +29,8 @@ export function createProgressPrinter(
     // Messages carry arguments, paths, errors and the model's thoughts: a
     // control character or a bidi override in them is shown, never acted on.
     const event = { ...raw, message: escapeInvisible(raw.message) };
-    const known = asKnown(raw);
-    switch (known?.type) {
+    const known = raw;
+    switch (known.type) {
       case 'run_started':
         line(event, `${style.bold('▶')} ${event.message}`);
         break;

@@ -1,5 +1,5 @@
 import type { TraceCarrier } from './trace-carrier.js';
-import type { EventInput, EventSink, ExecutionContext } from '../events/types.js';
+import type { AgentEventInput, EventSink, ExecutionContext } from '../events/types.js';
 import type { Message, ModelClient } from '../model/types.js';
 import type { RunResult } from './run-result.js';
 import type { ToolSet } from './tool-set.js';
@@ -37,15 +37,16 @@ export interface AgentContext {
 }
 
 /**
- * An agent written in code. It streams soft-typed events; its last event
- * should be `final_result` with `data.content` (and optionally `data.output`).
+ * An agent written in code. It streams events (well-known ones typed, its own
+ * as `custom`); its last event should be `final_result` with `data.content`
+ * (and optionally `data.output`).
  * It runs through the same machinery as declarative agents and returns the
  * same RunResult.
  */
 export interface Agent {
   readonly name: string;
   readonly description: string;
-  execute(input: AgentInput, ctx: AgentContext): AsyncIterable<EventInput>;
+  execute(input: AgentInput, ctx: AgentContext): AsyncIterable<AgentEventInput>;
 }
 
 /** A registry entry: a declarative definition, or a factory for a code agent (fresh instance per run). */

@@ -93,7 +93,7 @@ describe('paused runs stored by earlier versions resume (scripted model)', () =>
     for (const name of names) {
       const { state, writtenBy, pending } = await fixture(name);
       expect(writtenBy).toMatch(/^[0-9a-f]{7,40}$/);
-      const read = readRunState(state);
+      const read = await readRunState(state);
       expect(read.status).toBe('paused');
       expect(pending.length).toBeGreaterThan(0);
     }

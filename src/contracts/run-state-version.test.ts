@@ -23,37 +23,37 @@ const stored = (fields: Record<string, unknown> = {}): Record<string, unknown> =
 });
 
 describe('readRunState', () => {
-  it('takes a state of the current version as it is', () => {
+  it('takes a state of the current version as it is', async () => {
     const state = stored();
-    expect(readRunState(state)).toBe(state);
+    expect(await readRunState(state)).toBe(state);
   });
 
-  it('refuses a state from a newer Cadre, saying which version and what to do', () => {
+  it('refuses a state from a newer Cadre, saying which version and what to do', async () => {
     const newer = stored({ version: RUN_STATE_VERSION + 1 });
-    expect(() => readRunState(newer)).toThrow(ConfigError);
-    expect(() => readRunState(newer)).toThrow(
+    await expect(readRunState(newer)).rejects.toThrow(ConfigError);
+    await expect(readRunState(newer)).rejects.toThrow(
       `Run run-1 was stored by a newer Cadre (run state version ${RUN_STATE_VERSION + 1}); this one reads versions up to ${RUN_STATE_VERSION}. Upgrade Cadre to resume it.`,
     );
   });
 
-  it('refuses what has no valid version, or is no object', () => {
+  it('refuses what has no valid version, or is no object', async () => {
     for (const version of [undefined, 0, 1.5, '1', null])
-      expect(() => readRunState(stored({ version }))).toThrow(/has no valid version/);
-    expect(() => readRunState('{"version":1}')).toThrow(/must be an object/);
-    expect(() => readRunState(null)).toThrow(/must be an object/);
+      await expect(readRunState(stored({ version }))).rejects.toThrow(/has no valid version/);
+    await expect(readRunState('{"version":1}')).rejects.toThrow(/must be an object/);
+    await expect(readRunState(null)).rejects.toThrow(/must be an object/);
   });
 
-  it('upgrades an older version step by step, each step seeing the one before', () => {
+  it('upgrades an older version step by step, each step seeing the one before', async () => {
     const seen: number[] = [];
     const upgrades: Record<number, RunStateUpgrade> = {
       1: (s) => (seen.push(s['version'] as number), { ...s, renamed: s['nudged'] }),
       2: (s) => (seen.push(s['version'] as number), { ...s, twice: s['renamed'] }),
     };
-    const upgraded = readRunState(stored({ version: 1, nudged: true }), upgrades, 3);
+    const upgraded = await readRunState(stored({ version: 1, nudged: true }), upgrades, 3);
     expect(seen).toEqual([1, 2]);
     expect(upgraded).toMatchObject({ version: 3, renamed: true, twice: true });
     // A version with no step up cannot be read.
-    expect(() => readRunState(stored({ version: 1 }), { 2: upgrades[2]! }, 3)).toThrow(
+    await expect(readRunState(stored({ version: 1 }), { 2: upgrades[2]! }, 3)).rejects.toThrow(
       'No upgrade from run state version 1 to 2.',
     );
   });

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/cadre-error.js';
+import { StoredDataError } from '../errors/stored-data-error.js';
 import type { RunState } from './run-state.js';
 
 /** The version of `RunState` this code writes and resumes. */
@@ -19,15 +20,31 @@ const RUN_STATE_UPGRADES: Readonly<Record<number, RunStateUpgrade>> = {};
 
 /**
  * A stored state as this code's `RunState`: an older version is upgraded
- * step by step; a newer one, or one without a version, is refused with a
- * message that says which, since resuming what this code cannot read would
- * misread its calls and answers.
+ * step by step, then checked against the schema; a newer one, or one without
+ * a version, is refused with a message that says which, and one that does not
+ * fit the schema with a `StoredDataError` naming the field, since resuming
+ * what this code cannot read would misread its calls and answers.
  */
-export function readRunState(
+export async function readRunState(
   value: unknown,
   upgrades: Readonly<Record<number, RunStateUpgrade>> = RUN_STATE_UPGRADES,
   current: number = RUN_STATE_VERSION,
-): RunState {
+): Promise<RunState> {
+  const upgraded = upgradeRunState(value, upgrades, current);
+  // zod loads on the first resume, not when the package is imported.
+  const { checkRunState } = await import('./run-state-schema.js');
+  const checked = checkRunState(upgraded);
+  if (!checked.ok)
+    throw new StoredDataError(`run state of run ${String(upgraded['runId'])}`, checked.issues);
+  return checked.state;
+}
+
+/** The version checks and upgrade steps alone: the state in the current version's shape, unchecked. */
+export function upgradeRunState(
+  value: unknown,
+  upgrades: Readonly<Record<number, RunStateUpgrade>> = RUN_STATE_UPGRADES,
+  current: number = RUN_STATE_VERSION,
+): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError('A stored run state must be an object.');
   let state = value as Record<string, unknown>;
@@ -46,5 +63,5 @@ export function readRunState(
     if (!step) throw new ConfigError(`No upgrade from run state version ${from} to ${from + 1}.`);
     state = { ...step(state), version: from + 1 };
   }
-  return state as unknown as RunState;
+  return state;
 }

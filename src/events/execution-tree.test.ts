@@ -7,7 +7,15 @@ import {
   reduceExecutionTree,
   rootNodes,
 } from './execution-tree.js';
-import type { CadreEvent } from './types.js';
+import type { TerminateReason } from '../contracts/run-result.js';
+import type { CadreEvent, EventDataMap, WellKnownEventType } from './types.js';
+
+/** A fixture's data: each field it gives has its type's type; a reader must cope with the rest missing. */
+type PartialData<T extends WellKnownEventType> = {
+  [K in keyof EventDataMap[T]]?: EventDataMap[T][K] extends object
+    ? Partial<EventDataMap[T][K]>
+    : EventDataMap[T][K];
+};
 
 interface Exec {
   id: string;
@@ -28,9 +36,16 @@ function eventLog() {
   const base = Date.parse('2030-01-01T00:00:00.000Z');
   return {
     events,
-    add(exec: Exec, type: string, at: number, data: Record<string, unknown> = {}): CadreEvent {
-      const event: CadreEvent = {
+    /** A custom event's data is open; its name rides in `data.name` here, for brevity. */
+    add<T extends WellKnownEventType | 'custom'>(
+      exec: Exec,
+      type: T,
+      at: number,
+      data: T extends WellKnownEventType ? PartialData<T> : { name: string } = {} as never,
+    ): CadreEvent {
+      const event = {
         type,
+        ...(type === 'custom' ? { name: (data as { name: string }).name } : {}),
         message: type,
         timestamp: new Date(base + at).toISOString(),
         data,
@@ -40,14 +55,16 @@ function eventLog() {
         depth: exec.path.length - 1,
         path: exec.path,
         seq: events.length + 1,
-      };
+      } as CadreEvent;
       events.push(event);
       return event;
     },
   };
 }
 
-const finalData = (reason: string) => ({ result: { terminate_reason: reason, content: 'x' } });
+const finalData = (reason: TerminateReason) => ({
+  result: { terminate_reason: reason, content: 'x' },
+});
 
 describe('the execution tree reducer', () => {
   it('announces a child at subagent_started, runs it at its first event and ends it at its final_result', () => {
@@ -192,8 +209,8 @@ describe('the execution tree reducer', () => {
   it("places an execution whose parent's events are missing at the top, and times events of unknown types", () => {
     const log = eventLog();
     const orphan = childOf({ id: 'gone', path: ['boss'] }, 'o');
-    log.add(orphan, 'sub_query_completed', 7, { anything: true });
-    log.add(orphan, 'something_new', 9);
+    log.add(orphan, 'sub_query_completed', 7, { answer: 'a' });
+    log.add(orphan, 'custom', 9, { name: 'something_new' });
     const tree = buildExecutionTree(log.events);
     expect(rootNodes(tree).map((n) => n.executionId)).toEqual(['o']);
     expect(tree.nodes.o).toMatchObject({

@@ -1,7 +1,6 @@
 import type { TerminateReason } from '../contracts/run-result.js';
 import { addUsage, emptyUsage, type Usage } from '../model/types.js';
 import { TASK_TOOL } from '../contracts/task-tool-name.js';
-import { asKnown } from './known-events.js';
 import type { CadreEvent, CadreEventOf } from './types.js';
 
 /*
@@ -52,8 +51,8 @@ export const EMPTY_TREE: ExecutionTree = { nodes: {} };
 export function reduceExecutionTree(tree: ExecutionTree, event: CadreEvent): ExecutionTree {
   const nodes: Record<string, ExecutionNode> = { ...tree.nodes };
   let node = touched(ownEntry(nodes, event.executionId) ?? newNode(event), event);
-  const known = asKnown(event);
-  switch (known?.type) {
+  const known = event;
+  switch (known.type) {
     case 'usage':
       node = { ...node, usage: addUsage(node.usage, usageOf(known.data)) };
       break;

@@ -1,4 +1,4 @@
-import type { CadreEvent, KnownCadreEvent, WellKnownEventType } from './types.js';
+import type { CadreEvent, EventInput, WellKnownEventType } from './types.js';
 
 /** Every well-known type; `satisfies` keeps it in step with the data map. */
 const WELL_KNOWN = {
@@ -50,14 +50,55 @@ const WELL_KNOWN = {
 export const isWellKnownType = (type: string): type is WellKnownEventType =>
   Object.hasOwn(WELL_KNOWN, type);
 
-/**
- * True when the event's type is well known, so a switch on `type` narrows
- * its data. The data is trusted to be what the emitters write: events come
- * from this runtime's own emitters, live or stored.
- */
-export const isKnownEvent = (event: CadreEvent): event is KnownCadreEvent =>
-  isWellKnownType(event.type);
+/** What an emitter may hand over at run time: typed, or an older agent's own type. */
+interface LooseInput {
+  type: string;
+  name?: unknown;
+  message: string;
+  data?: Record<string, unknown>;
+}
 
-/** The event as a well-known one, or undefined for a type nobody here emits. */
-export const asKnown = (event: CadreEvent): KnownCadreEvent | undefined =>
-  isKnownEvent(event) ? event : undefined;
+/**
+ * An emitter's input as one of the closed union's: a well-known or `custom`
+ * input as it is, any other type (code written when events were open, an old
+ * recording) as `custom` named by that type. The types rule it out; plain
+ * JavaScript and stored recordings do not.
+ */
+export function closedInput(input: EventInput | LooseInput): EventInput {
+  const loose = input as LooseInput;
+  if (loose.type === 'custom')
+    return typeof loose.name === 'string'
+      ? (input as EventInput)
+      : {
+          type: 'custom',
+          name: 'custom',
+          message: loose.message,
+          ...(loose.data ? { data: loose.data } : {}),
+        };
+  if (isWellKnownType(loose.type)) return input as EventInput;
+  return {
+    type: 'custom',
+    name: loose.type,
+    message: loose.message,
+    ...(loose.data ? { data: loose.data } : {}),
+  };
+}
+
+/**
+ * A recorded event (a store row, a trajectory) under the closed union: a
+ * well-known or `custom` one as it is, any other type (an older run's own
+ * event, or a newer version's) as `custom` named by that type. A well-known
+ * type's data is as this runtime's emitters wrote it.
+ */
+export function closedEvent(
+  event: Omit<CadreEvent, 'type'> & { type: string; name?: unknown },
+): CadreEvent {
+  if (event.type === 'custom')
+    return {
+      ...event,
+      type: 'custom',
+      name: typeof event.name === 'string' ? event.name : 'custom',
+    };
+  if (isWellKnownType(event.type)) return event as CadreEvent;
+  return { ...event, type: 'custom', name: event.type };
+}

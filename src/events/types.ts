@@ -3,9 +3,9 @@ import type { EventDataMap } from './event-data.js';
 
 /**
  * One event shape everywhere: the in-process stream, NDJSON, the store,
- * trajectories and replay. Well-known types carry typed data; any other type
- * (a code agent's own, or one written by a newer version) is kept verbatim
- * with open data, so recorders never drop what they do not know.
+ * trajectories and replay. A closed union: each well-known type carries its
+ * typed data, and a user's own event is `custom`, its name in `name` and its
+ * data open. A check on `type` narrows the data.
  */
 
 export type * from './event-data.js';
@@ -48,11 +48,11 @@ export type KnownCadreEvent = {
 }[WellKnownEventType];
 
 /**
- * Any other event. Its `type: string` also matches the well-known names, so
- * a check on `type` alone does not narrow a CadreEvent: consumers narrow
- * with `asKnown` / `isKnownEvent` first, then switch on `type`.
+ * An event a user's agent or tool emits of its own: `name` is its kind, as the
+ * user chose it. A stored event of a type this version does not know (an
+ * older run's own event, or a newer version's) reads back as one of these.
  */
-export type CustomCadreEvent = EventEnvelope & { type: string; data: OpenData };
+export type CustomCadreEvent = EventEnvelope & { type: 'custom'; name: string; data: OpenData };
 
 export type CadreEvent = KnownCadreEvent | CustomCadreEvent;
 
@@ -64,25 +64,22 @@ export type KnownEventInput = {
   [T in WellKnownEventType]: { type: T; message: string; data: EventDataMap[T] };
 }[WellKnownEventType];
 
+/** A user's own event, as its emitter gives it. */
 export interface CustomEventInput {
-  type: string;
+  type: 'custom';
+  name: string;
   message: string;
   data?: Record<string, unknown>;
 }
 
-/** What an emitter gives: a well-known event, or any other with open data. */
+/** What an emitter gives: a well-known event with its data, or a custom one. */
 export type EventInput = KnownEventInput | CustomEventInput;
 
 /**
- * The input for one type: a well-known type's data is checked, any other is
- * open. A plain union could not check it, since `type: string` matches every name.
+ * Takes an emitter's event. At run time an input of any other type (an agent
+ * written before events were closed) is taken as `custom`, named by its type.
  */
-export type EventInputFor<T extends string> = T extends WellKnownEventType
-  ? Extract<KnownEventInput, { type: T }>
-  : { type: T; message: string; data?: Record<string, unknown> };
-
-/** Generic over the type so that `emit({ type: 'tool_call', data })` checks `data`. */
-export type EventSink = <T extends string>(event: EventInputFor<T>) => void;
+export type EventSink = (event: EventInput) => void;
 
 /** A well-known event of one type, as an emitter gives it. */
 export type EventInputOf<T extends WellKnownEventType> = Extract<KnownEventInput, { type: T }>;
@@ -97,5 +94,6 @@ export interface AgentFinalInput {
   data: { content: string; output?: unknown; traces?: ToolTrace[] };
 }
 
-/** What a built-in code agent yields: well-known events, checked, and its final answer. */
-export type AgentEventInput = Exclude<KnownEventInput, { type: 'final_result' }> | AgentFinalInput;
+/** What a code agent yields: well-known events, checked, its own (`custom`), and its final answer. */
+export type AgentEventInput =
+  Exclude<KnownEventInput, { type: 'final_result' }> | CustomEventInput | AgentFinalInput;

@@ -88,11 +88,12 @@ describe('AnthropicClient against a fake Messages endpoint (real @anthropic-ai/s
           response: expect.objectContaining({
             provider: 'anthropic',
             endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
-            finishReason: 'end_turn',
           }),
         },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
+      // Why it ended is its own chunk, just before the usage.
+      expect(chunks.at(-2)).toEqual({ type: 'finish', reason: 'end_turn' });
       expect(server.requests[0]?.path).toBe('/v1/messages');
       expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${API_KEY}`);
       expect(server.requests[0]?.headers['anthropic-version']).toEqual(expect.any(String));

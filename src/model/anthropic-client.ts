@@ -4,7 +4,12 @@
  * `withRetries`, where we know whether output was already streamed.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from './types.js';
 import { createCallIdSource } from './call-id.js';
 import { optionalImport } from '../util/optional-import.js';
 import { withRetries } from './retry.js';
@@ -23,6 +28,7 @@ export interface AnthropicClientOptions {
 const ANTHROPIC_SDK = { needs: 'Claude models need', packages: ['@anthropic-ai/sdk'] };
 
 export class AnthropicClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'anthropic';
   readonly #options: AnthropicClientOptions;
   #sdk: Promise<Anthropic> | undefined;

@@ -134,6 +134,6 @@ describe('AnthropicStreamReader', () => {
       events.messageDelta('max_tokens'),
       events.stop(),
     ]);
-    expect(chunks.map((c) => c.type)).toEqual(['text', 'usage']);
+    expect(chunks.map((c) => c.type)).toEqual(['text', 'finish', 'usage']);
   });
 });

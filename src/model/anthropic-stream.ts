@@ -93,8 +93,8 @@ export class AnthropicStreamReader {
       default:
         reason satisfies never;
     }
-    const response = reason ? { ...this.#response, finishReason: reason } : this.#response;
-    yield { type: 'usage', usage: { ...usageOf(this.#usage), response } };
+    if (reason) yield { type: 'finish', reason };
+    yield { type: 'usage', usage: { ...usageOf(this.#usage), response: this.#response } };
   }
 
   #why(): string {

@@ -74,11 +74,12 @@ describe('GeminiClient against a fake Gemini server (real @google/genai SDK)', (
             endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
             id: 'fake-response',
             model: 'gemini-2.5-flash',
-            finishReason: 'STOP',
           },
         },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
+      // Why it ended is its own chunk, just before the usage.
+      expect(chunks.at(-2)).toEqual({ type: 'finish', reason: 'STOP' });
       expect(server.requests[0]?.path).toMatch(
         /\/models\/gemini-2\.5-flash:streamGenerateContent$/,
       );

@@ -4,7 +4,13 @@
  * `withRetries`, where we know whether output was already streamed).
  */
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
-import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponseInfo,
+} from './types.js';
 import type * as GeminiMapping from './gemini-mapping.js';
 import { createCallIdSource } from './call-id.js';
 import { FailedResponseError } from './provider-failure.js';
@@ -26,6 +32,7 @@ const GEMINI_ENDPOINT = 'https://generativelanguage.googleapis.com';
 const GEMINI_SDK = { needs: 'Gemini models need', packages: ['@google/genai'] };
 
 export class GeminiClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'gemini';
   readonly #options: GeminiClientOptions;
   #sdk: Promise<GoogleGenAI> | undefined;
@@ -66,6 +73,7 @@ export class GeminiClient implements ModelClient {
     try {
       const stream = await sdk.models.generateContentStream(params);
       let usage: GenerateContentResponseUsageMetadata | undefined;
+      let finish: string | undefined;
       const info: ModelResponseInfo = {
         provider: this.provider,
         endpoint: this.#options.baseUrl ?? GEMINI_ENDPOINT,
@@ -74,11 +82,11 @@ export class GeminiClient implements ModelClient {
         if (response.usageMetadata) usage = response.usageMetadata;
         if (response.responseId) info.id = response.responseId;
         if (response.modelVersion) info.model = response.modelVersion;
-        const finish = response.candidates?.[0]?.finishReason;
-        if (finish) info.finishReason = finish;
+        finish = response.candidates?.[0]?.finishReason ?? finish;
         yield* chunksOf(response, nextCallId);
       }
       signal.throwIfAborted();
+      if (finish) yield { type: 'finish', reason: finish };
       yield { type: 'usage', usage: { ...usageOf(usage), response: info } };
     } catch (error) {
       throw failedHeaders && !signal.aborted

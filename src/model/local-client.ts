@@ -13,7 +13,13 @@ import { createCallIdSource } from './call-id.js';
 import { chunkChannel } from './chunk-channel.js';
 import { forcedCallWrapper } from './local-forced-call.js';
 import { LocalModelHost, type LoadedModel, type LocalHostOptions } from './local-model-host.js';
-import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponseInfo,
+} from './types.js';
 
 /** Room kept for the answer when the request gives no output limit. */
 const ANSWER_RESERVE = 1_024;
@@ -24,6 +30,7 @@ export interface LocalClientOptions extends LocalHostOptions {
 }
 
 export class LocalClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'local';
   readonly #host: LocalModelHost;
   readonly #label: string;
@@ -138,8 +145,8 @@ export class LocalClient implements ModelClient {
       const info: ModelResponseInfo = {
         provider: this.provider,
         model: this.#label,
-        finishReason: response.metadata.stopReason,
       };
+      push({ type: 'finish', reason: response.metadata.stopReason });
       push({
         type: 'usage',
         usage: {

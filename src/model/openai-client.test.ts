@@ -86,11 +86,12 @@ describe('OpenAIClient against a fake Chat Completions server (real openai SDK)'
             endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
             id: 'chatcmpl-fake-0',
             model: 'gpt-4.1',
-            finishReason: 'stop',
           },
         },
       });
       expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
+      // Why it ended is its own chunk, just before the usage.
+      expect(chunks.at(-2)).toEqual({ type: 'finish', reason: 'stop' });
       expect(server.requests[0]?.path).toBe('/v1/chat/completions');
       expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${API_KEY}`);
     });

@@ -9,7 +9,13 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelChunk, ModelClient, ModelRequest, ModelResponseInfo } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponseInfo,
+} from './types.js';
 import { createCallIdSource } from './call-id.js';
 import type * as OpenAIMapping from './openai-mapping.js';
 import { optionalImport } from '../util/optional-import.js';
@@ -40,6 +46,7 @@ const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
 const OPENAI_SDK = { needs: 'OpenAI and Ollama models need', packages: ['openai'] };
 
 export class OpenAIClient implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider: string;
   readonly #options: OpenAIClientOptions;
   #sdk: Promise<OpenAI> | undefined;
@@ -72,6 +79,7 @@ export class OpenAIClient implements ModelClient {
     });
     const calls = new ToolCallAssembler(createCallIdSource());
     let usage: CompletionUsage | null | undefined;
+    let finish: string | undefined;
     const response: ModelResponseInfo = {
       provider: this.provider,
       endpoint: this.#options.baseUrl ?? OPENAI_ENDPOINT,
@@ -80,8 +88,7 @@ export class OpenAIClient implements ModelClient {
       if (chunk.usage) usage = chunk.usage;
       if (chunk.id) response.id = chunk.id;
       if (chunk.model) response.model = chunk.model;
-      const finish = chunk.choices[0]?.finish_reason;
-      if (finish) response.finishReason = finish;
+      finish = chunk.choices[0]?.finish_reason ?? finish;
       const delta = chunk.choices[0]?.delta as Delta | undefined;
       if (!delta) continue;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -92,6 +99,7 @@ export class OpenAIClient implements ModelClient {
     // The SDK ends the stream quietly on abort; a half-read turn must not look complete.
     signal.throwIfAborted();
     for (const call of calls.finish()) yield { type: 'function_call', call };
+    if (finish) yield { type: 'finish', reason: finish };
     yield { type: 'usage', usage: { ...usageOf(usage), response } };
   }
 

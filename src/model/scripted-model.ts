@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { ModelError } from '../errors/model-error.js';
 import { realClock } from '../util/clock.js';
 import { holds, toolResultText, type ScriptCondition } from './script-conditions.js';
-import type { FunctionCallPart, ModelChunk, ModelClient, ModelRequest, Usage } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type FunctionCallPart,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+  type Usage,
+} from './types.js';
 
 export type { ScriptCondition, ToolOutcome } from './script-conditions.js';
 
@@ -57,6 +64,7 @@ const TOOL_RESULT = '{{toolResult}}';
  * Each instance plays its script once, from the start: one conversation.
  */
 export class ScriptedModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'scripted';
   readonly requests: ModelRequest[] = [];
   private readonly script: Script;

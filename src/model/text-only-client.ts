@@ -1,4 +1,11 @@
-import type { FunctionResponsePart, Message, ModelClient, ModelRequest, Part } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type FunctionResponsePart,
+  type Message,
+  type ModelClient,
+  type ModelRequest,
+  type Part,
+} from './types.js';
 
 export const IMAGE_OMITTED = '[image omitted: model does not accept images]';
 
@@ -34,6 +41,7 @@ function withoutImages(request: ModelRequest): ModelRequest {
  */
 export function textOnlyClient(client: ModelClient): ModelClient {
   return {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: client.provider,
     generate: (request, signal) => client.generate(withoutImages(request), signal),
   };

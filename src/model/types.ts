@@ -104,7 +104,11 @@ export interface ModelResponseInfo {
   id?: string;
   /** The model that answered, as the provider names it (may differ from the one asked for). */
   model?: string;
-  /** As the provider spells it: `stop`, `tool_calls`, `STOP`, `end_turn`... */
+  /**
+   * As the provider spells it: `stop`, `tool_calls`, `STOP`, `end_turn`...
+   * Clients stream it as a `finish` chunk; the loop sets it here on the turn's
+   * usage event for traces. Recordings made before the chunk carry it here.
+   */
   finishReason?: string;
 }
 
@@ -139,9 +143,26 @@ export type ModelChunk =
   | { type: 'function_call'; call: FunctionCallPart }
   | { type: 'usage'; usage: Usage }
   /** A failed attempt that will be retried; lets observers record retries. */
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /**
+   * Why the response ended, as the provider spells it (`stop`, `tool_calls`,
+   * `STOP`, `end_turn`...), when the provider says: just before the usage chunk.
+   */
+  | { type: 'finish'; reason: string };
+
+/**
+ * The version of this contract a client implements. A change to the chunks
+ * or the request that an older client would get wrong bumps it, so the
+ * runtime refuses a client written for another version instead of misreading it.
+ */
+export const MODEL_SPECIFICATION_VERSION = 'cadre-model/1';
 
 export interface ModelClient {
+  /**
+   * The contract this client implements (`MODEL_SPECIFICATION_VERSION`), checked
+   * when a run is given the client. Absent: a client written before the field, read as version 1.
+   */
+  readonly specificationVersion?: typeof MODEL_SPECIFICATION_VERSION;
   /** Provider name for logs and trajectories: `gemini`, `openai`, `scripted`, `replay`. */
   readonly provider: string;
   /**

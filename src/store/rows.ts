@@ -27,6 +27,7 @@ import type {
   ThreadRow,
   UserRow,
 } from './schema/database.js';
+import { parseStoredArgs, parseStoredUsage } from './stored-json.js';
 import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
@@ -88,7 +89,7 @@ export const toRun = (row: RunRow): Run => ({
   state: row.state === null ? null : (JSON.parse(row.state) as Run['state']),
   summary: row.summary,
   model: row.model,
-  usage: JSON.parse(row.usage) as Run['usage'],
+  usage: parseStoredUsage(row.usage),
   errorCode: opt(row.error_code),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -105,7 +106,7 @@ export const toAction = (row: ActionRow): Action => ({
   runId: row.run_id,
   callId: row.call_id,
   tool: row.tool,
-  args: JSON.parse(row.args_json) as Record<string, unknown>,
+  args: parseStoredArgs(row.args_json),
   inputHash: row.input_hash,
   status: row.status as ActionStatus,
   requiresApproval: Number(row.requires_approval) === 1,

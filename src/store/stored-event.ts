@@ -1,4 +1,6 @@
+import { closedEvent } from '../events/known-events.js';
 import type { CadreEvent } from '../events/types.js';
+import { parseStored, storedEventSchema } from './stored-json.js';
 
 /** Fields of a final result that carry the answer text (the same text for a chat agent). */
 const ANSWER_FIELDS = ['final_message', 'content', 'output'] as const;
@@ -19,7 +21,13 @@ interface TextRef {
   to: number;
 }
 
-export type StoredEvent = Omit<CadreEvent, 'message'> & {
+/**
+ * A row's event: its type as written, which may be one this version does
+ * not know (an older run's own event, before they were `custom`).
+ */
+export type StoredEvent = Omit<CadreEvent, 'message' | 'type'> & {
+  type: string;
+  name?: string;
   message?: string;
   storedAnswer?: AnswerRef;
   storedText?: TextRef;
@@ -88,9 +96,9 @@ function storedForm(event: CadreEvent, reply: string | undefined): StoredEvent {
   };
 }
 
-/** A row's JSON as stored, to be made whole with `restoreEvent`. */
+/** A row's JSON as stored, checked by its schema, to be made whole with `restoreEvent`. */
 export function parseStoredEvent(json: string): StoredEvent {
-  return JSON.parse(json) as StoredEvent;
+  return parseStored('event', storedEventSchema, json) as StoredEvent;
 }
 
 /** Whether the row left its answer in the run's reply (one lookup then serves a whole batch). */
@@ -98,21 +106,28 @@ export function wantsReply(stored: StoredEvent): boolean {
   return stored.storedAnswer?.in === 'reply' || stored.storedText !== undefined;
 }
 
-/** The event as it was emitted; `reply` is the run's reply message, for a result that points at it. */
+/**
+ * The event as it was emitted; `reply` is the run's reply message, for a
+ * result that points at it. A type this version does not know is read as
+ * `custom`, named by that type, so the union stays closed for readers.
+ */
 export function restoreEvent(stored: StoredEvent, reply: string | undefined): CadreEvent {
   if (stored.storedText) {
     const { storedText, ...event } = stored;
     const text = reply?.slice(storedText.from, storedText.to) ?? '';
-    return { ...event, message: text, data: { ...event.data, text } };
+    return closedEvent({ ...event, message: text, data: { ...event.data, text } });
   }
-  if (stored.message === undefined && isDelta(stored))
-    return { ...stored, message: String(stored.data.text) };
   const { storedAnswer, ...event } = stored;
-  if (!storedAnswer) return event as CadreEvent;
-  const result = { ...resultOf(event) };
-  const text = storedAnswer.in === 'reply' ? reply : result.final_message;
-  if (text !== undefined) for (const field of storedAnswer.fields) result[field] = text;
-  return { ...event, message: event.message ?? '', data: { ...event.data, result } };
+  // A delta's message was its text; a row with no message otherwise reads as empty.
+  const message = event.message ?? (isDelta(event) ? String(event.data.text) : '');
+  const whole = { ...event, message };
+  if (storedAnswer) {
+    const result = { ...resultOf(event) };
+    const text = storedAnswer.in === 'reply' ? reply : result.final_message;
+    if (text !== undefined) for (const field of storedAnswer.fields) result[field] = text;
+    whole.data = { ...event.data, result };
+  }
+  return closedEvent(whole);
 }
 
 function isDelta(event: { type: string; data: Record<string, unknown> }): boolean {

@@ -5,9 +5,20 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import type { CadreEvent } from '../events/types.js';
+import type {
+  CadreEvent,
+  EventDataMap,
+  WellKnownEventType,
+} from '../events/types.js';
 import { createTelemetry, type TelemetryOptions } from './create-telemetry.js';
 import { SpanTree } from './testing/test-support.js';
+
+/** A fixture's data: each field it gives has its type's type; a reader must cope with the rest missing. */
+type PartialData<T extends WellKnownEventType> = {
+  [K in keyof EventDataMap[T]]?: EventDataMap[T][K] extends object
+    ? Partial<EventDataMap[T][K]>
+    : EventDataMap[T][K];
+};
 
 /** A provider without shutdown (as an application's own may be), so spans stay readable. */
 function setUp(options: TelemetryOptions = {}) {
@@ -30,9 +41,9 @@ const CHILD = {
   path: ['boss', 'kid'],
 };
 
-function event(
-  type: string,
-  data: Record<string, unknown> = {},
+function event<T extends WellKnownEventType>(
+  type: T,
+  data: PartialData<T> = {},
   where: Pick<CadreEvent, 'executionId' | 'depth' | 'path' | 'parentExecutionId'> = ROOT,
 ): CadreEvent {
   return {
@@ -43,7 +54,7 @@ function event(
     runId: 'run-1',
     ...where,
     seq: 0,
-  };
+  } as CadreEvent;
 }
 
 describe('spans from events', () => {
@@ -87,7 +98,7 @@ describe('spans from events', () => {
     const { telemetry, tree } = setUp();
     const sink = telemetry.observe();
     sink(event('warning', { withheld: ['x'] }));
-    sink(event('something_new', { anything: true }));
+    sink({ ...event('warning'), type: 'custom', name: 'something_new', data: { anything: true } });
     sink(event('run_started', { agent: 'boss', model: 'm' }));
     sink(event('final_result', { result: { terminate_reason: 'GOAL' } }));
     const root = tree().one('invoke_agent boss');
@@ -99,7 +110,9 @@ describe('spans from events', () => {
     const { telemetry, tree } = setUp({ captureContent: true });
     const sink = telemetry.observe();
     sink(event('tool_call', { callId: 'c1', tool: 'read', args: { path: 'a' } }));
-    sink(event('tool_result', { callId: 'c1', tool: 'read', ok: true, output: { text: 'hi' } }));
+    // `output` is beyond the type's own data: a writer may add it (OpenData).
+    const output = { output: { text: 'hi' } };
+    sink(event('tool_result', { callId: 'c1', tool: 'read', ok: true, ...output }));
     sink(event('tool_call', { callId: 'c2', tool: 'read', args: { path: 'b' } }));
     sink(event('tool_result', { callId: 'c2', tool: 'read', ok: false, error: 'no such file b' }));
     sink(event('final_result', { result: { terminate_reason: 'GOAL' } }));

@@ -16,7 +16,6 @@ import {
   type ExecutionTree,
 } from '../events/execution-tree.js';
 import { parseTraceparent, type TraceCarrier } from '../contracts/trace-carrier.js';
-import { asKnown } from '../events/known-events.js';
 import { finishReason } from './finish-reason.js';
 import type { CadreEvent, CadreEventOf } from '../events/types.js';
 import { Cadre, GenAI, providerName, type GenAIOperation } from './gen-ai-attributes.js';
@@ -152,8 +151,8 @@ export class EventTracer {
     // Deltas never place an execution in the tree: the hot path stays a lookup.
     if (raw.type !== 'text_delta' && raw.type !== 'thought_delta')
       this.trees.set(raw.runId, reduceExecutionTree(this.trees.get(raw.runId) ?? EMPTY_TREE, raw));
-    const event = asKnown(raw);
-    switch (event?.type) {
+    const event = raw;
+    switch (event.type) {
       case 'text_delta':
       case 'thought_delta':
         return this.delta(event);

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ValidationError } from '../errors/validation-error.js';
+import { closedEvent } from '../events/known-events.js';
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ const READERS: Record<number, VersionReader> = {
   1: async (raw, source) => {
     const { trajectorySchemaV1 } = await import('./trajectory-schema.js');
     const parsed = trajectorySchemaV1.safeParse(raw);
-    if (parsed.success) return withPauseDecisions(raw as Trajectory);
+    if (parsed.success) return withClosedEvents(withPauseDecisions(raw as Trajectory));
     const issues = parsed.error.issues
       .slice(0, 5)
       .map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -37,6 +38,11 @@ function withPauseDecisions(trajectory: Trajectory): Trajectory {
       older(a.decision.kind) ? { ...a, decision: { kind: 'pause' } } : a,
     ),
   };
+}
+
+/** A recorded event of a type this version does not know (an agent's own, before `custom`) reads as `custom`. */
+function withClosedEvents(trajectory: Trajectory): Trajectory {
+  return { ...trajectory, events: trajectory.events.map(closedEvent) };
 }
 
 export const SUPPORTED_TRAJECTORY_VERSIONS: readonly number[] = Object.keys(READERS).map(Number);

@@ -56,7 +56,12 @@ describe('recording a run (scripted model behaviour)', () => {
       inputSchema: { type: 'object', properties: { at: { type: 'string' } } },
       sideEffect: false,
       execute: (args, ctx) => {
-        ctx.emit({ type: 'probe_progress', message: 'half way', data: { pct: 50, at: args.at } });
+        ctx.emit({
+          type: 'custom',
+          name: 'probe_progress',
+          message: 'half way',
+          data: { pct: 50, at: args.at },
+        });
         return Promise.resolve('pong');
       },
     });
@@ -66,7 +71,9 @@ describe('recording a run (scripted model behaviour)', () => {
       model: new ScriptedModel([call('probe', { at: 'db1' }), complete]),
       tools: [probe],
     });
-    const custom = trajectory.events.find((e) => e.type === 'probe_progress');
+    const custom = trajectory.events.find(
+      (e) => e.type === 'custom' && e.name === 'probe_progress',
+    );
     expect(custom).toMatchObject({ message: 'half way', data: { pct: 50, at: 'db1' }, depth: 0 });
     const replayed: CadreEvent[] = [];
     await replayTrajectory(trajectory, { onEvent: (e) => replayed.push(e) });

@@ -1,4 +1,10 @@
-import { addUsage, type ModelChunk, type ModelClient, type ModelRequest } from '../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  addUsage,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../model/types.js';
 import { jsonClone } from '../util/json-hash.js';
 import { recordError } from './recorded-error.js';
 import { normaliseRequest, requestHash } from './request-hash.js';
@@ -11,6 +17,7 @@ import type { ModelStep } from './types.js';
  * duration, the final error) while the chunks pass through unchanged.
  */
 export class RecordingModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider: string;
 
   constructor(

@@ -1,5 +1,10 @@
 import { ModelError } from '../errors/model-error.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../model/types.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { diffJson } from './json-diff.js';
 import { errorFromRecord } from './recorded-error.js';
@@ -34,6 +39,7 @@ export interface ReplayModelOptions {
  * subagents); a mismatch is a divergence, reported with a diff.
  */
 export class ReplayModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'replay';
   readonly log: ReplayLog;
   private readonly played: boolean[];

@@ -63,6 +63,7 @@ const chunk = z.discriminatedUnion('type', [
     reason: z.string(),
     ...offset,
   }),
+  z.object({ type: z.literal('finish'), reason: z.string(), ...offset }),
 ]);
 
 const recordedError = z.object({

@@ -3,6 +3,7 @@ import type { CostBudget } from '../../cost/cost-budget.js';
 import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
 import { CostLimitError } from '../../errors/cadre-error.js';
 import {
+  MODEL_SPECIFICATION_VERSION,
   addUsage,
   type ModelChunk,
   type ModelClient,
@@ -71,6 +72,7 @@ export function budgetedClient(
   prices: PriceTable,
 ): ModelClient {
   return {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: client.provider,
     async *generate(request, signal): AsyncIterable<ModelChunk> {
       const held = holdForCall(budget, request, prices);

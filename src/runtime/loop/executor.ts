@@ -67,7 +67,7 @@ export async function drive(
   if (isCodeAgent(agent)) return driveCode(agent, start, options);
   const definition = agent;
   // Stored by this version or an older one (upgraded); a newer one is refused.
-  if (start.kind !== 'new') start = { ...start, state: readRunState(start.state) };
+  if (start.kind !== 'new') start = { ...start, state: await readRunState(start.state) };
   checkStart(start);
   if (runsAsCode(definition, start)) return driveAsCode(definition, start, options);
   const startedAtMs = performance.now();
@@ -104,7 +104,7 @@ async function driveCode(agent: Agent, start: RunStart, options: ExecutionOption
   const input = given ?? codeAgentInput(options.inputs ?? {}, options);
   if (start.kind === 'new')
     return driveCodeOutcome(agent, input, { ...options, canPause: true }, launchChild);
-  const state = readRunState(start.state);
+  const state = await readRunState(start.state);
   return driveCodeOutcome(
     agent,
     input,

@@ -31,6 +31,7 @@ export async function runModelTurn(
   const calls: FunctionCallPart[] = [];
   let text = '';
   let usage: Usage | undefined;
+  let finish: string | undefined;
   for await (const chunk of client.generate(request, signal)) {
     switch (chunk.type) {
       case 'text': {
@@ -59,12 +60,15 @@ export async function runModelTurn(
           data: { attempt: chunk.attempt, delayMs: chunk.delayMs, reason: chunk.reason },
         });
         break;
+      case 'finish':
+        finish = chunk.reason;
+        break;
       default:
         chunk satisfies never;
     }
   }
   signal.throwIfAborted();
-  return { parts, calls, text, usage };
+  return { parts, calls, text, usage: withFinish(usage, finish, client.provider) };
 }
 
 function appendText(
@@ -80,4 +84,10 @@ function appendText(
   } else {
     parts.push(signature ? { kind, text, signature } : { kind, text });
   }
+}
+
+/** The turn's usage with the finish reason the stream ended with, for the usage event traces read. */
+function withFinish(usage: Usage | undefined, finish: string | undefined, provider: string) {
+  if (!usage || finish === undefined) return usage;
+  return { ...usage, response: { provider, ...usage.response, finishReason: finish } };
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_PRICES } from '../../cost/prices.js';
 import { rootExecution } from '../../events/execution-context.js';
 import type { EventSink, ExecutionContext } from '../../events/types.js';
+import { checkedClient } from '../../model/checked-client.js';
 import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { noToolSource } from '../../tools/tool-source.js';
@@ -48,7 +49,8 @@ export function prepareExecution(
             ? options.tools
             : new ToolRegistry(options.tools ?? []),
         ...(options.agents ? { agents: options.agents } : {}),
-        ...(options.model ? { model: options.model } : {}),
+        // A client given by the caller is checked once, here, for the whole run tree.
+        ...(options.model ? { model: checkedClient(options.model) } : {}),
         ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
         ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
         confirm: options.confirm ?? refuseSideEffects,
@@ -104,5 +106,6 @@ export function pickModel(
   if (services.model) return { client: services.model, model: requested };
   if (!services.resolveModel)
     throw new TypeError('Running an agent needs `model` (a ModelClient) or `resolveModel`.');
-  return services.resolveModel(requested);
+  const resolved = services.resolveModel(requested);
+  return { ...resolved, client: checkedClient(resolved.client) };
 }

@@ -1,6 +1,7 @@
 import { realClock, type Clock } from '../../util/clock.js';
 import { isoTime } from '../../util/iso-time.js';
-import type { CadreEvent, EventSink, ExecutionContext } from '../../events/types.js';
+import { closedInput } from '../../events/known-events.js';
+import type { CadreEvent, EventInput, EventSink, ExecutionContext } from '../../events/types.js';
 
 /**
  * Stamps events of one run (and its subagents) with ids, time and one
@@ -33,15 +34,18 @@ export class RunEvents {
       ...(event.parentExecutionId ? { parentId: event.parentExecutionId } : {}),
       depth: event.depth,
       path: event.path,
-    })({ type: event.type, message: event.message, data: event.data });
+    })(inputOf(event));
   }
 
   sinkFor(execution: ExecutionContext): EventSink {
     const listener = this.listener;
     if (!listener) return SILENT;
-    return (input) => {
-      const event: CadreEvent = {
-        type: input.type,
+    return (given) => {
+      const input = closedInput(given);
+      const event = {
+        ...(input.type === 'custom'
+          ? { type: input.type, name: input.name }
+          : { type: input.type }),
         message: input.message,
         timestamp: isoTime(this.clock.now()),
         data: input.data ?? {},
@@ -51,7 +55,7 @@ export class RunEvents {
         depth: execution.depth,
         path: execution.path,
         seq: ++this.seq,
-      };
+      } as CadreEvent;
       try {
         listener(event);
       } catch {
@@ -60,3 +64,9 @@ export class RunEvents {
     };
   }
 }
+
+/** An event's emitter input again, to re-stamp it. */
+const inputOf = (event: CadreEvent): EventInput =>
+  event.type === 'custom'
+    ? { type: 'custom', name: event.name, message: event.message, data: event.data }
+    : ({ type: event.type, message: event.message, data: event.data } as EventInput);

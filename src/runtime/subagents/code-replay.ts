@@ -1,7 +1,11 @@
 import type { AgentInput, SpawnRequest } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AwaitedCall, CodeMemo } from '../../contracts/run-state.js';
-import type { ModelChunk, ModelClient } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+} from '../../model/types.js';
 import { canonicalHash } from '../../util/canonical-json.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
 import { decisionsFor, ParentCallPaused } from './child-pause.js';
@@ -73,6 +77,7 @@ export function codeReplay(
       return events > told;
     },
     model: (client) => ({
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
       provider: client.provider,
       async *generate(request, signal) {
         const index = models++;

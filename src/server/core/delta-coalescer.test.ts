@@ -3,7 +3,11 @@ import type { CadreEvent } from '../../events/types.js';
 import { ManualClock } from '../../util/testing/manual-clock.js';
 import { deltaCoalescer } from './delta-coalescer.js';
 
-const event = (type: string, text: string, executionId = 'e1'): CadreEvent => ({
+const event = (
+  type: 'text_delta' | 'thought_delta',
+  text: string,
+  executionId = 'e1',
+): CadreEvent => ({
   type,
   message: text,
   timestamp: '2026-01-01T00:00:00.000Z',
@@ -21,12 +25,16 @@ describe('deltaCoalescer', () => {
     const deltas = deltaCoalescer({ maxChars: 10, waitMs: 1_000, emit: (e) => out.push(e) });
     for (const piece of ['abc', 'def', 'ghi', 'jkl']) deltas.offer(event('text_delta', piece));
     deltas.offer(event('text_delta', 'xy', 'e2'));
-    deltas.offer(event('tool_call', 'ls'));
+    deltas.offer({
+      ...event('text_delta', 'ls'),
+      type: 'tool_call',
+      data: { callId: 'c1', tool: 'ls', args: {} },
+    });
     expect(out.map((e) => [e.type, e.message, e.data.text])).toEqual([
       ['text_delta', 'abcdefghi', 'abcdefghi'],
       ['text_delta', 'jkl', 'jkl'],
       ['text_delta', 'xy', 'xy'],
-      ['tool_call', 'ls', 'ls'],
+      ['tool_call', 'ls', undefined],
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { CadreEvent } from '../../events/types.js';
+import type { CadreEvent, CadreEventOf } from '../../events/types.js';
 import { realClock, type Clock } from '../../util/clock.js';
 
 /** Why a held delta's wait ended early: it went out (or was dropped) before waitMs. */
@@ -30,7 +30,7 @@ export interface DeltaCoalescer {
  * keep their shape; a piece waits at most `waitMs` for the next one.
  */
 export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
-  let held: CadreEvent | undefined;
+  let held: Delta | undefined;
   let pieces: string[] = [];
   let length = 0;
   const clock = options.clock ?? realClock;
@@ -55,12 +55,12 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
 
   return {
     offer(event) {
-      const text = deltaText(event);
-      if (text === undefined) {
+      if (!isDelta(event)) {
         release();
         options.emit(event);
         return;
       }
+      const text = event.data.text;
       if (held && !(sameStream(held, event) && length + text.length <= options.maxChars)) release();
       if (!held) {
         held = event;
@@ -86,9 +86,13 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
   };
 }
 
-function deltaText(event: CadreEvent): string | undefined {
-  if (event.type !== 'text_delta' && event.type !== 'thought_delta') return undefined;
-  return typeof event.data.text === 'string' ? event.data.text : undefined;
+type Delta = CadreEventOf<'text_delta' | 'thought_delta'>;
+
+function isDelta(event: CadreEvent): event is Delta {
+  return (
+    (event.type === 'text_delta' || event.type === 'thought_delta') &&
+    typeof event.data.text === 'string'
+  );
 }
 
 function sameStream(a: CadreEvent, b: CadreEvent): boolean {

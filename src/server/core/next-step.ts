@@ -38,8 +38,8 @@ export function firstStep(start: Extract<DriveStart, { kind: 'new' }>): Step {
 export async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
   const { state, job } = run;
   if (state?.status === 'paused' && job?.kind === 'resume')
-    return { kind: 'resume', state: readRunState(state), decisions: job.decisions };
-  if (state?.status === 'running') return { kind: 'recover', state: readRunState(state) };
+    return { kind: 'resume', state: await readRunState(state), decisions: job.decisions };
+  if (state?.status === 'running') return { kind: 'recover', state: await readRunState(state) };
   if (!state && job?.kind === 'start') {
     const thread = await threadHistory(ctx.store, run.threadId, job.messageSeq);
     return {

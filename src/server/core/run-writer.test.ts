@@ -66,7 +66,11 @@ describe('run writer (real SQLite)', () => {
       await writer.store();
       expect(writer.stored()).toBe(true);
       await written;
-      expect((await store.events.read(runId)).map((e) => e.type)).toEqual(['a', 'b']);
+      const read = await store.events.read(runId);
+      expect(read.map((e) => (e.event.type === 'custom' ? e.event.name : e.type))).toEqual([
+        'a',
+        'b',
+      ]);
     } finally {
       await store.close();
     }

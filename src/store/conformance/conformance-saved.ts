@@ -57,8 +57,9 @@ export function recordedCases(fixture: CurrentFixture): void {
       const events = await store.events.read(input.runId);
       expect(events.map((e) => [e.seq, e.type, e.event.runId])).toEqual([
         [1, 'run_started', input.runId],
-        [2, 'model_text', input.runId],
+        [2, 'custom', input.runId],
       ]);
+      expect(events[1]?.event).toMatchObject({ type: 'custom', name: 'model_text' });
       expect(await store.runs.getDefinition(input.definitionHash)).toEqual({ name: 'assistant' });
       // A second run with the same definition stores no second copy.
       await store.queue.save(await recording(store, finished));

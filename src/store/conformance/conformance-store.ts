@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TestContext } from 'vitest';
+import type { RunResult } from '../../contracts/run-result.js';
 import type { CadreEvent } from '../../events/types.js';
+import { emptyUsage } from '../../model/types.js';
 import { KyselyStore } from '../kysely-store.js';
 import type { RunStatus } from '../records.js';
 import type { Database } from '../schema/database.js';
@@ -89,16 +91,44 @@ export async function seedApproval(store: Store, userName = 'alice', callId = 'c
   return { ...seeded, action, approval };
 }
 
+/**
+ * A small event of a run, its data as its type carries it: a text delta, a
+ * run_started, a final_result (`message` its answer), or a custom event named
+ * `type` for any other.
+ */
 export function sampleEvent(runId: string, type = 'text_delta', message = 'hello'): CadreEvent {
-  return {
-    type,
+  const envelope = {
     message,
     timestamp: new Date().toISOString(),
-    data: { delta: message },
     runId,
     executionId: runId,
     depth: 0,
     path: ['assistant'],
     seq: 0,
   };
+  switch (type) {
+    case 'text_delta':
+      return { ...envelope, type, data: { text: message } };
+    case 'run_started':
+      return { ...envelope, type, data: { agent: 'assistant', model: 'scripted' } };
+    case 'final_result':
+      return { ...envelope, type, data: { result: sampleResult(runId, message) } };
+    default:
+      return { ...envelope, type: 'custom', name: type, data: {} };
+  }
 }
+
+const sampleResult = (runId: string, answer: string): RunResult => ({
+  run_id: runId,
+  execution_id: runId,
+  agent: 'assistant',
+  terminate_reason: 'GOAL',
+  output: answer,
+  final_message: answer,
+  emitted_vars: {},
+  content: answer,
+  response_time_secs: 0,
+  traces: [],
+  usage: emptyUsage(),
+  turns: 1,
+});

@@ -1,4 +1,5 @@
 import { toApproval } from '../rows.js';
+import { parseStoredArgs } from '../stored-json.js';
 import type { StoreContext } from '../store-context.js';
 import type { PendingApprovalPage, PendingPageRequest } from '../types.js';
 
@@ -22,7 +23,7 @@ export async function listPendingApprovals(
     approvals: shown.map(({ thread_id, args_json, ...row }) => ({
       approval: toApproval(row),
       threadId: thread_id,
-      ...(args_json !== null ? { args: JSON.parse(args_json) as Record<string, unknown> } : {}),
+      ...(args_json !== null ? { args: parseStoredArgs(args_json) } : {}),
     })),
     ...(rows.length > page.limit && last ? { next: last.id } : {}),
   };

@@ -15,7 +15,12 @@ export type {
   Approval as ApprovalRecord,
 } from '../../../src/store/records.js';
 export type { Usage } from '../../../src/model/types.js';
-export type { CadreEvent, CadreEventOf } from '../../../src/events/types.js';
+export type {
+  CadreEvent,
+  CadreEventOf,
+  EventDataMap,
+  WellKnownEventType,
+} from '../../../src/events/types.js';
 export type {
   ApprovalView,
   ThreadView,

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../api/wire-types.js';
+import type { CadreEvent, EventDataMap, RunEvent, WellKnownEventType } from '../api/wire-types.js';
 import { buildExecutionTree, timelineRows } from './event-tree.js';
 
-const event = (seq: number, type: string, data: Record<string, unknown>): RunEvent => ({
+const event = <T extends WellKnownEventType>(
+  seq: number,
+  type: T,
+  data: Partial<EventDataMap[T]> & Record<string, unknown>,
+): RunEvent => ({
   runId: 'r1',
   seq,
   type,
@@ -16,7 +20,7 @@ const event = (seq: number, type: string, data: Record<string, unknown>): RunEve
     depth: 0,
     path: ['root'],
     seq,
-  },
+  } as CadreEvent,
 });
 
 describe('a summarised conversation in the run timeline', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../api/wire-types.js';
+import type { CadreEvent, EventDataMap, RunEvent, WellKnownEventType } from '../api/wire-types.js';
 import { buildExecutionTree, timelineRows, treeUsage } from './event-tree.js';
 
 let seq = 0;
-function ev(
+function ev<T extends WellKnownEventType>(
   executionId: string,
-  type: string,
-  data: Record<string, unknown> = {},
+  type: T,
+  data: Partial<EventDataMap[T]> & Record<string, unknown> = {},
   extra: { parent?: string; depth?: number; at?: number; message?: string } = {},
 ): RunEvent {
   seq += 1;
@@ -25,7 +25,7 @@ function ev(
       depth: extra.depth ?? 0,
       path: extra.parent ? ['root', executionId] : ['root'],
       seq,
-    },
+    } as CadreEvent,
   };
 }
 

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamLine } from '../api/stream-line.js';
-import type { CadreEvent, RunResponse } from '../api/wire-types.js';
+import type {
+  CadreEvent,
+  EventDataMap,
+  RunResponse,
+  WellKnownEventType,
+} from '../api/wire-types.js';
 import { applyLine, emptyTrace, seedStep, type RunTrace } from './run-trace.js';
 
-const event = (type: string, data: Record<string, unknown>, depth = 0): StreamLine => ({
+const event = <T extends WellKnownEventType>(
+  type: T,
+  data: Partial<EventDataMap[T]> & Record<string, unknown>,
+  depth = 0,
+): StreamLine => ({
   type: 'event',
   event: {
     type,
@@ -15,7 +24,7 @@ const event = (type: string, data: Record<string, unknown>, depth = 0): StreamLi
     depth,
     path: ['assistant'],
     seq: 1,
-  } satisfies CadreEvent,
+  } as CadreEvent,
 });
 
 const fold = (lines: StreamLine[], start: RunTrace = emptyTrace()) =>

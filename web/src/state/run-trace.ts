@@ -1,5 +1,4 @@
 import { describeCall, type StreamLine } from '../api/stream-line.js';
-import { asKnown } from '../../../src/events/known-events.js';
 import type {
   CadreEvent,
   CadreEventOf,
@@ -86,8 +85,8 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
   const data = event.data;
   const tool = str(data.tool) ?? 'tool';
   const key = str(data.callId) ?? `${tool}#${trace.steps.length}`;
-  const known = asKnown(event);
-  switch (known?.type) {
+  const known = event;
+  switch (known.type) {
     case 'tool_call': {
       const step = { key, tool, summary: describeCall(tool, data.args), depth: event.depth };
       return { ...trace, steps: upsert(trace.steps, step, true) };

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../api/wire-types.js';
+import type { CadreEvent, EventDataMap, RunEvent, WellKnownEventType } from '../api/wire-types.js';
 import { runTree, type TreeRow } from './run-tree.js';
 
 let seq = 0;
-function ev(executionId: string, type: string, data: Record<string, unknown> = {}): RunEvent {
+function ev<T extends WellKnownEventType>(
+  executionId: string,
+  type: T,
+  data: Record<string, unknown> & Partial<Record<keyof EventDataMap[T], unknown>> = {},
+): RunEvent {
   seq += 1;
   const child = executionId !== 'root';
   return {
@@ -21,7 +25,7 @@ function ev(executionId: string, type: string, data: Record<string, unknown> = {
       depth: child ? 1 : 0,
       path: child ? ['boss', 'mailer'] : ['boss'],
       seq,
-    },
+    } as CadreEvent,
   };
 }
 

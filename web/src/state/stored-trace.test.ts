@@ -1,19 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import type { CadreEvent, DecisionView, ThreadMessage, ThreadRunView } from '../api/wire-types.js';
+import type {
+  CadreEvent,
+  DecisionView,
+  EventDataMap,
+  ThreadMessage,
+  ThreadRunView,
+  WellKnownEventType,
+} from '../api/wire-types.js';
 import { emptyTrace, seedStep } from './run-trace.js';
 import { decisionsByMessage, markDecided, mergeTraces, storedTrace } from './stored-trace.js';
 
-const event = (seq: number, type: string, data: Record<string, unknown>): CadreEvent => ({
-  type,
-  message: type,
-  timestamp: '2026-01-01T14:02:00.000Z',
-  data,
-  runId: 'r1',
-  executionId: 'e1',
-  depth: 0,
-  path: ['assistant'],
-  seq,
-});
+const event = <T extends WellKnownEventType>(
+  seq: number,
+  type: T,
+  data: Partial<EventDataMap[T]> & Record<string, unknown>,
+): CadreEvent =>
+  ({
+    type,
+    message: type,
+    timestamp: '2026-01-01T14:02:00.000Z',
+    data,
+    runId: 'r1',
+    executionId: 'e1',
+    depth: 0,
+    path: ['assistant'],
+    seq,
+  }) as CadreEvent;
 
 const decision = (overrides: Partial<DecisionView> = {}): DecisionView => ({
   approvalId: 'a1',

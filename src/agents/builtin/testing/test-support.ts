@@ -1,7 +1,12 @@
 // Test-only: scripted models for the built-in agents.
 import type { CadreEvent } from '../../../events/types.js';
 import type { ScriptedTurn } from '../../../model/scripted-model.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../../model/types.js';
 
 export const say = (text: string, totalTokens?: number, delayMs?: number): ScriptedTurn => ({
   parts: [{ text }],
@@ -30,6 +35,7 @@ export function researchRole(request: ModelRequest): 'decompose' | 'synthesis' |
 
 /** Wraps a model and measures how many matching calls were in flight at once. */
 export class ConcurrencyGauge implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'gauge';
   active = 0;
   peak = 0;

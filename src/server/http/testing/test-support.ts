@@ -1,7 +1,12 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { CadreEvent } from '../../../events/types.js';
+import type {
+  CadreEvent,
+  CadreEventOf,
+  EventDataMap,
+  WellKnownEventType,
+} from '../../../events/types.js';
 import type { User } from '../../../store/types.js';
 import type { RunHooks, RunResponse, RunService } from '../../run-service-types.js';
 import type { TokenLookup } from '../auth.js';
@@ -35,7 +40,15 @@ export function response(overrides: Partial<RunResponse> = {}): RunResponse {
   };
 }
 
-export function event(type: string, data: Record<string, unknown> = {}, seq = 1): CadreEvent {
+/**
+ * A well-known event for a fake run: the fields of its data it gives have
+ * their types' types; a test may leave some out, or add one (a writer may).
+ */
+export function event<T extends WellKnownEventType>(
+  type: T,
+  data: Partial<EventDataMap[T]> & Record<string, unknown> = {},
+  seq = 1,
+): CadreEventOf<T> {
   return {
     type,
     message: type,
@@ -46,7 +59,7 @@ export function event(type: string, data: Record<string, unknown> = {}, seq = 1)
     depth: 0,
     path: ['assistant'],
     seq,
-  };
+  } as unknown as CadreEventOf<T>;
 }
 
 export function fakeService(overrides: Partial<RunService> = {}): FakeRunService {
