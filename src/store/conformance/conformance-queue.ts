@@ -262,11 +262,15 @@ export function queueCases(fixture: CurrentFixture): void {
         }),
       ).toBe(false);
       expect(
-        await store.queue.checkpoint(run.id, { owner: 'w', state, events: events(1, 'turn') }),
+        await store.queue.checkpoint(run.id, {
+          owner: 'w',
+          state,
+          events: events(1, 'run_started'),
+        }),
       ).toBe(true);
       const kept = await store.runs.get(run.id, user.id);
       expect(kept).toMatchObject({ eventSeq: 1, state: { turns: 2 } });
-      expect((await store.events.read(run.id)).map((e) => e.event.type)).toEqual(['turn']);
+      expect((await store.events.read(run.id)).map((e) => e.event.type)).toEqual(['run_started']);
       // A checkpoint with no new events keeps the log where it was.
       expect(
         await store.queue.checkpoint(run.id, { owner: 'w', state: { ...state, turns: 3 } }),
