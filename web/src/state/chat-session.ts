@@ -1,11 +1,11 @@
 import type { RunOptions } from '../api/api.js';
 import type { ApprovalDecision, ApprovalView } from '../api/wire-types.js';
+import { cancelLiveRun } from './chat-cancel.js';
 import { createChatCore, type ChatContext, type ChatSessionOptions } from './chat-core.js';
 import { decideApproval } from './chat-decide.js';
 import { sendMessage } from './chat-send.js';
 import type { ChatSnapshot } from './chat-session-state.js';
 import { loadThread, openThread } from './chat-thread-load.js';
-import { failureText } from './failure-text.js';
 
 export type { ChatNotice, ChatSnapshot, LiveRun } from './chat-session-state.js';
 export { CONFLICT_TEXT, type ChatContext, type ChatSessionOptions } from './chat-core.js';
@@ -39,20 +39,7 @@ export interface ChatSession {
 
 export function createChatSession(options: ChatSessionOptions): ChatSession {
   const core = createChatCore(options);
-  const { api, listeners, set } = core;
-
-  const cancel = async (): Promise<void> => {
-    const { live } = core.state;
-    const runId = live && !live.done ? live.trace.runId : undefined;
-    if (!runId || core.disposed) return;
-    const signal = core.streamSignal();
-    try {
-      await api.cancelRun(runId, signal);
-    } catch (error) {
-      if (signal.aborted) return;
-      set({ notice: { kind: 'error', text: failureText(error, 'cancel').text } });
-    }
-  };
+  const { listeners, set } = core;
 
   const stop = (): void => {
     // Nothing is followed any more: reading the thread again re-attaches to a run still going on.
@@ -87,7 +74,7 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       sendMessage(core, prompt, onAccepted, runOptions),
     decide: (approval: ApprovalView, decision: ApprovalDecision, feedback?: string) =>
       decideApproval(core, approval, decision, feedback),
-    cancel,
+    cancel: () => cancelLiveRun(core),
     reload() {
       set({ notice: undefined });
       return loadThread(core);
