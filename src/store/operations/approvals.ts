@@ -1,9 +1,17 @@
-import type { Approval, ResumeDecision, RunJob } from '../records.js';
-import { normaliseRecipient } from '../recipient.js';
+import type { Approval } from '../records.js';
 import { toApproval } from '../rows.js';
 import type { ApprovalRow } from '../schema/database.js';
 import { now, writeTransaction, type StoreContext } from '../store-context.js';
-import { notify, QUEUE_CHANNEL, RUN_CHANNEL } from './run-queue.js';
+import {
+  decideApproval,
+  findApprovalRun,
+  lockRun,
+  queueResume,
+  readBatch,
+  rejectAction,
+  storeGrants,
+  verdictOf,
+} from './resolve-approval.js';
 import type { ApprovalFilter, NewApproval, Resolution, ResolveResult } from '../types.js';
 
 export async function createApprovals(
@@ -96,132 +104,21 @@ export function resolveApproval(
   return writeTransaction(
     context,
     async (db) => {
-      const found = await db
-        .selectFrom('approvals')
-        .select(['run_id', 'status'])
-        .where('id', '=', approvalId)
-        .where('user_id', '=', resolution.userId)
-        .executeTakeFirst();
-      if (found === undefined) return { ok: false, reason: 'not_found' };
-      // Lock the run first: two approvals of one batch resolved at once must not both see the other pending.
-      if (context.dialect === 'postgres')
-        await db
-          .selectFrom('runs')
-          .select('id')
-          .where('id', '=', found.run_id)
-          .forUpdate()
-          .execute();
+      const runId = await findApprovalRun(db, approvalId, resolution.userId);
+      if (runId === undefined) return { ok: false, reason: 'not_found' };
+      await lockRun(db, context, runId);
       const time = now();
-      const rejected = resolution.decision === 'reject';
-      // Approved, but not what the person was shown: refused (stale), never run; they are asked again.
-      const stale = !rejected && resolution.matches === false;
-      const row = await db
-        .updateTable('approvals')
-        .set({
-          status: rejected ? 'rejected' : stale ? 'stale' : 'approved',
-          decision: resolution.decision,
-          feedback: resolution.feedback ?? null,
-          resolved_at: time,
-        })
-        .where('id', '=', approvalId)
-        .where('status', '=', 'pending')
-        .returningAll()
-        .executeTakeFirst();
-      if (row === undefined) return { ok: false, reason: 'already_resolved' };
-      const approval = toApproval(row);
-      if (rejected) {
-        await db
-          .updateTable('actions')
-          .set({
-            status: 'rejected',
-            error_code: 'rejected',
-            error_message: resolution.feedback ?? null,
-            updated_at: time,
-            finished_at: time,
-          })
-          .where('id', '=', approval.actionId)
-          .where('status', '=', 'awaiting_confirmation')
-          .execute();
-      }
-      if (!rejected && !stale && (resolution.grants?.length ?? 0) > 0) {
-        // The grant goes to the agent whose call asked: a subagent's, else the run's own.
-        const earner = await db
-          .selectFrom('runs')
-          .innerJoin('users', 'users.id', 'runs.user_id')
-          .select(['runs.agent', 'users.name'])
-          .where('runs.id', '=', found.run_id)
-          .executeTakeFirstOrThrow();
-        for (const grant of resolution.grants ?? [])
-          await db
-            .insertInto('grants')
-            .values({
-              id: context.newId(),
-              user_id: resolution.userId,
-              agent: grant.agent ?? earner.agent,
-              tool: grant.tool,
-              recipient: normaliseRecipient(grant.recipient),
-              created_at: time,
-              set_by: earner.name,
-            })
-            .onConflict((c) => c.columns(['user_id', 'agent', 'tool', 'recipient']).doNothing())
-            .execute();
-      }
-      const batch = (
-        await db
-          .selectFrom('approvals')
-          .selectAll()
-          .where('batch_id', '=', approval.batchId)
-          .orderBy('id')
-          .execute()
-      ).map(toApproval);
+      const verdict = verdictOf(resolution);
+      const approval = await decideApproval(db, approvalId, resolution, verdict, time);
+      if (approval === undefined) return { ok: false, reason: 'already_resolved' };
+      if (verdict.rejected) await rejectAction(db, approval, resolution, time);
+      if (!verdict.rejected && !verdict.stale && (resolution.grants?.length ?? 0) > 0)
+        await storeGrants(db, context, runId, resolution, time);
+      const batch = await readBatch(db, approval.batchId);
       if (batch.some((a) => a.status === 'pending')) return { ok: true, approval, resumed: false };
-      const job: RunJob = {
-        kind: 'resume',
-        decisions: Object.fromEntries(batch.map((a) => [a.callId, resumeDecision(a)])),
-      };
-      const resumed = await db
-        .updateTable('runs')
-        .set({ status: 'queued', job: JSON.stringify(job), updated_at: time })
-        .where('id', '=', approval.runId)
-        .where('status', '=', 'awaiting_confirmation')
-        .executeTakeFirst();
-      const queued = Number(resumed.numUpdatedRows) === 1;
-      if (queued) {
-        await notify(db, context, QUEUE_CHANNEL, approval.runId);
-        await notify(db, context, RUN_CHANNEL, approval.runId);
-      }
+      const queued = await queueResume(db, context, approval.runId, batch, time);
       return { ok: true, approval, resumed: queued };
     },
     signal,
   );
-}
-
-/** Said to the resumed run about an approval that did not match what its card showed. */
-const STALE_REASON = 'the call changed after the person was shown it';
-
-/** A decided approval as the resume reads it: an approval carries what it is bound to. */
-function resumeDecision(approval: Approval): ResumeDecision {
-  switch (approval.status) {
-    case 'stale':
-    case 'pending':
-      // A batch resumes only when all are decided: an undecided one would be asked again too.
-      return { kind: 'ask_again', reason: STALE_REASON };
-    case 'rejected':
-      return approval.feedback
-        ? { kind: 'reject', feedback: approval.feedback }
-        : { kind: 'reject' };
-    case 'approved':
-      return {
-        kind: 'approve',
-        binding: {
-          tool: approval.tool,
-          inputHash: approval.inputHash,
-          definitionHash: approval.definitionHash,
-          // An approval stored before the class was bound binds to none: it is asked again.
-          toolClass: approval.toolClass ?? '',
-        },
-      };
-    default:
-      return approval.status satisfies never;
-  }
 }
