@@ -149,7 +149,8 @@ const COLD_SAMPLES = 9;
  * weighs on both alike.
  */
 function coldImport(): { entry: ImportTime; baseline: ImportTime } {
-  const entry = fileURLToPath(new URL('../src/index.js', import.meta.url));
+  // The published build (npm run build:emit): dist-bench holds only what the benches import.
+  const entry = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
   const sample = (target: string | undefined): number[] => {
     const load = target === undefined ? '' : `await import(${JSON.stringify(target)});`;
     const script = `const c = process.cpuUsage(); const t = performance.now(); ${load} const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;

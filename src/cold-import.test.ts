@@ -121,7 +121,7 @@ test.each(['trajectory', 'eval'])(
   },
 );
 
-test('the package entry loads routing, the built-in agents and compaction only when a run needs them', () => {
+test('the package entry loads routing, the built-in agents, compaction, provider clients and approval bindings only when a run needs them', () => {
   const { files } = eagerImportsOf(path.join(HERE, 'index.ts'), []);
   const firstUse = [
     'runtime/router/router-agent.ts',
@@ -132,6 +132,16 @@ test('the package entry loads routing, the built-in agents and compaction only w
     'agents/builtin/model-call.ts',
     'runtime/compaction/compact-conversation.ts',
     'runtime/compaction/split-conversation.ts',
+    // A provider's client loads when its model first answers (lazy-client.ts).
+    'model/gemini-client.ts',
+    'model/openai-client.ts',
+    'model/anthropic-client.ts',
+    'model/local-client.ts',
+    // An approval's binding (and the mail and calendar normalisers) with the first call a person is asked about.
+    'runtime/calls/approval-binding.ts',
+    'policy/normalize-call.ts',
+    'tools/mail/mail-args.ts',
+    'tools/calendar/calendar-args.ts',
   ];
   expect(files).toEqual(expect.arrayContaining(['runtime/compaction/plan-compaction.ts']));
   expect(files.filter((file) => firstUse.includes(file))).toEqual([]);

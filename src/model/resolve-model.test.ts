@@ -4,10 +4,7 @@ import { startFakeAnthropic } from '../testing/fake-anthropic-server.js';
 import { startFakeGemini } from '../testing/fake-gemini-server.js';
 import { startFakeOpenAI } from '../testing/fake-openai-server.js';
 import type { FakeServer } from '../testing/fake-turn.js';
-import { AnthropicClient } from './anthropic-client.js';
 import { CLAUDE_ALIASES } from './claude-models.js';
-import { GeminiClient } from './gemini-client.js';
-import { OpenAIClient } from './openai-client.js';
 import { describeModelSetup, parseModelString, resolveModelClient } from './resolve-model.js';
 import type { ModelClient, ModelChunk } from './types.js';
 
@@ -71,7 +68,7 @@ describe('parseModelString', () => {
 describe('resolveModelClient', () => {
   it('routes gemini models to GeminiClient with GEMINI_API_KEY', () => {
     const resolved = resolveModelClient('gemini-2.5-flash', { GEMINI_API_KEY: 'k' });
-    expect(resolved.client).toBeInstanceOf(GeminiClient);
+    expect(resolved.client.provider).toBe('gemini');
     expect(resolved).toMatchObject({ model: 'gemini-2.5-flash', provider: 'gemini' });
   });
 
@@ -80,7 +77,6 @@ describe('resolveModelClient', () => {
     const { client, model, provider } = resolveModelClient('ollama:qwen3:8b', {
       OLLAMA_BASE_URL: `${fake.baseUrl}/v1`,
     });
-    expect(client).toBeInstanceOf(OpenAIClient);
     expect(client.provider).toBe('ollama');
     expect({ model, provider }).toEqual({ model: 'qwen3:8b', provider: 'ollama' });
     expect(await textOf(client, model)).toBe('from ollama');
@@ -89,7 +85,7 @@ describe('resolveModelClient', () => {
 
   it('uses the local Ollama default when OLLAMA_BASE_URL is unset, and never needs a key', () => {
     const { client } = resolveModelClient('ollama:llama3', {});
-    expect(client).toBeInstanceOf(OpenAIClient);
+    expect(client.provider).toBe('ollama');
   });
 
   it('reaches an OpenAI-compatible server with OPENAI_BASE_URL and no key', async () => {
@@ -113,8 +109,8 @@ describe('resolveModelClient', () => {
   });
 
   it('accepts GOOGLE_API_KEY alone', () => {
-    expect(resolveModelClient('gemini-2.5-pro', { GOOGLE_API_KEY: 'k' }).client).toBeInstanceOf(
-      GeminiClient,
+    expect(resolveModelClient('gemini-2.5-pro', { GOOGLE_API_KEY: 'k' }).client.provider).toBe(
+      'gemini',
     );
   });
 
@@ -139,7 +135,6 @@ describe('resolveModelClient', () => {
         ANTHROPIC_API_KEY: 'anthropic-key',
         ANTHROPIC_BASE_URL: fake.baseUrl,
       });
-      expect(resolved.client).toBeInstanceOf(AnthropicClient);
       expect(resolved.client.provider).toBe('anthropic');
       expect(resolved).toMatchObject({ model: 'claude-x', provider: 'anthropic' });
       expect(await textOf(resolved.client, resolved.model)).toBe('from claude');

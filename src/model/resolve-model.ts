@@ -9,14 +9,14 @@
  */
 import { ConfigError } from '../errors/index.js';
 import type { ModelClient } from './types.js';
-import { AnthropicClient } from './anthropic-client.js';
+import type { AnthropicClientOptions } from './anthropic-client.js';
 import { claudeModelId } from './claude-models.js';
-import { GeminiClient } from './gemini-client.js';
+import type { GeminiClientOptions } from './gemini-client.js';
 import { acceptsImages, projectImageSupport } from './image-support.js';
-import { OpenAIClient } from './openai-client.js';
+import { lazyClient } from './lazy-client.js';
+import type { OpenAIClientOptions } from './openai-client.js';
 import { loadScriptedModel } from './scripted-file.js';
-import { localClient } from './local-client-for.js';
-import { modelsDir } from './local-model-ref.js';
+import { modelsDir, parseLocalModel } from './local-model-ref.js';
 import type { RetryPolicy } from './retry.js';
 import { textOnlyClient } from './text-only-client.js';
 
@@ -172,11 +172,11 @@ function providerClient(
   if (provider === 'scripted')
     return { client: loadScriptedModel(model, overrides.cwd), model, provider };
   if (provider === 'local')
-    return { client: localClient(model, env, overrides.cwd), model, provider };
+    return { client: localModel(model, env, overrides.cwd), model, provider };
   if (provider === 'ollama') {
     const baseUrl = overrides.baseUrl ?? read(env, 'OLLAMA_BASE_URL') ?? DEFAULT_OLLAMA_BASE_URL;
     // Ollama ignores the key, but the SDK insists on one.
-    const client = new OpenAIClient({
+    const client = openAIClient({
       apiKey: overrides.apiKey ?? 'ollama',
       baseUrl,
       provider: 'ollama',
@@ -193,7 +193,7 @@ function providerClient(
         modelString,
         'Anthropic needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a proxy that adds the key)',
       );
-    const client = new AnthropicClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
+    const client = anthropicClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
     return { client, model, provider };
   }
   if (provider === 'openai') {
@@ -205,7 +205,7 @@ function providerClient(
         'OpenAI needs OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server',
       );
     // Local compatible servers (vLLM, llama.cpp) often need no key; the SDK still wants one.
-    const client = new OpenAIClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
+    const client = openAIClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
     return { client, model, provider };
   }
   const apiKey = overrides.apiKey ?? read(env, 'GEMINI_API_KEY') ?? read(env, 'GOOGLE_API_KEY');
@@ -213,8 +213,29 @@ function providerClient(
   if (!apiKey && !baseUrl)
     throw unreachable(modelString, 'Gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY)');
   // With only a base URL (a proxy that adds the key), send a placeholder key.
-  const client = new GeminiClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
+  const client = geminiClient({ apiKey: apiKey ?? 'not-needed', baseUrl, retry });
   return { client, model, provider };
+}
+
+// Each provider's client code (and its SDK) loads with the first turn it serves.
+const geminiClient = (options: GeminiClientOptions): ModelClient =>
+  lazyClient('gemini', async () => new (await import('./gemini-client.js')).GeminiClient(options));
+const openAIClient = (options: OpenAIClientOptions): ModelClient =>
+  lazyClient(
+    options.provider ?? 'openai',
+    async () => new (await import('./openai-client.js')).OpenAIClient(options),
+  );
+const anthropicClient = (options: AnthropicClientOptions): ModelClient =>
+  lazyClient(
+    'anthropic',
+    async () => new (await import('./anthropic-client.js')).AnthropicClient(options),
+  );
+/** A spec that does not parse is a setup error now, not at the first turn. */
+function localModel(spec: string, env: ModelEnv, cwd: string | undefined): ModelClient {
+  parseLocalModel(spec, cwd);
+  return lazyClient('local', async () =>
+    (await import('./local-client-for.js')).localClient(spec, env, cwd),
+  );
 }
 
 /** What each provider needs and whether it is set (never the values of keys). */

@@ -18,8 +18,9 @@ export type { Runnable };
  * Runs an agent to the end. Bad inputs throw before any model call; once
  * started, every outcome (failures included) is a RunResult.
  */
-export async function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
-  return resultOf(await drive(agent, NEW_RUN, options));
+export function run(agent: Runnable, options: RunOptions = {}): Promise<RunResult> {
+  // Not an async function: a waiting run then holds one suspended frame less (~0.3 KB).
+  return drive(agent, NEW_RUN, options).then(resultOf);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { flatString } from './flat-string.js';
+
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 const DAY_MS = 86_400_000;
@@ -34,7 +36,9 @@ export function isoTime(ms: number): string {
   const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(millis)}Z`;
+  return flatString(
+    `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(millis)}Z`,
+  );
 }
 
 /** 0000-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z: four-digit years. */

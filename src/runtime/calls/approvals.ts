@@ -5,8 +5,8 @@ import { answered, type CallEnvironment, type CallOutcome } from './call-environ
 import { errorResponse, okResponse } from './call-responses.js';
 import type { ConfirmationDecision } from '../../contracts/confirmation.js';
 import { previewOf } from './preview-of.js';
-import { bindingOf } from './approval-binding.js';
 import { ParentCallPaused } from '../subagents/child-pause.js';
+import type { ApprovalBinding } from './approval-binding.js';
 
 /** Asks the confirmation handler; the time budget is paused while a person decides. */
 export async function askPerson(
@@ -16,7 +16,7 @@ export async function askPerson(
   reason: string,
 ): Promise<ConfirmationDecision> {
   const preview = previewOf(tool, call.args);
-  const binding = bindingOf(call, tool, await env.definitionHash());
+  const binding = await bindingFor(call, tool, env);
   env.emit({
     type: 'approval_required',
     message: `Approval needed: ${preview}`,
@@ -84,7 +84,7 @@ export async function applyDecision(
     }
     case 'pause':
       // Bound to the call as the person will see it: a resume checks the approval against it.
-      return { kind: 'waiting', call, binding: bindingOf(call, tool, await env.definitionHash()) };
+      return { kind: 'waiting', call, binding: await bindingFor(call, tool, env) };
     default:
       return decision satisfies never;
   }
@@ -167,4 +167,19 @@ function callContext(ctx: ToolContext, call: FunctionCallPart, tool: Tool): Tool
       ? { spawn: (request, signal) => spawn({ callId: call.id, ...request }, signal) }
       : {}),
   };
+}
+
+/**
+ * What an approval of this call is bound to. Loaded with the first call a
+ * person is asked about: its normalisers parse mail and calendar arguments,
+ * which importing the package need not load.
+ */
+async function bindingFor(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+): Promise<ApprovalBinding> {
+  const hash = await env.definitionHash();
+  const { bindingOf } = await import('./approval-binding.js');
+  return bindingOf(call, tool, hash);
 }

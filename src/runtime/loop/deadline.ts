@@ -9,7 +9,8 @@ export class Deadline {
   private readonly controller = new AbortController();
   private remainingMs: number;
   private startedAt: number | undefined;
-  private timer: AbortController | undefined;
+  /** The pending expiry: a bare timeout on the real clock, else a sleep on the run's clock. */
+  private timer: ReturnType<typeof setTimeout> | AbortController | undefined;
 
   constructor(
     budgetMs: number,
@@ -35,13 +36,24 @@ export class Deadline {
     if (this.startedAt === undefined || this.expired) return;
     this.remainingMs = this.remaining();
     this.startedAt = undefined;
-    this.timer?.abort();
+    this.stopTimer();
   }
 
   resume(): void {
     if (this.startedAt !== undefined || this.expired) return;
     this.startedAt = this.clock.now();
     if (!Number.isFinite(this.remainingMs)) return;
+    if (this.clock === realClock) {
+      // Every running run holds one: a bare timeout weighs less than a sleep's
+      // promise, listener and controller (a pending budget must not keep a
+      // finished CLI process alive, hence unref).
+      this.timer = setTimeout(
+        () => this.controller.abort(new DeadlineExceeded()),
+        this.remainingMs,
+      );
+      this.timer.unref();
+      return;
+    }
     const timer = new AbortController();
     this.timer = timer;
     // A pending budget must not keep a finished CLI process alive (background).
@@ -52,8 +64,15 @@ export class Deadline {
   }
 
   dispose(): void {
-    this.timer?.abort();
+    this.stopTimer();
     this.startedAt = undefined;
+  }
+
+  private stopTimer(): void {
+    const timer = this.timer;
+    this.timer = undefined;
+    if (timer instanceof AbortController) timer.abort();
+    else if (timer !== undefined) clearTimeout(timer);
   }
 }
 

@@ -251,7 +251,19 @@ async function runLoop(
   const segmentStart = performance.now();
   let stop: Stop = UNFINISHED;
   try {
-    stop = (await opening(ctx, start)) ?? (await turns(ctx));
+    const opened = await opening(ctx, start);
+    if (opened) stop = opened;
+    else {
+      // The turns, in this frame: a run waiting on its model holds one suspended frame less.
+      const signal = turnSignal(ctx, ctx.deadline.signal);
+      let next: Stop | undefined;
+      while (!(next = limitReached(ctx))) {
+        next = await takeTurn(ctx, ctx.declarations, signal);
+        await ctx.journal.save(ctx.state, 'turn_end');
+        if (next) break;
+      }
+      stop = next;
+    }
     if (isRecoverable(stop) && !callerAborted(ctx)) {
       // No grace turn once the budget is spent, whatever stopped the run: it would be a paid call.
       stop =
@@ -295,16 +307,11 @@ function pendingCalls(ctx: LoopContext): PendingCall[] {
   });
 }
 
-/** The turns, until one says the run stops or a limit is reached. */
-async function turns(ctx: LoopContext): Promise<Stop> {
-  const signal = turnSignal(ctx, ctx.deadline.signal);
-  for (;;) {
-    if (callerAborted(ctx)) return { reason: 'ABORTED' };
-    if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
-    if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
-    if (costSpent(ctx)) return { reason: 'MAX_COST' };
-    const stop = await takeTurn(ctx, ctx.declarations, signal);
-    await ctx.journal.save(ctx.state, 'turn_end');
-    if (stop) return stop;
-  }
+/** Why no further turn starts (a limit is reached), or undefined when one may. */
+function limitReached(ctx: LoopContext): Stop | undefined {
+  if (callerAborted(ctx)) return { reason: 'ABORTED' };
+  if (ctx.deadline.expired) return { reason: 'TIMEOUT' };
+  if (ctx.state.turns >= ctx.maxTurns) return { reason: 'MAX_TURNS' };
+  if (costSpent(ctx)) return { reason: 'MAX_COST' };
+  return undefined;
 }

@@ -8,6 +8,7 @@ import type { ModelClient } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { noToolSource } from '../../tools/tool-source.js';
 import { refuseSideEffects } from '../../contracts/confirmation.js';
+import { flatString } from '../../util/flat-string.js';
 import { RunEvents } from './run-events.js';
 import { memoryJournal } from './memory-journal.js';
 import { FALLBACK_MODEL, type ExecutionOptions } from './run-options.js';
@@ -37,7 +38,7 @@ export function prepareExecution(
   launch: LaunchChild,
   runtime: Runtime | undefined,
 ): PreparedExecution {
-  const runId = options.runId ?? randomUUID();
+  const runId = options.runId ?? flatString(randomUUID());
   const execution = options.execution ?? rootExecution(runId, agent);
   const workspace = resolve(options.workspace ?? process.cwd());
   const services =
