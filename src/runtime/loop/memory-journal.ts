@@ -1,5 +1,5 @@
 import type { RunResult } from '../../contracts/run-result.js';
-import type { RunJournal } from '../../contracts/run-journal.js';
+import type { ClaimResult, RunJournal } from '../../contracts/run-journal.js';
 import type { RunState } from '../../contracts/run-state.js';
 
 /** What a memory journal holds: the last state saved, and how the run paused or ended. */
@@ -20,26 +20,48 @@ export interface MemoryJournal extends RunJournal<MemoryKept> {
  * paused state it wants to resume later (`start` returns it).
  */
 export function memoryJournal(): MemoryJournal {
-  let saved: RunState | undefined;
-  let kept: MemoryKept | undefined;
-  return {
-    lease: () => Promise.resolve(),
-    save(state) {
-      // Kept by reference: a copy every turn would cost a run that never reads it.
-      saved = state as RunState;
-      return Promise.resolve();
-    },
-    pause(state) {
-      kept = { kind: 'paused', state };
-      return Promise.resolve(kept);
-    },
-    claim: () => Promise.resolve({ kind: 'run' }),
-    settle: () => Promise.resolve(),
-    finish(result) {
-      kept = { kind: 'finished', result };
-      return Promise.resolve(kept);
-    },
-    saved: () => saved,
-    kept: () => kept,
-  };
+  return new InMemoryJournal();
+}
+
+// A class, not closures: every run without a store holds one while it waits, and methods on
+// the prototype cost it nothing.
+class InMemoryJournal implements MemoryJournal {
+  #saved: RunState | undefined;
+  #kept: MemoryKept | undefined;
+
+  lease(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  save(state: Readonly<RunState>): Promise<void> {
+    // Kept by reference: a copy every turn would cost a run that never reads it.
+    this.#saved = state as RunState;
+    return Promise.resolve();
+  }
+
+  pause(state: RunState): Promise<MemoryKept> {
+    this.#kept = { kind: 'paused', state };
+    return Promise.resolve(this.#kept);
+  }
+
+  claim(): Promise<ClaimResult> {
+    return Promise.resolve({ kind: 'run' });
+  }
+
+  settle(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  finish(result: RunResult): Promise<MemoryKept> {
+    this.#kept = { kind: 'finished', result };
+    return Promise.resolve(this.#kept);
+  }
+
+  saved(): RunState | undefined {
+    return this.#saved;
+  }
+
+  kept(): MemoryKept | undefined {
+    return this.#kept;
+  }
 }
