@@ -1,3 +1,4 @@
+import type { SavePoint } from '../../contracts/run-journal.js';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { CadreEvent } from '../../events/types.js';
@@ -536,13 +537,12 @@ describe('executor (scripted model responses)', () => {
       const states: RunState[] = [];
       await run(chat, [call('echo', { text: 'a' }, 'thinking aloud'), text('done')], {
         inputs: { prompt: 'go' },
-        journal: {
-          ...memoryJournal(),
-          save: (s, point) => {
+        journal: Object.assign(memoryJournal(), {
+          save: (s: Readonly<RunState>, point: SavePoint) => {
             if (point === 'turn_end') states.push(structuredClone(s) as RunState);
             return Promise.resolve();
           },
-        },
+        }),
       });
       expect(states).toHaveLength(2);
       for (const state of states) expect(JSON.parse(JSON.stringify(state))).toEqual(state);

@@ -140,7 +140,7 @@ describe('pause and resume at approvals (scripted model responses)', () => {
         {
           model: script(),
           tools: [sendTool(sent), echoTool()],
-          journal: { ...memoryJournal(), claim },
+          journal: Object.assign(memoryJournal(), { claim }),
         },
       );
     const [a, b] = await Promise.all([resume(), resume()]);

@@ -1,3 +1,4 @@
+import type { SavePoint } from '../../contracts/run-journal.js';
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
@@ -76,13 +77,12 @@ describe('robustness (scripted model responses)', () => {
       inputs: { prompt: 'go' },
       signal: controller.signal,
       confirm: () => Promise.resolve({ kind: 'approve' }),
-      journal: {
-        ...memoryJournal(),
-        save: (s, point) => {
+      journal: Object.assign(memoryJournal(), {
+        save: (s: unknown, point: SavePoint) => {
           if (point === 'turn_end') states.push(structuredClone(s));
           return Promise.resolve();
         },
-      },
+      }),
     });
     expect(result.terminate_reason).toBe('ABORTED');
     expect(sent).toEqual([]);

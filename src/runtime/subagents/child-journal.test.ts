@@ -18,14 +18,13 @@ describe('a child journal', () => {
   it('claims and settles under its own scope, so two children never share a call id', async () => {
     const claimed: string[] = [];
     const settled: string[] = [];
-    const root = {
-      ...memoryJournal(),
+    const root = Object.assign(memoryJournal(), {
       claim: (c: FunctionCallPart) => (
         claimed.push(c.id),
         Promise.resolve({ kind: 'run' as const })
       ),
       settle: (c: FunctionCallPart) => (settled.push(c.id), Promise.resolve()),
-    };
+    });
     const a = childJournal(root, scope('a'));
     const b = childJournal(root, scope('b'));
     await a.claim(call('call_1'));

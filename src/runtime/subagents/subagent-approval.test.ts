@@ -119,7 +119,7 @@ describe('a subagent’s side effect asks the person (scripted model)', () => {
       agents,
       inputs: { prompt: 'go' },
       confirm: () => Promise.resolve({ kind: 'pause' }),
-      journal: { ...memoryJournal(), claim: guard.claim },
+      journal: Object.assign(memoryJournal(), { claim: guard.claim }),
       onEvent: (e) => events.push(e),
     };
     const paused = await start(assistant, options);
