@@ -2,21 +2,11 @@ import type { TraceCarrier } from '../contracts/trace-carrier.js';
 import type { EventListener, ObserveOptions, Telemetry } from './telemetry.js';
 
 /**
- * The listener a run gets: traced when telemetry is on, else the caller's
- * own, untouched (no wrapper, so no per-event cost when tracing is off).
- */
-export function observed(
-  telemetry: Telemetry | undefined,
-  onEvent: EventListener | undefined,
-  options?: ObserveOptions,
-): EventListener | undefined {
-  return telemetry ? telemetry.observe(onEvent, options) : onEvent;
-}
-
-/**
- * `observed`, with what a run's outgoing calls need to carry its trace:
- * the caller's own trace context when tracing is off (so a trace passes
- * through untraced Cadre hops), else each execution's span.
+ * The listener a run gets (traced when telemetry is on, else the caller's
+ * own, untouched: no per-event cost when tracing is off), with what its
+ * outgoing calls need to carry its trace: the caller's own trace context
+ * when tracing is off (so a trace passes through untraced Cadre hops), else
+ * each execution's span.
  */
 export function observedRun(
   telemetry: Telemetry | undefined,

@@ -22,7 +22,7 @@ import { createStyle, type Style } from '../style.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import type { ApproveList } from '../approve-names.js';
 import { checkedApprovals } from '../checked-approvals.js';
-import { observed } from '../../telemetry/observed.js';
+import { observedRun } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { workspaceFolder } from '../workspace-folder.js';
@@ -192,7 +192,7 @@ async function turn(
       signal: controller.signal,
       policy: t.policy,
       confirm: terminalConfirm(t.io, t.approvals),
-      onEvent: observed(t.telemetry, createProgressPrinter(t.io.stderr, t.style), {
+      ...observedRun(t.telemetry, createProgressPrinter(t.io.stderr, t.style), {
         conversationId: t.session,
       }),
     });

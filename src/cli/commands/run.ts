@@ -21,7 +21,7 @@ import { promptOrStdin } from '../stdin-prompt.js';
 import { terminalConfirm } from '../terminal-confirm.js';
 import { unattendedCalls, unattendedNotice } from '../unattended-calls.js';
 import { checkedApprovals } from '../checked-approvals.js';
-import { observed } from '../../telemetry/observed.js';
+import { observedRun } from '../../telemetry/observed.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { telemetryFromEnv } from '../../telemetry/telemetry-from-env.js';
 import { resolve } from 'node:path';
@@ -112,7 +112,8 @@ export async function runCommand(
       signal: interrupt.signal,
       policy,
       confirm: terminalConfirm(io, approvals, unattended),
-      onEvent: observed(
+      // Traced calls out (MCP, A2A, web_fetch, model headers) carry the run's trace context.
+      ...observedRun(
         telemetry,
         options.quiet ? undefined : createProgressPrinter(io.stderr, style),
       ),
