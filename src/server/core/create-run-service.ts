@@ -186,9 +186,11 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
   const resolveModel = conversationResolver(env, cwd);
   const defaultModel = options.model ?? env.CADRE_MODEL;
   const defaultAgent = active?.kind === 'definition' ? active.definition : SERVER_ASSISTANT;
-  const noModel = options.modelClient
-    ? undefined
-    : noReachableModel(registry, defaultAgent, defaultModel, env, cwd);
+  // Resolving every agent's model costs a client each: only when someone shows the warning.
+  const noModel =
+    options.onNoModel === undefined || options.modelClient
+      ? undefined
+      : noReachableModel(registry, defaultAgent, defaultModel, env, cwd);
   if (noModel) options.onNoModel?.(noModel);
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of OpenTelemetry loads otherwise.
   const telemetry = await telemetryFromEnv(env);
