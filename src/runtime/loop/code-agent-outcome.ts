@@ -1,3 +1,4 @@
+import { isoTime } from '../../util/iso-time.js';
 import type { Agent } from '../../contracts/agent.js';
 import type { RunResult, SubagentCost, ToolTrace } from '../../contracts/run-result.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
@@ -33,7 +34,7 @@ export function pausedOutcome(
     turns: ending.turns,
     // Time spent waiting for the person is not counted.
     activeMs: frame.usedMs + (performance.now() - startedAtMs),
-    startedAt: options.resume?.state.startedAt ?? new Date().toISOString(),
+    startedAt: options.resume?.state.startedAt ?? isoTime(prepared.services.clock.now()),
     emittedVars: {},
     traces: [],
     usage: ending.usage,
