@@ -99,12 +99,13 @@ async function loadEnvironment(
   // An agent that names a tool or server left out as untrusted is told which file it was.
   const hint = untrustedHint(gate.refused());
   const trusting = { gate, ...(hint ? { untrustedHint: hint } : {}) };
+  const toolAliases = toolAliasesOf(tools);
   const { registry, diagnostics, skipped, skippedFiles, warnings } = await discoverAgents({
     cwd: io.cwd,
     knownTools,
     load: {
       mcpServers: Object.keys(mcpServers),
-      toolAliases: toolAliasesOf(tools),
+      toolAliases,
       servesModel: servesModelIn(io.env),
       ...trusting,
     },
@@ -118,7 +119,7 @@ async function loadEnvironment(
     registry,
     loadOptions: {
       knownTools,
-      toolAliases: toolAliasesOf(tools),
+      toolAliases,
       mcpServers: Object.keys(mcpServers),
       servesModel: servesModelIn(io.env),
       isKnownAgent: (name) => names.has(name),

@@ -113,7 +113,7 @@ const codeMemo = z.looseObject({
   events: z.number().int().nonnegative().optional(),
 });
 
-export const runStateSchema = z.looseObject({
+const runStateSchema = z.looseObject({
   version: z.number().int().positive(),
   runId: z.string(),
   agent: z.string(),

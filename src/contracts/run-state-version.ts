@@ -40,7 +40,7 @@ export async function readRunState(
 }
 
 /** The version checks and upgrade steps alone: the state in the current version's shape, unchecked. */
-export function upgradeRunState(
+function upgradeRunState(
   value: unknown,
   upgrades: Readonly<Record<number, RunStateUpgrade>> = RUN_STATE_UPGRADES,
   current: number = RUN_STATE_VERSION,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeValue } from './describe-value.js';
+import { describeValue, isRecord } from './describe-value.js';
 import type { RemoteAuth, RemoteHeader, SecretSource } from './types.js';
 
 /** A problem with an `auth` block, at its path under `auth`. */
@@ -11,9 +11,6 @@ export interface AuthNote {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Gemini CLI's dynamic value, read the safe way: `$NAME` or `${NAME}` is an

@@ -10,14 +10,12 @@ import { ConfigError } from '../errors/index.js';
 import { optionalImport } from '../util/optional-import.js';
 import { LLAMA_PACKAGE, type LlamaLibrary } from './local-model-host.js';
 import { hubEndpoint, modelsDir } from './local-model-ref.js';
-import { downloadResumable } from './resumable-download.js';
+import { downloadResumable, type DownloadProgress } from './resumable-download.js';
 
 type ModelEnv = Readonly<Record<string, string | undefined>>;
 
-export interface PullProgress {
-  downloadedBytes: number;
-  totalBytes: number;
-}
+/** How far a pull is (the same figures a resumable download reports). */
+export type PullProgress = DownloadProgress;
 
 export interface PulledModel {
   file: string;

@@ -23,7 +23,7 @@ export interface ResumableDownload {
 }
 
 /** The part file a cut download leaves, for the next pull to resume. */
-export const partFileOf = (dest: string): string => `${dest}.part`;
+const partFileOf = (dest: string): string => `${dest}.part`;
 
 export async function downloadResumable(options: ResumableDownload): Promise<number> {
   const part = partFileOf(options.dest);
