@@ -74,8 +74,14 @@ export function ChatView(props: Props) {
   const streaming = live && !live.done ? live.trace.runId : undefined;
   const decisions = decisionsByMessage(messages, chat.thread?.runs);
   const pending = chat.pendingApprovals;
-  // The tree of the run going on, or of the one waiting for a decision after a reload.
-  const treeRun = live?.trace.runId ?? pending[0]?.runId;
+  // The tree of the run going on once it has a subagent (a lone agent has no tree to draw, and
+  // each step would read the whole run again for nothing), or of the one waiting for a decision
+  // after a reload.
+  const treeRun = live
+    ? live.trace.steps.some((s) => s.subagent === true || s.depth > 0)
+      ? live.trace.runId
+      : undefined
+    : pending[0]?.runId;
   const treeTick = [
     live?.trace.steps.map((s) => s.state).join(),
     live?.trace.status,

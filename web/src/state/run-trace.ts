@@ -17,6 +17,8 @@ export interface ToolStep {
   summary: string;
   state: StepState;
   depth: number;
+  /** A subagent's own step: the run has an agent tree worth drawing. */
+  subagent?: true;
   durationMs?: number;
   error?: string;
   /** The tool's own words for a call that waits for approval ("Send "Hi" to bob@…"). */
@@ -127,7 +129,13 @@ function applyEvent(trace: RunTrace, event: CadreEvent): RunTrace {
     case 'subagent_started': {
       const agent = str(data.agent) ?? 'subagent';
       const id = str(data.executionId) ?? `${agent}#${trace.steps.length}`;
-      const step = { key: id, tool: agent, summary: `Subagent ${agent}`, depth: event.depth };
+      const step = {
+        key: id,
+        tool: agent,
+        summary: `Subagent ${agent}`,
+        depth: event.depth,
+        subagent: true as const,
+      };
       return { ...trace, steps: upsert(trace.steps, step, true) };
     }
     case 'subagent_finished': {
