@@ -10,17 +10,9 @@ import {
   typedArguments,
   type AgentContent,
 } from './agent-content.js';
-import { PROMPT_SCHEMA } from './definition-tool.js';
-import { inputViewSchema } from './service-input-schema.js';
+import { servedAgent, servedInputSchema } from './served-agents.js';
 
 const JSON_TYPE = 'application/json';
-
-/** The agents the server serves as tools (the same filter): not its built-ins, code agents or default. */
-const served = (agent: AgentView): boolean =>
-  agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default';
-
-const schemaOf = (agent: AgentView) =>
-  agent.inputs?.length ? inputViewSchema(agent.inputs) : PROMPT_SCHEMA;
 
 /**
  * What `/mcp` under `cadre serve` offers besides tools, for one user: the
@@ -30,7 +22,7 @@ const schemaOf = (agent: AgentView) =>
  * goes through the service with the user's id, so another user's run is not found.
  */
 export function serviceAgentContent(service: RunService, userId: string): AgentContent {
-  const agents = async (): Promise<AgentView[]> => (await service.listAgents()).filter(served);
+  const agents = async (): Promise<AgentView[]> => (await service.listAgents()).filter(servedAgent);
   const find = async (name: string) => (await agents()).find((agent) => agent.name === name);
 
   return {
@@ -40,13 +32,13 @@ export function serviceAgentContent(service: RunService, userId: string): AgentC
           name: agent.name,
           description: agent.description,
           ...(agent.displayName ? { title: agent.displayName } : {}),
-          arguments: promptArguments(schemaOf(agent)),
+          arguments: promptArguments(servedInputSchema(agent)),
         })),
       async get(name, args): Promise<GetPromptResult | undefined> {
         const agent = await find(name);
         if (!agent) return undefined;
         // The service runs an agent on a message; its system prompt stays on the server.
-        const inputs = typedArguments(schemaOf(agent), args);
+        const inputs = typedArguments(servedInputSchema(agent), args);
         const text = agent.inputs?.length ? inputsText(inputs) : String(inputs.prompt ?? '');
         return {
           description: agent.description,

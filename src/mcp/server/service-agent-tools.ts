@@ -16,8 +16,7 @@ import {
 import { inputsText } from '../../server/http/run-request.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import { agentAnnotations } from './agent-annotations.js';
-import { PROMPT_SCHEMA } from './definition-tool.js';
-import { inputViewSchema } from './service-input-schema.js';
+import { servedAgent, servedInputSchema } from './served-agents.js';
 
 export interface ServiceAgentsOptions {
   service: RunService;
@@ -52,20 +51,14 @@ const PROGRESS_EVENTS = new Set(['turn_started', 'tool_call', 'tool_result', 'ap
 export function serviceAgentTools(options: ServiceAgentsOptions): AgentToolSource {
   const { service, userId } = options;
   const list = async (): Promise<Array<AgentTool & { structured: boolean }>> =>
-    (await service.listAgents())
-      // The server's own default agent (origin `default`) is in no agent folder: not a tool.
-      .filter(
-        (agent) =>
-          agent.origin !== 'builtin' && agent.origin !== 'code' && agent.origin !== 'default',
-      )
-      .map((agent) => ({
-        name: agent.name,
-        description: agent.description,
-        ...(agent.displayName ? { title: agent.displayName } : {}),
-        inputSchema: agent.inputs?.length ? inputViewSchema(agent.inputs) : PROMPT_SCHEMA,
-        annotations: agentAnnotations(agent.tools, isBuiltinRead),
-        structured: (agent.inputs?.length ?? 0) > 0,
-      }));
+    (await service.listAgents()).filter(servedAgent).map((agent) => ({
+      name: agent.name,
+      description: agent.description,
+      ...(agent.displayName ? { title: agent.displayName } : {}),
+      inputSchema: servedInputSchema(agent),
+      annotations: agentAnnotations(agent.tools, isBuiltinRead),
+      structured: (agent.inputs?.length ?? 0) > 0,
+    }));
 
   return {
     list,
