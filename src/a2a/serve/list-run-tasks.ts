@@ -45,6 +45,8 @@ export async function listRunTasks(
       (!params.contextId || thread.id === params.contextId) &&
       (thread.agent === undefined || thread.agent === agent),
   );
+  // Read once for the page, not once per run that waits.
+  const pending = await service.pendingApprovals(userId, signal);
   const found: { view: RunView; task: Task }[] = [];
   for (const thread of threads) {
     const view = await service.getThread(userId, thread.id, signal);
@@ -53,7 +55,7 @@ export async function listRunTasks(
     for (const runId of runIds) {
       const run = await service.getRun(userId, runId, signal);
       if (!run || run.run.agent !== agent) continue;
-      const task = await viewTask(service, run, context, { history: view.messages });
+      const task = await viewTask(service, run, context, { history: view.messages, pending });
       if (matches(task, params)) found.push({ view: run, task });
     }
   }

@@ -1,6 +1,6 @@
 import { Role, type Message, type Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { RunService, RunView } from '../../server/run-service-types.js';
+import type { ApprovalView, RunService, RunView } from '../../server/run-service-types.js';
 import type { ThreadMessage } from '../../store/records.js';
 import { callSignal, callUser } from './run-executor.js';
 import { runTask, textPart } from './run-task.js';
@@ -29,6 +29,8 @@ const runHistory = (messages: readonly ThreadMessage[], runId: string): Message[
 export interface LoadOptions {
   /** Read the run's messages too (GetTask, ListTasks); otherwise the history is empty. */
   history?: boolean | readonly ThreadMessage[];
+  /** The caller's pending approvals, when already read (a list of tasks reads them once). */
+  pending?: readonly ApprovalView[];
 }
 
 /** The caller's run of `agent` as a task (another user's or another agent's is not there). */
@@ -57,7 +59,9 @@ export async function viewTask(
   const signal = callSignal(context);
   const approvals =
     view.run.status === 'awaiting_confirmation'
-      ? (await service.pendingApprovals(userId, signal)).filter((a) => a.runId === view.run.id)
+      ? (options.pending ?? (await service.pendingApprovals(userId, signal))).filter(
+          (a) => a.runId === view.run.id,
+        )
       : [];
   const messages =
     options.history === true
