@@ -8,7 +8,8 @@ import { mcpToolSource } from '../mcp/client/mcp-hub.js';
  */
 export const runAdapters: RunAdapters = {
   agentKinds: {
-    remote: async (definition) => (await import('../a2a/remote-kind.js')).remoteKind(definition),
+    remote: async (definition, setting) =>
+      (await import('../a2a/remote-kind.js')).remoteKind(definition, setting),
   },
   toolSource: mcpToolSource,
 };

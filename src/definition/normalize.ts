@@ -3,7 +3,8 @@ import { errorAt, warningAt, type IssuePath, type PendingIssue } from './issues.
 import { normalizeInput, normalizeOutput } from './normalize-io.js';
 import { normalizeModel, normalizeRun } from './normalize-model.js';
 import { normalizePrompt } from './normalize-prompt.js';
-import type { RawDefinition } from './raw-definition-schema.js';
+import { BUILT_IN_KINDS, type RawDefinition } from './raw-definition-schema.js';
+import { didYouMean } from './did-you-mean.js';
 import { pickSpelling } from './spelling.js';
 import { normalizeTools } from './normalize-tools.js';
 import type { AgentDefinition, RouterConfig } from './types.js';
@@ -153,6 +154,16 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
   if (raw.examples) definition.examples = raw.examples;
   const router = normalizeRouter(raw, ctx, issues);
   if (router) definition.router = router;
+  if (raw.kind !== undefined && raw.kind !== 'agent' && raw.kind !== 'router') {
+    // Another kind is the run's to register: a file cannot know, so it loads with a note.
+    definition.kind = raw.kind;
+    issues.push(
+      warningAt(
+        ['kind'],
+        `"${raw.kind}" is not a built-in kind (${BUILT_IN_KINDS.join(', ')}): the run must register it${didYouMean(raw.kind, BUILT_IN_KINDS)}`,
+      ),
+    );
+  }
 
   const onReject = section(raw, ['onReject', 'on_reject'], issues);
   if (onReject) definition.onReject = onReject.value;

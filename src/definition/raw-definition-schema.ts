@@ -5,6 +5,7 @@ import {
   nonEmptyText,
   numberBetween,
   oneOf,
+  kindName,
   outputFormatter,
   positiveInt,
   strictObject,
@@ -22,6 +23,9 @@ import {
  * proto3 JSON names such as `topP`, `maxTurns`); normalize.ts merges them.
  * Pure validation, no transforms, so the JSON Schema export is faithful.
  */
+
+/** The kinds a file may name that need no registering. */
+export const BUILT_IN_KINDS = ['agent', 'router'] as const;
 
 const INPUT_TYPES = [
   'string',
@@ -238,7 +242,10 @@ export const rawDefinitionShape = {
   on_reject: onReject(),
   mcpServers: mcpServersField().optional(),
   mcp_servers: mcpServersField().optional(),
-  kind: oneOf(['agent', 'router'], '`router`: route to domain agents, then synthesize.').optional(),
+  kind: kindName(
+    BUILT_IN_KINDS,
+    '`router`: route to domain agents, then synthesize; another name: a kind the run registers.',
+  ).optional(),
   examples: stringList(
     'Example requests this agent handles; a router shows them to pick domains.',
   ).optional(),

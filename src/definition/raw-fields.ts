@@ -56,6 +56,15 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(
     })
     .describe(description);
 
+/** `kind`: a built-in one, or the name of a kind the run registers (checked when it runs). */
+export const kindName = (builtIn: readonly string[], description: string) => {
+  const error = expected(`${builtIn.join(', ')} or the name of a registered agent kind`);
+  return z
+    .string({ error })
+    .regex(/^[a-z][a-z0-9_-]{0,63}$/, { error })
+    .describe(description);
+};
+
 export const stringList = (description: string) =>
   z.array(text('A name.'), { error: expected('a list of strings') }).describe(description);
 

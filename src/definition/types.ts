@@ -139,6 +139,11 @@ export interface AgentDefinition<TOutput = unknown> {
   runConfig?: RunConfig;
   /** Example requests (a router shows them next to the description). */
   examples?: string[];
+  /**
+   * A kind registered by the run (`RunOptions.adapters.agentKinds`) that this
+   * definition runs as; the built-in kinds are marked by their own field below.
+   */
+  kind?: string;
   /** Present for `kind: router`: route to domain agents in parallel, then synthesize. */
   router?: RouterConfig;
   /** Present for workflow agents (ADK's Sequential, Parallel and Loop agents): no model of its own. */

@@ -24,6 +24,7 @@ import { announceResult, closeServers } from './execution-frame.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
 import { awaitedCalls, checkStart, NEW_RUN, type RunStart } from './run-start.js';
 import { opening, openLoop } from './open-loop.js';
+import { kindNameOf, kindOf } from './agent-kinds.js';
 
 export { NEW_RUN, type RunStart } from './run-start.js';
 export {
@@ -131,9 +132,9 @@ export function resultOf(outcome: RunOutcome): RunResult {
 const isCodeAgent = (agent: Runnable): agent is Agent =>
   typeof (agent as Partial<Agent>).execute === 'function';
 
-/** A router, workflow or remote definition runs as a code agent (a stored one, once it has code state). */
+/** A definition of a registered kind runs as a code agent (a stored one, once it has code state). */
 function runsAsCode(definition: AgentDefinition, start: RunStart): boolean {
-  const code = definition.router ?? definition.workflow ?? definition.remote;
+  const code = kindNameOf(definition);
   switch (start.kind) {
     case 'new':
       return code !== undefined;
@@ -146,7 +147,7 @@ function runsAsCode(definition: AgentDefinition, start: RunStart): boolean {
   }
 }
 
-/** Runs a router, workflow or remote definition as the code agent it is; it may wait for a person. */
+/** Runs a definition as the code agent its kind makes; it may wait for a person. */
 async function driveAsCode(
   definition: AgentDefinition,
   start: RunStart,
@@ -183,44 +184,34 @@ const launchChild: LaunchChild = async (child) => {
 };
 
 /**
- * A router, workflow or remote definition as the code agent it runs as. Their
- * code loads when such a definition first runs, not with every plain run.
+ * A definition as the code agent its registered kind makes of it (router,
+ * workflow, remote, a caller's own), with the run set up as the kind says.
  */
 async function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
 ): Promise<CodeAgentRun> {
-  const run = await codeAgentOf(definition, options);
+  const made = await kindOf(definition, options)(definition, {
+    agents: options.services?.agents ?? options.agents,
+    ...(options.state ? { state: options.state } : {}),
+    ...(options.router ? { router: options.router } : {}),
+  });
   const cap = definition.runConfig?.max_cost_usd;
-  return cap === undefined ? run : { ...run, options: { ...run.options, maxCostUsd: cap } };
+  return {
+    agent: made.agent,
+    input: codeAgentInput(options.inputs ?? {}, options),
+    options: {
+      ...options,
+      ...(made.modelName ? { modelName: made.modelName } : {}),
+      ...(made.timeBudgetMs !== undefined
+        ? { timeBudgetMs: Math.min(made.timeBudgetMs, options.timeBudgetMs ?? Infinity) }
+        : {}),
+      ...(cap !== undefined ? { maxCostUsd: cap } : {}),
+    },
+  };
 }
 
-async function codeAgentOf(
-  definition: AgentDefinition,
-  options: ExecutionOptions,
-): Promise<CodeAgentRun> {
-  if (definition.router) {
-    const { routerRun } = await import('../router/run-router.js');
-    return routerRun({ ...definition, router: definition.router }, options);
-  }
-  if (definition.workflow) {
-    const { workflowRun } = await import('../workflow/run-workflow.js');
-    return workflowRun({ ...definition, workflow: definition.workflow }, options);
-  }
-  if (definition.remote) {
-    // Registered from above: the runtime does not import the A2A client.
-    const remote = (options.services?.agentKinds ?? options.adapters?.agentKinds)?.remote;
-    if (!remote)
-      throw new ConfigError(
-        `${definition.name} is a remote agent, and this run was given no remote agent kind (run it with cadre's run verbs).`,
-      );
-    const { kindRun } = await import('./kind-run.js');
-    return kindRun(definition, remote, options);
-  }
-  throw new ConfigError(`${definition.name} is not a router, workflow or remote agent.`);
-}
-
-/** Runs a router or workflow that may wait for a person (its children's approvals). */
+/** Runs a definition's code agent, which may wait for a person (its children's approvals). */
 async function driveCodeThatCanPause(
   run: CodeAgentRun,
   resume?: { state: RunState; decisions: Readonly<Record<string, ResumeDecision>> },

@@ -18,7 +18,7 @@ import type { GatePolicy } from '../../policy/tool-gate.js';
 import type { RunEvents } from './run-events.js';
 import type { Runtime } from './runtime.js';
 import type { SpawnLimits, SpawnServices } from '../subagents/spawn-services.js';
-import type { RouterOptions } from '../router/router-agent.js';
+import type { RouterOptions } from '../../contracts/router-options.js';
 
 export type { ModelResolver };
 
@@ -32,7 +32,7 @@ export const FALLBACK_MODEL = 'gemini-2.5-flash';
  * nor the A2A client, and runs without them (no MCP tools, no remote agents).
  */
 export interface RunAdapters {
-  /** Kinds of declarative agent that run as code (`remote`). */
+  /** Kinds of declarative agent that run as code (`remote`, a caller's own); they join the built-in ones. */
   agentKinds?: AgentKinds;
   /** Where a run tree's MCP tools come from; one source per tree. */
   toolSource?: ToolSourceFactory;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Agent } from '../../contracts/agent.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import { kindRun } from '../loop/kind-run.js';
-import { routerRun } from '../router/run-router.js';
-import { workflowRun } from '../workflow/run-workflow.js';
+import type { AgentKind } from '../../contracts/agent-kind.js';
+import type { AgentInput } from '../../contracts/agent.js';
+import { ScriptedModel } from '../../model/scripted-model.js';
+import { run } from '../run-verbs.js';
 import { codeAgentInput, promptFromInputs } from './code-agent-input.js';
 
 const base = {
@@ -11,24 +11,32 @@ const base = {
   promptConfig: { systemPrompt: 'Be brief.' },
   toolConfig: { tools: [] },
 };
-const router: AgentDefinition & { router: { domains: string[] } } = {
-  ...base,
-  name: 'router',
-  router: { domains: ['weather'] },
-};
-const workflow: AgentDefinition & { workflow: { kind: 'sequential'; agents: [] } } = {
+const router: AgentDefinition = { ...base, name: 'router', router: { domains: ['weather'] } };
+const workflow: AgentDefinition = {
   ...base,
   name: 'flow',
   workflow: { kind: 'sequential', agents: [] },
 };
-const remote: AgentDefinition = { ...base, name: 'remote' };
-const noAgent = (): Agent => ({
+const remote: AgentDefinition = {
+  ...base,
   name: 'remote',
-  description: 'never run',
-  async *execute() {
-    throw new Error('not run in this test');
-  },
-});
+  remote: { agentCardUrl: 'http://127.0.0.1:9/card' },
+};
+const custom: AgentDefinition = { ...base, name: 'custom', kind: 'custom' };
+
+/** Every kind's agent replaced by one that keeps the input it was given. */
+function capturing(seen: AgentInput[]): AgentKind {
+  return (definition) => ({
+    agent: {
+      name: definition.name,
+      description: definition.description,
+      async *execute(input: AgentInput) {
+        seen.push(input);
+        yield { type: 'final_result', message: 'Done', data: { content: 'ok' } };
+      },
+    },
+  });
+}
 
 const cases: Array<[string, Record<string, unknown>]> = [
   ['a prompt string', { prompt: 'Will it rain?' }],
@@ -41,13 +49,20 @@ const cases: Array<[string, Record<string, unknown>]> = [
 
 describe('the prompt a code agent starts from', () => {
   it.each(cases)(
-    'is the same for a router, a workflow, a remote agent and a code agent: %s',
+    'is the same for a router, a workflow, a remote agent and a registered kind (no model call): %s',
     async (_, inputs) => {
+      const seen: AgentInput[] = [];
+      const kind = capturing(seen);
+      const agentKinds = { router: kind, workflow: kind, remote: kind, custom: kind };
       const options = { inputs, memory: 'likes short answers' };
+      for (const definition of [router, workflow, remote, custom])
+        await run(definition, {
+          ...options,
+          model: new ScriptedModel([]),
+          adapters: { agentKinds },
+        });
       const expected = codeAgentInput(inputs, options);
-      expect(routerRun(router, options).input).toEqual(expected);
-      expect(workflowRun(workflow, options).input).toEqual(expected);
-      expect((await kindRun(remote, noAgent, options)).input).toEqual(expected);
+      expect(seen).toEqual([expected, expected, expected, expected]);
     },
   );
 

@@ -10,6 +10,7 @@ import type { AgentEventInput } from '../../events/types.js';
 import type { Message, ModelRequest, Usage } from '../../model/types.js';
 import type { AgentDefinition, RouterConfig } from '../../definition/types.js';
 import type { ToolTrace } from '../../contracts/run-result.js';
+import type { RouterOptions } from '../../contracts/router-options.js';
 import { inputsFor } from '../subagents/query-inputs.js';
 import { withTimeoutAndCancellation } from '../../util/time-budget.js';
 import { callModelOnce } from './call-model-once.js';
@@ -22,17 +23,9 @@ import {
   synthesisInput,
 } from './router-prompts.js';
 
-export const DEFAULT_DOMAIN_TIMEOUT_SECS = 60;
+export type { RouterOptions };
 
-export interface RouterOptions {
-  /** `threads`: each domain runs in a worker thread (agent-format `execution_mode`). */
-  executionMode?: 'async' | 'threads';
-  /** Per-role models (agent-format `model_overrides`); `router` picks the routing call's model. */
-  models?: { router?: string; domain?: string; synth?: string };
-  /** Restrict routing to these domains (agent-format `only_domains`). */
-  onlyDomains?: readonly string[];
-  domainTimeoutSecs?: number;
-}
+export const DEFAULT_DOMAIN_TIMEOUT_SECS = 60;
 
 interface DomainResult {
   domain: string;

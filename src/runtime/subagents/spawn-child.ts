@@ -312,6 +312,8 @@ function threadBlocker(definition: AgentDefinition, services: SpawnServices): st
   if (definition.router) return 'routers run in the caller';
   // A thread has no remote agent kind (the layers above register it in this one).
   if (definition.remote) return 'remote agents run in the caller';
+  // Nor a caller's own kinds.
+  if (definition.kind !== undefined) return 'agents of a registered kind run in the caller';
   if (splitGrants(definition, services.pool, services.mcp.projectServers()).mcp.length > 0)
     return 'its MCP servers belong to this process';
   return undefined;
