@@ -15,7 +15,8 @@ import { compactionSettings } from '../compaction/compaction-settings.js';
 import { costLimitOf, costSpent, executionBudget } from './cost-ceiling.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import { toolModelCall } from './tool-model-call.js';
-import { frameDeadline, spawnParentOf } from './execution-frame.js';
+import { spawnParentOf } from './execution-frame.js';
+import { Deadline } from './deadline.js';
 import type { LoopContext } from './loop-context.js';
 import { toolSetFor } from './shared-tool-set.js';
 import type { PreparedExecution } from './prepare-execution.js';
@@ -68,7 +69,12 @@ export function buildLoopContext({
   );
   const ownBudgetMs = (definition.runConfig?.max_time_minutes ?? DEFAULT_MAX_TIME_MINUTES) * 60_000;
   // A resumed run has only what it had not used before it paused.
-  const deadline = frameDeadline(ownBudgetMs, options.timeBudgetMs, state.activeMs, services.clock);
+  const deadline = Deadline.forExecution(
+    ownBudgetMs,
+    options.timeBudgetMs,
+    state.activeMs,
+    services.clock,
+  );
   // The caller signal children get: per run, never shared (listeners added to it must not pile
   // up across runs), and made on the first spawn when the caller gave none.
   let ownSignal: AbortSignal | undefined;
@@ -89,6 +95,7 @@ export function buildLoopContext({
       budget,
       maxCostUsd,
     }));
+  let generate: ReturnType<typeof toolModelCall> | undefined;
   const spawning: ReturnType<typeof nestedSpawns> | undefined = allowNested
     ? {
         spawn: (request, signal) => nested().spawn(request, signal),
@@ -121,7 +128,9 @@ export function buildLoopContext({
         ? { traceCarrier: () => services.traceCarrier?.(execution.executionId) }
         : {}),
       // What an MCP server asks mid-call: this agent's model (priced as the run's), its person.
-      generate: toolModelCall(client, state, emit, services.prices, budget),
+      // Made on the first such question: few runs have a tool that asks one.
+      generate: (request, signal) =>
+        (generate ??= toolModelCall(client, state, emit, services.prices, budget))(request, signal),
       confirm: services.confirm,
       ...(spawning ? { spawn: spawning.spawn } : {}),
     },

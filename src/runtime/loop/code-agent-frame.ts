@@ -9,8 +9,8 @@ import { spawnChild, type SpawnParent } from '../subagents/spawn-child.js';
 import { codeReplay, type CodeReplay } from '../subagents/code-replay.js';
 import { budgetedClient } from './budgeted-call.js';
 import type { CodeAgentOptions } from './code-agent-options.js';
-import type { Deadline } from './deadline.js';
-import { frameDeadline, spawnParentOf } from './execution-frame.js';
+import { spawnParentOf } from './execution-frame.js';
+import { Deadline } from './deadline.js';
 import { pickModel, type PreparedExecution } from './prepare-execution.js';
 import { storedSpendUsd } from './run-cost.js';
 
@@ -55,7 +55,7 @@ export function openCodeFrame(
   const client = replay ? replay.model(live) : live;
   // A resumed run has only the time it had not used before it paused.
   const usedMs = options.resume?.state.activeMs ?? 0;
-  const deadline = frameDeadline(
+  const deadline = Deadline.forExecution(
     DEFAULT_MAX_TIME_MINUTES * 60_000,
     options.timeBudgetMs,
     usedMs,

@@ -22,6 +22,19 @@ export class Deadline {
     this.resume();
   }
 
+  /** An execution's deadline: its own budget, capped by what its caller has left, less the time it already used. */
+  static forExecution(
+    ownBudgetMs: number,
+    callerBudgetMs: number | undefined,
+    usedMs: number,
+    clock: Clock,
+  ): Deadline {
+    return new Deadline(
+      Math.max(0, Math.min(ownBudgetMs, callerBudgetMs ?? Infinity) - usedMs),
+      clock,
+    );
+  }
+
   get expired(): boolean {
     return this.signal.aborted;
   }

@@ -2,29 +2,15 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { EventSink } from '../../events/types.js';
 import { Semaphore } from '../../util/semaphore.js';
 import type { SpawnParent } from '../subagents/spawn-child.js';
-import type { Clock } from '../../util/clock.js';
-import { Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { PreparedExecution } from './prepare-execution.js';
 
 /**
- * What every execution, declarative or code, shares: its time budget, how its
- * children see it, how it ends (one final_result) and, at the root, closing
- * the tree's servers.
+ * What every execution, declarative or code, shares: how its children see it,
+ * how it ends (one final_result) and, at the root, closing the tree's servers.
+ * Its time budget is `Deadline.forExecution`.
  */
-
-/** The agent's own budget, capped by what its caller has left, less the time it already used. */
-export function frameDeadline(
-  ownBudgetMs: number,
-  callerBudgetMs: number | undefined,
-  usedMs: number,
-  clock: Clock,
-): Deadline {
-  return new Deadline(
-    Math.max(0, Math.min(ownBudgetMs, callerBudgetMs ?? Infinity) - usedMs),
-    clock,
-  );
-}
 
 /** The execution as its subagents see it; the per-parent limit is created on the first spawn. */
 export function spawnParentOf(

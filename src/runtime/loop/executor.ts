@@ -24,7 +24,6 @@ import { announceResult, closeServers } from './execution-frame.js';
 import { codeAgentInput } from '../prompt/code-agent-input.js';
 import { awaitedCalls, checkStart, NEW_RUN, type RunStart } from './run-start.js';
 import { opening, openLoop } from './open-loop.js';
-import { kindNameOf, kindOf } from './agent-kinds.js';
 
 export { NEW_RUN, type RunStart } from './run-start.js';
 export {
@@ -134,7 +133,8 @@ const isCodeAgent = (agent: Runnable): agent is Agent =>
 
 /** A definition of a registered kind runs as a code agent (a stored one, once it has code state). */
 function runsAsCode(definition: AgentDefinition, start: RunStart): boolean {
-  const code = kindNameOf(definition);
+  // The fields kindNameOf reads: the registry loads only for a definition of a kind.
+  const code = definition.kind ?? definition.router ?? definition.workflow ?? definition.remote;
   switch (start.kind) {
     case 'new':
       return code !== undefined;
@@ -191,6 +191,7 @@ async function codeRunOf(
   definition: AgentDefinition,
   options: ExecutionOptions,
 ): Promise<CodeAgentRun> {
+  const { kindOf } = await import('./agent-kinds.js');
   const made = await kindOf(definition, options)(definition, {
     agents: options.services?.agents ?? options.agents,
     ...(options.state ? { state: options.state } : {}),

@@ -116,7 +116,7 @@ export async function spawnChild(
   let paused: ParentCallPaused | undefined;
   try {
     result = await (parent.execution.depth === 0
-      ? services.global.run(limited, signal)
+      ? services.global().run(limited, signal)
       : limited());
     parent.childFinished?.(result);
   } catch (error) {

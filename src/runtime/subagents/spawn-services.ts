@@ -41,8 +41,8 @@ export interface SpawnServices {
   /** Cadre's own state that no tool of the tree may reach. */
   protectedPaths?: readonly string[];
   maxDepth: number;
-  /** Bounds subagents running at once across the whole tree. */
-  global: Semaphore;
+  /** Bounds subagents running at once across the whole tree (made on the first spawn). */
+  global(): Semaphore;
   perParentLimit: number;
   graceMs?: number;
   /**
@@ -126,11 +126,14 @@ export function createSpawnServices(
   },
   limits: SpawnLimits = {},
 ): SpawnServices {
+  // Most run trees start no subagent: the tree's limit is made when the first one does.
+  let global: Semaphore | undefined;
   return {
     ...base,
     clock: base.clock ?? realClock,
     maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH,
-    global: new Semaphore(limits.globalConcurrency ?? DEFAULT_GLOBAL_CONCURRENCY),
+    global: () =>
+      (global ??= new Semaphore(limits.globalConcurrency ?? DEFAULT_GLOBAL_CONCURRENCY)),
     perParentLimit: limits.perParentConcurrency ?? DEFAULT_PER_PARENT_CONCURRENCY,
   };
 }
