@@ -2,7 +2,6 @@ import type { AgentInput } from '../../contracts/agent.js';
 import type { AwaitedCall, RunState } from '../../contracts/run-state.js';
 import { ConfigError } from '../../errors/cadre-error.js';
 import type { FunctionCallPart } from '../../model/types.js';
-import { visibleText } from '../../util/visible-text.js';
 import type { ResumeDecision } from '../../contracts/confirmation.js';
 
 /** What a new run carries to the loop. */
@@ -42,7 +41,8 @@ export function checkStart(start: RunStart<object>): void {
         throw new ConfigError(
           `A resumed call needs a decision, not "pause" (${deferred.map(([id]) => id).join(', ')}).`,
         );
-      const missing = awaitedCalls(stored).filter((c) => !decisions[c.callId]);
+      // Only the ids are read: no preview is made for a check.
+      const missing = awaitedCalls(stored, () => '').filter((c) => !decisions[c.callId]);
       if (missing.length > 0)
         throw new ConfigError(
           `No decision for call${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.callId).join(', ')}.`,
@@ -61,7 +61,7 @@ export function checkStart(start: RunStart<object>): void {
 /** Every call of the tree waiting for a decision: this turn's own, then those of its paused subagents. */
 export function awaitedCalls(
   state: Readonly<RunState>,
-  preview: (call: FunctionCallPart) => string = (call) => visibleText(call.name),
+  preview: (call: FunctionCallPart) => string,
 ): AwaitedCall[] {
   if (state.code)
     return Object.values(state.code.spawns).flatMap((s) => ('child' in s ? s.child.pending : []));
