@@ -1,6 +1,6 @@
 import { estimateInputTokens, outputCeiling, worstCaseUsd } from '../../cost/call-estimate.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
-import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
+import { priceFor, priced, type ModelPrice, type PriceTable } from '../../cost/prices.js';
 import { CostLimitError } from '../../errors/cadre-error.js';
 import {
   MODEL_SPECIFICATION_VERSION,
@@ -34,8 +34,9 @@ export function holdForCall(
   prices: PriceTable,
   /** The request's estimate when the caller already made it (measuring it for the window). */
   estimate?: number,
+  /** The model's price when the caller keeps it (a run asks once per model, not every turn). */
+  price: ModelPrice | undefined = priceFor(request.model, prices),
 ): HeldCall {
-  const price = priceFor(request.model, prices);
   const bounded = budget.bounded();
   const sent =
     bounded && request.config.maxOutputTokens === undefined
