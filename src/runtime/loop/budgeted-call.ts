@@ -38,14 +38,15 @@ export function holdForCall(
   price: ModelPrice | undefined = priceFor(request.model, prices),
 ): HeldCall {
   const bounded = budget.bounded();
+  // No cap anywhere above: nothing to hold or refuse, only the real cost to count once known.
+  if (!bounded) return { kind: 'held', request, settle: (usage) => charged(budget, usage, price) };
   const sent =
-    bounded && request.config.maxOutputTokens === undefined
+    request.config.maxOutputTokens === undefined
       ? { ...request, config: { ...request.config, maxOutputTokens: outputCeiling(request) } }
       : request;
-  // With no cap anywhere above, nothing needs holding: the estimate (a pass over the conversation) is skipped.
-  const estimated = bounded && price ? (estimate ?? estimateInputTokens(request)) : 0;
+  const estimated = price ? (estimate ?? estimateInputTokens(request)) : 0;
   const reservation = budget.reserve(
-    bounded && price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
+    price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
   );
   if (reservation.kind === 'refused') return reservation;
   const { hold } = reservation;
@@ -60,6 +61,18 @@ export function holdForCall(
       return cost;
     },
   };
+}
+
+/** A call's usage, priced, and its cost counted where no cap held anything for it. */
+function charged(
+  budget: CostBudget,
+  usage: Usage | undefined,
+  price: ModelPrice | undefined,
+): Usage | undefined {
+  if (!usage) return undefined;
+  const cost = priced(usage, price);
+  if (cost.costUsd) budget.charge(cost.costUsd);
+  return cost;
 }
 
 /**
