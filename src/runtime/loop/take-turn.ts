@@ -113,7 +113,14 @@ export async function takeTurn(
       'before_effects',
     );
   }
-  return answerCalls(ctx, turn.calls, offered, signal, isGrace);
+  // The calls' answers are awaited in this frame (not through answerCalls): one async frame less a turn.
+  let outcomes;
+  try {
+    outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));
+  } catch (error) {
+    return interruption(ctx, error, signal);
+  }
+  return answered(ctx, turn.calls, outcomes, signal, isGrace);
 }
 
 /** The request as sent: its estimate and measured size when the window was checked. */
@@ -252,13 +259,24 @@ export async function answerCalls(
   signal: AbortSignal,
   isGrace: boolean,
 ): Promise<Stop | undefined> {
-  const { state } = ctx;
   let outcomes;
   try {
     outcomes = await runToolCalls(calls, callEnvironment(ctx, offered, signal));
   } catch (error) {
     return interruption(ctx, error, signal);
   }
+  return answered(ctx, calls, outcomes, signal, isGrace);
+}
+
+/** What a turn's answered calls mean: the run was cancelled, waits for a person, or goes on. */
+function answered(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  outcomes: readonly CallOutcome[],
+  signal: AbortSignal,
+  isGrace: boolean,
+): Stop | undefined {
+  const { state } = ctx;
   if (signal.aborted) {
     // Every call is answered (some as interrupted); keep the real results, then stop.
     state.messages.push({
