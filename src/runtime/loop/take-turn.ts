@@ -105,7 +105,7 @@ export async function takeTurn(
 
   const offered =
     declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
-  if (turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)) {
+  if (hasSideEffect(ctx, turn.calls, offered)) {
     // Saved before any effect runs: a process that takes this run over answers these
     // calls from their action records instead of asking the model again.
     await ctx.journal.save(
@@ -121,6 +121,17 @@ export async function takeTurn(
     return interruption(ctx, error, signal);
   }
   return answered(ctx, turn.calls, outcomes, signal, isGrace);
+}
+
+/** Whether any of the calls is to an offered side-effecting tool (a plain loop: once per turn). */
+function hasSideEffect(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  offered: ReadonlySet<string>,
+): boolean {
+  for (const call of calls)
+    if (offered.has(call.name) && ctx.registry.get(call.name)?.sideEffect) return true;
+  return false;
 }
 
 /** The request as sent: its estimate and measured size when the window was checked. */
