@@ -37,8 +37,12 @@ export type SavePoint = 'before_effects' | 'turn_end';
 export interface RunJournal<Kept = unknown> {
   /** Holds the run for this process before anything naming it is written; at once once held. */
   lease(): Promise<void>;
-  /** Keeps the run's state with its events so far. */
-  save(state: Readonly<RunState>, point: SavePoint): Promise<void>;
+  /**
+   * Keeps the run's state with its events so far. A journal that keeps it at
+   * once (in memory) returns nothing: the loop saves after every turn, and
+   * waiting on a settled promise there costs the turn a tick.
+   */
+  save(state: Readonly<RunState>, point: SavePoint): Promise<void> | void;
   /** The run waits for a person on these calls; its state is kept to resume anywhere. */
   pause(state: RunState, pending: readonly AwaitedCall[]): Promise<Kept | undefined>;
   /**

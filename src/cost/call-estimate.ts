@@ -1,7 +1,8 @@
-import type { ModelRequest } from '../model/types.js';
+import type { Message, ModelRequest } from '../model/types.js';
 import type { ModelPrice } from './prices.js';
 import { maxOutputTokensFor } from './max-output-tokens.js';
-import { jsonSize } from './json-size.js';
+import { jsonSize, type JsonSize } from './json-size.js';
+import { messageSize } from './message-size.js';
 
 /**
  * Output tokens a call may write when its definition sets no
@@ -28,9 +29,16 @@ export function estimateInputTokens(request: ModelRequest): number {
 
 /** The same estimate for any part of a request (one message, the tools), so parts can be summed. */
 export function estimateTokensOf(value: unknown): number {
-  const { chars, images } = jsonSize(value);
-  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+  return tokensOfSize(jsonSize(value));
 }
+
+/** The same estimate for one message, read by its known shape (measured every turn). */
+export function estimateMessageTokens(message: Message): number {
+  return tokensOfSize(messageSize(message));
+}
+
+const tokensOfSize = ({ chars, images }: JsonSize): number =>
+  Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
 
 /** Characters that many estimated tokens stand for (to trim a text to a token budget). */
 export const charsForTokens = (tokens: number): number =>

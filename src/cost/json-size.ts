@@ -32,6 +32,19 @@ function resolved(value: unknown, key: string | number): unknown {
     : value;
 }
 
+/**
+ * JSON characters of the member `key` holding `value` (its toJSON applied), or
+ * undefined where JSON leaves it out: for a caller that walks the object itself.
+ */
+export function memberChars(
+  value: unknown,
+  key: string,
+  size: JsonSize,
+  depth: number,
+): number | undefined {
+  return valueChars(resolved(value, key), size, depth);
+}
+
 /** JSON characters of `v` (toJSON already applied), or undefined where JSON leaves it out. */
 function valueChars(v: unknown, size: JsonSize, depth: number): number | undefined {
   switch (typeof v) {
@@ -118,7 +131,7 @@ function entryChars(
 /** Below this length a string is scanned by hand: cheaper than calling the regular expression. */
 const SHORT = 32;
 
-function stringChars(text: string): number {
+export function stringChars(text: string): number {
   const length = text.length;
   if (length > SHORT) return ESCAPED.test(text) ? JSON.stringify(text).length : length + 2;
   for (let i = 0; i < length; i++) {

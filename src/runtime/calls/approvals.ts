@@ -160,13 +160,12 @@ function outputText(output: unknown): string {
  */
 function callContext(ctx: ToolContext, call: FunctionCallPart, tool: Tool): ToolContext {
   const { spawn } = ctx;
-  return {
-    ...ctx,
-    ...(tool.sideEffect ? { actionId: call.id } : {}),
-    ...(spawn
-      ? { spawn: (request, signal) => spawn({ callId: call.id, ...request }, signal) }
-      : {}),
-  };
+  if (!tool.sideEffect && !spawn) return ctx;
+  // One copy per call, its two fields set on it (conditional spreads made two objects more).
+  const context: ToolContext = { ...ctx };
+  if (tool.sideEffect) context.actionId = call.id;
+  if (spawn) context.spawn = (request, signal) => spawn({ callId: call.id, ...request }, signal);
+  return context;
 }
 
 /**

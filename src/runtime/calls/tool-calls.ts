@@ -20,7 +20,27 @@ const INVALID_JSON = '__invalid_json__';
  * calls run in parallel; a side-effecting call runs alone, after those
  * before it, so effects keep the model's order.
  */
-export async function runToolCalls(
+export function runToolCalls(
+  calls: readonly FunctionCallPart[],
+  env: CallEnvironment,
+): Promise<CallOutcome[]> {
+  // Most turns make one read-only call: it runs without the batching frames around it.
+  const only = calls.length === 1 ? (calls[0] as FunctionCallPart) : undefined;
+  if (only && !(env.offered.has(only.name) && env.registry.get(only.name)?.sideEffect)) {
+    const signal = env.toolContext.signal;
+    return runOne(only, env).then(
+      (outcome) => [outcome],
+      (error: unknown) => {
+        if (!isAbortError(error) && !signal.aborted) throw error;
+        return [interrupted(only)];
+      },
+    );
+  }
+  return runInOrder(calls, env);
+}
+
+/** Runs a turn's calls: read-only ones side by side, each side effect alone and in order. */
+async function runInOrder(
   calls: readonly FunctionCallPart[],
   env: CallEnvironment,
 ): Promise<CallOutcome[]> {

@@ -1,4 +1,8 @@
-import { estimateInputTokens, estimateTokensOf } from '../../cost/call-estimate.js';
+import {
+  estimateInputTokens,
+  estimateMessageTokens,
+  estimateTokensOf,
+} from '../../cost/call-estimate.js';
 import type {
   GenerationConfig,
   Message,
@@ -145,7 +149,7 @@ function conversationTokensOf(ctx: MeasuringContext): number {
   const cache = ctx.messageTokens;
   for (let i = kept.count; i < messages.length; i++) {
     const message = messages[i] as Message;
-    kept.tokens += cache?.get(message) ?? estimateTokensOf(message);
+    kept.tokens += cache?.get(message) ?? estimateMessageTokens(message);
   }
   kept.count = messages.length;
   kept.last = messages[messages.length - 1];
@@ -158,7 +162,7 @@ export function sizesOf(ctx: MeasuringContext, messages: readonly Message[]): nu
   return messages.map((message) => {
     let tokens = cache.get(message);
     if (tokens === undefined) {
-      tokens = estimateTokensOf(message);
+      tokens = estimateMessageTokens(message);
       cache.set(message, tokens);
     }
     return tokens;

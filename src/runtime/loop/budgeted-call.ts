@@ -1,6 +1,6 @@
 import { estimateInputTokens, outputCeiling, worstCaseUsd } from '../../cost/call-estimate.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
-import { priceFor, priced, type PriceTable } from '../../cost/prices.js';
+import { priceFor, priced, type ModelPrice, type PriceTable } from '../../cost/prices.js';
 import { CostLimitError } from '../../errors/cadre-error.js';
 import {
   MODEL_SPECIFICATION_VERSION,
@@ -34,17 +34,19 @@ export function holdForCall(
   prices: PriceTable,
   /** The request's estimate when the caller already made it (measuring it for the window). */
   estimate?: number,
+  /** The model's price when the caller keeps it (a run asks once per model, not every turn). */
+  price: ModelPrice | undefined = priceFor(request.model, prices),
 ): HeldCall {
-  const price = priceFor(request.model, prices);
   const bounded = budget.bounded();
+  // No cap anywhere above: nothing to hold or refuse, only the real cost to count once known.
+  if (!bounded) return { kind: 'held', request, settle: (usage) => charged(budget, usage, price) };
   const sent =
-    bounded && request.config.maxOutputTokens === undefined
+    request.config.maxOutputTokens === undefined
       ? { ...request, config: { ...request.config, maxOutputTokens: outputCeiling(request) } }
       : request;
-  // With no cap anywhere above, nothing needs holding: the estimate (a pass over the conversation) is skipped.
-  const estimated = bounded && price ? (estimate ?? estimateInputTokens(request)) : 0;
+  const estimated = price ? (estimate ?? estimateInputTokens(request)) : 0;
   const reservation = budget.reserve(
-    bounded && price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
+    price ? worstCaseUsd(request, price, estimated * budget.inputScale()) : 0,
   );
   if (reservation.kind === 'refused') return reservation;
   const { hold } = reservation;
@@ -59,6 +61,18 @@ export function holdForCall(
       return cost;
     },
   };
+}
+
+/** A call's usage, priced, and its cost counted where no cap held anything for it. */
+function charged(
+  budget: CostBudget,
+  usage: Usage | undefined,
+  price: ModelPrice | undefined,
+): Usage | undefined {
+  if (!usage) return undefined;
+  const cost = priced(usage, price);
+  if (cost.costUsd) budget.charge(cost.costUsd);
+  return cost;
 }
 
 /**

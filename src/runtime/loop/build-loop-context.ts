@@ -4,7 +4,7 @@ import {
   DEFAULT_MAX_TURNS,
   type AgentDefinition,
 } from '../../definition/types.js';
-import { completionDeclarations, type CompletionProtocol } from '../completion/completion.js';
+import type { Completion } from './made-once.js';
 import { ToolExecutionError } from '../../errors/cadre-error.js';
 import type { RunState } from '../../contracts/run-state.js';
 import type { OfferedTools } from './offered-tools.js';
@@ -26,7 +26,7 @@ import type { ExecutionOptions } from './run-options.js';
 export interface LoopParts {
   definition: AgentDefinition;
   state: RunState;
-  protocol: CompletionProtocol;
+  completion: Completion;
   client: ModelClient;
   prepared: PreparedExecution;
   options: ExecutionOptions;
@@ -37,15 +37,19 @@ export interface LoopParts {
 export function buildLoopContext({
   definition,
   state,
-  protocol,
+  completion,
   client,
   prepared,
   options,
   offered,
 }: LoopParts): LoopContext {
+  const { protocol } = completion;
   const { runId, execution, emit, services } = prepared;
   const allowNested = options.allowNested ?? true;
-  const { tools, withheld } = grantedTools(offered.local, services, allowNested, offered.mcp.tools);
+  const { tools, withheld } = grantedTools(offered.local, services, allowNested, [
+    ...offered.own,
+    ...offered.mcp.tools,
+  ]);
   for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
   if (withheld.length > 0) {
     emit({
@@ -62,7 +66,7 @@ export function buildLoopContext({
   } = toolSetFor(
     definition,
     tools,
-    completionDeclarations(protocol),
+    completion.declarations,
     services.runtime.declarations,
     // MCP tools belong to the run tree's connections: a set holding them is not kept past it.
     offered.mcp.tools.length === 0 ? services.runtime.toolSets : undefined,

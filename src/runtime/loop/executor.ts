@@ -251,7 +251,8 @@ async function runLoop(
       let next: Stop | undefined;
       while (!(next = limitReached(ctx))) {
         next = await takeTurn(ctx, ctx.declarations, signal);
-        await ctx.journal.save(ctx.state, 'turn_end');
+        const saving = ctx.journal.save(ctx.state, 'turn_end');
+        if (saving) await saving;
         if (next) break;
       }
       stop = next;

@@ -1,6 +1,7 @@
+import type { CallIdsSoFar } from '../calls/call-ids.js';
 import type { EventSink } from '../../events/types.js';
 import type { GenerationConfig, Message, ModelClient, ToolDeclaration } from '../../model/types.js';
-import type { PriceTable } from '../../cost/prices.js';
+import type { ModelPrice, PriceTable } from '../../cost/prices.js';
 import type { CostBudget } from '../../cost/cost-budget.js';
 import type { AgentDefinition } from '../../definition/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
@@ -74,6 +75,10 @@ export interface LoopContext {
   fixedTokens?: MeasuringContext['fixedTokens'];
   /** The conversation's estimate so far, grown by each turn's new messages (measure-request.ts). */
   conversationTokens?: MeasuringContext['conversationTokens'];
+  /** The model's price, looked up once per model (take-turn.ts). */
+  price?: { model: string; price: ModelPrice | undefined };
+  /** Every call id of the conversation so far, grown by each turn's model message (call-ids.ts). */
+  callIds?: CallIdsSoFar;
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */

@@ -33,10 +33,9 @@ class InMemoryJournal implements MemoryJournal {
     return Promise.resolve();
   }
 
-  save(state: Readonly<RunState>): Promise<void> {
+  save(state: Readonly<RunState>): void {
     // Kept by reference: a copy every turn would cost a run that never reads it.
     this.#saved = state as RunState;
-    return Promise.resolve();
   }
 
   pause(state: RunState): Promise<MemoryKept> {

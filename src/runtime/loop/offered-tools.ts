@@ -9,7 +9,9 @@ import type { SourcedTools, ToolSource } from '../../tools/tool-source.js';
 export interface OfferedTools {
   /** Pool tools, `task` and agents, by name. */
   local: string[];
-  /** The definition's own tools (`builtins`) and its MCP tools, with the warnings to say. */
+  /** The definition's own tools (`builtins`): made once per runtime, so runs may share them. */
+  own: Tool[];
+  /** Its MCP tools, with the warnings to say: they belong to the run tree's connections. */
   mcp: SourcedTools;
 }
 
@@ -65,7 +67,7 @@ export function offeredTools(
     builtins.length === 0
       ? grants.local
       : grants.local.filter((name) => !builtins.some((tool) => tool.name === name));
-  if (grants.mcp.length === 0) return { local, mcp: { tools: builtins, warnings: [] } };
+  if (grants.mcp.length === 0) return { local, own: builtins, mcp: { tools: [], warnings: [] } };
   return options.hub
     .toolsFor(
       grants.mcp,
@@ -73,5 +75,5 @@ export function offeredTools(
       (schema) => void options.validator.forJsonSchema(schema),
       options.signal ?? new AbortController().signal,
     )
-    .then((mcp) => ({ local, mcp: { ...mcp, tools: [...builtins, ...mcp.tools] } }));
+    .then((mcp) => ({ local, own: builtins, mcp }));
 }

@@ -3,11 +3,11 @@ import type { AgentDefinition } from '../../definition/types.js';
 import type { RunState } from '../../contracts/run-state.js';
 import { offeredTools } from './offered-tools.js';
 import { isoTime } from '../../util/iso-time.js';
-import { completionProtocol } from '../completion/completion.js';
 import { validateInputs } from '../prompt/inputs.js';
 import { preparePrompt } from '../prompt/prompts.js';
 import { definitionTools } from '../subagents/definition-tools.js';
 import { buildLoopContext } from './build-loop-context.js';
+import { completionOf } from './made-once.js';
 import { turnSignal } from './either-signal.js';
 import type { LoopContext } from './loop-context.js';
 import { pickModel, type PreparedExecution } from './prepare-execution.js';
@@ -27,8 +27,9 @@ export async function openLoop(
   const validator = services.runtime.validator;
   const fresh = start.kind === 'new';
   const inputs = fresh ? validateInputs(definition, options.inputs ?? {}, validator) : undefined;
-  const pending = completionProtocol(definition, validator);
-  const protocol = pending instanceof Promise ? await pending : pending;
+  const made = completionOf(definition, validator, services.runtime.made);
+  const completion = made instanceof Promise ? await made : made;
+  const { protocol } = completion;
   let state: RunState;
   let client: ModelClient;
   if (fresh) {
@@ -68,11 +69,19 @@ export async function openLoop(
     pool: services.pool,
     hub: services.mcp,
     validator,
-    builtins: (granted) => definitionTools(definition, granted),
+    builtins: (granted) => definitionTools(definition, granted, services.runtime.made),
     signal: options.signal,
   });
   const offered = offering instanceof Promise ? await offering : offering;
-  const ctx = buildLoopContext({ definition, state, protocol, client, prepared, options, offered });
+  const ctx = buildLoopContext({
+    definition,
+    state,
+    completion,
+    client,
+    prepared,
+    options,
+    offered,
+  });
   switch (start.kind) {
     case 'new':
       emit({

@@ -2,6 +2,7 @@ import type { ToolDeclaration } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
 import { SchemaValidator } from '../completion/schema-validator.js';
 import type { ToolSets } from './shared-tool-set.js';
+import { madeOnce, type MadeOnce } from './made-once.js';
 
 /**
  * Caches shared by many runs (compiled schemas). Create one per process or
@@ -13,6 +14,8 @@ export interface Runtime {
   declarations: WeakMap<Tool, ToolDeclaration>;
   /** Each definition's registry and declarations, shared by its runs while its tools stay the same. */
   toolSets?: ToolSets;
+  /** Each definition's completion and the tools its grants make, built on its first run. */
+  made?: MadeOnce;
 }
 
 export async function createRuntime(): Promise<Runtime> {
@@ -20,5 +23,6 @@ export async function createRuntime(): Promise<Runtime> {
     validator: await SchemaValidator.create(),
     declarations: new WeakMap(),
     toolSets: new WeakMap(),
+    made: madeOnce(),
   };
 }

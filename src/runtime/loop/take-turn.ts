@@ -11,12 +11,13 @@ import {
 } from '../../model/types.js';
 import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
-import { callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
+import { callIdsSoFar, callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { runModelTurn } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
 import { effectiveWindow, measureRequest, measureSize } from '../compaction/measure-request.js';
 import { estimateInputTokens } from '../../cost/call-estimate.js';
+import { priceFor, type ModelPrice } from '../../cost/prices.js';
 import type { ContextOverflow } from '../../model/context-overflow.js';
 import type { Stop } from './stop.js';
 import { runToolCalls, type CallEnvironment, type CallOutcome } from '../calls/tool-calls.js';
@@ -92,8 +93,11 @@ export async function takeTurn(
     if (emit !== SILENT)
       emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
-  if (turn.calls.length > 0 && !callIdsUnique(state.messages, turn.parts))
-    turn = { ...turn, ...withUniqueCallIds(state.messages, turn.parts) };
+  if (turn.calls.length > 0) {
+    const taken = (ctx.callIds = callIdsSoFar(ctx.callIds, state.messages)).ids;
+    if (!callIdsUnique(taken, turn.parts))
+      turn = { ...turn, ...withUniqueCallIds(taken, turn.parts) };
+  }
   if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });
   if (turn.text) state.finalText = turn.text;
 
@@ -101,7 +105,7 @@ export async function takeTurn(
 
   const offered =
     declarations === ctx.declarations ? ctx.offered : new Set(declarations.map((d) => d.name));
-  if (turn.calls.some((c) => offered.has(c.name) && ctx.registry.get(c.name)?.sideEffect)) {
+  if (hasSideEffect(ctx, turn.calls, offered)) {
     // Saved before any effect runs: a process that takes this run over answers these
     // calls from their action records instead of asking the model again.
     await ctx.journal.save(
@@ -109,7 +113,25 @@ export async function takeTurn(
       'before_effects',
     );
   }
-  return answerCalls(ctx, turn.calls, offered, signal, isGrace);
+  // The calls' answers are awaited in this frame (not through answerCalls): one async frame less a turn.
+  let outcomes;
+  try {
+    outcomes = await runToolCalls(turn.calls, callEnvironment(ctx, offered, signal));
+  } catch (error) {
+    return interruption(ctx, error, signal);
+  }
+  return answered(ctx, turn.calls, outcomes, signal, isGrace);
+}
+
+/** Whether any of the calls is to an offered side-effecting tool (a plain loop: once per turn). */
+function hasSideEffect(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  offered: ReadonlySet<string>,
+): boolean {
+  for (const call of calls)
+    if (offered.has(call.name) && ctx.registry.get(call.name)?.sideEffect) return true;
+  return false;
 }
 
 /** The request as sent: its estimate and measured size when the window was checked. */
@@ -173,9 +195,18 @@ function fitsAsItIs(
 
 /** The request held against the cost budget: one that would not fit does not start (no turn counted). */
 function heldRequest(ctx: LoopContext, request: ModelRequest, sent: Sent): Prepared {
-  const held = holdForCall(ctx.budget, request, ctx.prices, sent.estimated);
+  const held = holdForCall(ctx.budget, request, ctx.prices, sent.estimated, priceOf(ctx, request));
   if (held.kind === 'refused') return { kind: 'stop', stop: { reason: 'MAX_COST' } };
   return { kind: 'ready', held, sent };
+}
+
+/** The model's price, looked up once per model of the run (a lookup walks the whole table). */
+function priceOf(ctx: LoopContext, request: ModelRequest): ModelPrice | undefined {
+  const kept = ctx.price;
+  if (kept?.model === request.model) return kept.price;
+  const price = priceFor(request.model, ctx.prices);
+  ctx.price = { model: request.model, price };
+  return price;
 }
 
 /** The next request, measured and made to fit the context window first (fit-window.ts). */
@@ -239,13 +270,24 @@ export async function answerCalls(
   signal: AbortSignal,
   isGrace: boolean,
 ): Promise<Stop | undefined> {
-  const { state } = ctx;
   let outcomes;
   try {
     outcomes = await runToolCalls(calls, callEnvironment(ctx, offered, signal));
   } catch (error) {
     return interruption(ctx, error, signal);
   }
+  return answered(ctx, calls, outcomes, signal, isGrace);
+}
+
+/** What a turn's answered calls mean: the run was cancelled, waits for a person, or goes on. */
+function answered(
+  ctx: LoopContext,
+  calls: readonly FunctionCallPart[],
+  outcomes: readonly CallOutcome[],
+  signal: AbortSignal,
+  isGrace: boolean,
+): Stop | undefined {
+  const { state } = ctx;
   if (signal.aborted) {
     // Every call is answered (some as interrupted); keep the real results, then stop.
     state.messages.push({

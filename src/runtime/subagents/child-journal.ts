@@ -13,7 +13,7 @@ export function childJournal(
 ): RunJournal {
   return {
     lease: () => root.lease(),
-    save: () => Promise.resolve(),
+    save: () => undefined,
     pause: () => Promise.resolve(undefined),
     claim: (call, options) => root.claim(scoped(call), options),
     settle: (call, outcome) => root.settle(scoped(call), outcome),

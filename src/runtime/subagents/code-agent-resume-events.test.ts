@@ -49,8 +49,7 @@ const scripted = () =>
   });
 
 /** An event as a reader of the log tells it apart: who emitted it, what, and with what. */
-const key = (e: CadreEvent): string =>
-  JSON.stringify([e.executionId, e.type, e.message, e.data]);
+const key = (e: CadreEvent): string => JSON.stringify([e.executionId, e.type, e.message, e.data]);
 
 /** Pauses on the send, resumes with approval; the events of both parts, in order. */
 async function pauseAndResume(root: Parameters<typeof start>[0], options: ExecutionOptions) {

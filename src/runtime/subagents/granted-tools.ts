@@ -3,6 +3,8 @@ import type { Tool } from '../../tools/types.js';
 import { agentTool } from './agent-tool.js';
 import type { SpawnServices } from './spawn-services.js';
 import { TASK_TOOL, taskTool } from './task-tool.js';
+import type { AgentEntry } from '../../contracts/agent.js';
+import { toolMadeOnce } from '../loop/made-once.js';
 
 /**
  * The tools of one execution (for its isolated registry): only the granted names, each a
@@ -34,9 +36,7 @@ export function grantedTools(
       withheld.push(name);
       continue;
     }
-    tools.push(
-      entry ? agentTool(entry) : taskTool(services.agents, services.agents?.names() ?? []),
-    );
+    tools.push(madeTool(entry, services));
   }
   if (unknown.length > 0) {
     const available = [...services.pool.names(), TASK_TOOL, ...(services.agents?.names() ?? [])];
@@ -45,4 +45,22 @@ export function grantedTools(
     );
   }
   return { tools, withheld };
+}
+
+/**
+ * An agent offered as a tool, or `task` (entry undefined): the runtime's kept
+ * one while what it was made from stays the same, so runs share one tool set.
+ */
+function madeTool(entry: AgentEntry | undefined, services: SpawnServices): Tool {
+  const made = services.runtime.made;
+  if (entry) {
+    const source = entry.kind === 'definition' ? entry.definition : entry;
+    return toolMadeOnce(made, source, '', () => agentTool(entry));
+  }
+  const agents = services.agents;
+  const names = agents?.names() ?? [];
+  // `task` lists the agents by name: kept only while the lookup offers the same ones.
+  return toolMadeOnce(made, agents ?? services.pool, names.join('\n'), () =>
+    taskTool(agents, names),
+  );
 }
