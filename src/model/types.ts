@@ -160,9 +160,9 @@ export const MODEL_SPECIFICATION_VERSION = 'cadre-model/1';
 export interface ModelClient {
   /**
    * The contract this client implements (`MODEL_SPECIFICATION_VERSION`), checked
-   * when a run is given the client. Absent: a client written before the field, read as version 1.
+   * when a run is given the client.
    */
-  readonly specificationVersion?: typeof MODEL_SPECIFICATION_VERSION;
+  readonly specificationVersion: typeof MODEL_SPECIFICATION_VERSION;
   /** Provider name for logs and trajectories: `gemini`, `openai`, `scripted`, `replay`. */
   readonly provider: string;
   /**
