@@ -10,7 +10,6 @@ import type {
   ListedToken,
   MessageRole,
   Run,
-  RunJob,
   RunStatus,
   Thread,
   ThreadMessage,
@@ -27,7 +26,8 @@ import type {
   ThreadRow,
   UserRow,
 } from './schema/database.js';
-import { parseStoredArgs, parseStoredUsage } from './stored-json.js';
+import { parseStoredArgs, parseStoredJob, parseStoredUsage } from './stored-json.js';
+import { storedRunState } from './stored-run-state.js';
 import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
@@ -86,7 +86,7 @@ export const toRun = (row: RunRow): Run => ({
   agent: row.agent,
   status: row.status as RunStatus,
   definitionHash: row.definition_hash,
-  state: row.state === null ? null : (JSON.parse(row.state) as Run['state']),
+  state: row.state === null ? null : storedRunState(row.id, row.state),
   summary: row.summary,
   model: row.model,
   usage: parseStoredUsage(row.usage),
@@ -97,7 +97,7 @@ export const toRun = (row: RunRow): Run => ({
   eventSeq: Number(row.event_seq),
   owner: opt(row.owner),
   leaseUntil: opt(row.lease_until),
-  job: row.job === null ? undefined : (JSON.parse(row.job) as RunJob),
+  job: row.job === null ? undefined : parseStoredJob(row.id, row.job),
   cancelRequested: Number(row.cancel_requested) === 1,
 });
 

@@ -145,7 +145,7 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
       // One log, numbered without gaps or repeats: A's events before the stall, then B's.
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(events.length).toBeGreaterThan(owned.eventSeq);
-      expect(JSON.stringify(after?.state ?? null)).not.toContain('stale answer');
+      expect(JSON.stringify((await after?.state?.read()) ?? null)).not.toContain('stale answer');
     } finally {
       stalled.go();
       takeover.go();
