@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { loadTrajectory } from '../../trajectory/load-trajectory.js';
@@ -135,6 +136,17 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     });
     expect(replay.code, replay.stderr).toBe(0);
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('cancelling a recorded run that waits for approval removes the recording its pause kept (scripted model)', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob', record: true });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${paused.runId}.paused.json`);
+    expect(existsSync(kept)).toBe(true);
+    expect((await svc.cancelRun(userId, paused.runId))?.status).toBe('cancelled');
+    expect(existsSync(kept)).toBe(false);
+    expect(smtp.messages).toHaveLength(0);
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {
@@ -370,5 +382,64 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     );
     expect(await third.service.pendingApprovals(third.userId)).toHaveLength(0);
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('a recorded run taken over after it resumed keeps its recording: the takeover goes on with it to the end (scripted model)', async () => {
+    const model = mailer();
+    const first = await service(model);
+    const paused = await first.service.run({
+      userId: first.userId,
+      prompt: 'Mail Bob',
+      record: true,
+    });
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${paused.runId}.paused.json`);
+    expect(existsSync(kept)).toBe(true);
+    const { service: s1service, store: s1 } = opened.pop()!;
+    await s1service.close();
+
+    // A process resolves the approval, leases the run and resumes it: the mail goes, and the
+    // next turn is checkpointed (running, so the next owner recovers it rather than resumes it)
+    // before its effects. Then the process dies.
+    await s1.approvals.resolve(paused.approvals[0]!.approvalId, {
+      userId: first.userId,
+      decision: 'approve_once',
+    });
+    const leased = await s1.queue.leaseNext('a-process-that-dies', 1);
+    expect(leased?.run.id).toBe(paused.runId);
+    const { pendingTurn, ...state } = await leased!.run.state!.read();
+    const call = pendingTurn!.calls[0]!;
+    await s1.queue.checkpoint(paused.runId, {
+      owner: 'a-process-that-dies',
+      state: {
+        ...state,
+        status: 'running',
+        messages: [
+          ...state.messages,
+          {
+            role: 'user',
+            parts: [
+              {
+                kind: 'function_response',
+                id: call.id,
+                name: call.name,
+                response: { output: 'sent' },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    await s1.close();
+
+    const second = await service(model);
+    const followed = await second.service.followRun(second.userId, paused.runId, 0, {});
+    expect(followed?.status).toBe('completed');
+    expect(
+      (await second.service.getRun(second.userId, paused.runId))?.events.map((e) => e.type),
+    ).toContain('run_taken_over');
+    const file = await second.service.trajectoryFile(second.userId, paused.runId);
+    expect(file?.metadata.terminate_reason).toBe('GOAL');
+    expect(file?.approvals.map((a) => a.decision.kind)).toEqual(['approve']);
+    expect(existsSync(kept)).toBe(false);
   });
 });
