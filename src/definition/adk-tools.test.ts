@@ -169,14 +169,41 @@ describe("ADK MCPToolset: the agent's own MCP servers", () => {
     expect(lines(warnings).join('\n')).toMatch(/MCP server "toolset" is not started/);
   });
 
-  test('SSE and a toolset with no connection are warnings at their line; nothing is started', async () => {
+  test("sse_connection_params loads as an SSE server, as `.mcp.json`'s `type: sse` does, with its read timeout", async () => {
+    const file = await project('toolset-sse', {
+      'root_agent.yaml': llm('root', [
+        'tools:',
+        '  - name: MCPToolset',
+        '    args:',
+        '      sse_connection_params:',
+        '        url: http://127.0.0.1:9/events', // no `/sse` ending: the transport comes from the key
+        '        headers: { Authorization: "Bearer x" }',
+        '        timeout: 5',
+        '        sse_read_timeout: 120',
+        '      tool_name_prefix: events',
+      ]),
+    });
+    const { definition, warnings } = await loadDefinition(file, { cwd: dir });
+    expect(definition.mcpServers).toEqual({
+      events: {
+        transport: 'sse',
+        url: 'http://127.0.0.1:9/events',
+        headers: { Authorization: 'Bearer x' },
+        timeoutMs: 120_000,
+      },
+    });
+    expect(definition.toolConfig.tools).toEqual(['events__*']);
+    expect(lines(warnings)).toEqual([]);
+  });
+
+  test('an SSE toolset without a url, and one with no connection, are warnings at their line; nothing is started', async () => {
     const file = await project('toolset-bad', {
       'root_agent.yaml': llm('root', [
         'tools:', // 5
         '  - name: MCPToolset',
         '    args:',
         '      sse_connection_params:', // 8
-        '        url: http://127.0.0.1:9/sse',
+        '        headers: { Authorization: "Bearer x" }',
         '  - name: MCPToolset', // 10
       ]),
     });
@@ -184,8 +211,8 @@ describe("ADK MCPToolset: the agent's own MCP servers", () => {
     expect(definition.mcpServers).toBeUndefined();
     expect(definition.toolConfig.tools).toEqual([]);
     expect(lines(warnings)).toEqual([
-      '9 tools.0.args.sse_connection_params: Cadre speaks streamable HTTP to MCP servers, not SSE: use streamable_http_connection_params; left out',
-      '10 tools.1.name: MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
+      '9 tools.0.args.sse_connection_params: sse_connection_params needs a url, got a mapping; left out',
+      '10 tools.1.name: MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, sse_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
     ]);
   });
 });
