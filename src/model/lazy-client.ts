@@ -23,5 +23,6 @@ export function lazyClient(provider: string, load: () => Promise<ModelClient>): 
     async *generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
       yield* (await client()).generate(request, signal);
     },
+    contextWindow: async (signal) => (await client()).contextWindow?.(signal),
   };
 }
