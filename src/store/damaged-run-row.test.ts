@@ -96,4 +96,31 @@ describe('ATTACK: a run row damaged in the database is refused naming the field'
     expect(other?.job).toEqual(job);
     expect(await other?.state?.read()).toEqual(state);
   });
+
+  it('a queued run whose job is damaged does not head the queue forever: it is leased with the refusal, the next run after it', async () => {
+    // A store of its own: the runs above would be leased first.
+    const store = await openKyselyStore({ url: ':memory:' });
+    try {
+      const damaged = await seedRun(store, 'carol', 'queued');
+      const whole = await seedRun(store, 'dave', 'queued');
+      await store.runs.update(whole.run.id, {
+        job: { kind: 'start', prompt: 'Hi', messageSeq: 1 },
+      });
+      await sql`update runs set job = ${'{"kind":"start"}'} where id = ${damaged.run.id}`.execute(
+        store.db,
+      );
+      const first = await store.queue.leaseNext('w', 60_000);
+      expect(first?.run.id).toBe(damaged.run.id);
+      expect(first?.run.job).toBeUndefined();
+      expect(first?.damaged?.message).toMatch(
+        new RegExp(`^The stored run job of run ${damaged.run.id} is not valid: prompt: `),
+      );
+      const second = await store.queue.leaseNext('w', 60_000);
+      expect(second?.run.id).toBe(whole.run.id);
+      expect(second?.damaged).toBeUndefined();
+      expect(second?.run.job).toEqual({ kind: 'start', prompt: 'Hi', messageSeq: 1 });
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { StoredDataError } from '../errors/stored-data-error.js';
 import type {
   Action,
   ActionStatus,
@@ -100,6 +101,16 @@ export const toRun = (row: RunRow): Run => ({
   job: row.job === null ? undefined : parseStoredJob(row.id, row.job),
   cancelRequested: Number(row.cancel_requested) === 1,
 });
+
+/** A row being leased: a job that cannot be read is reported beside the run, not thrown. */
+export function toLeasedRun(row: RunRow): { run: Run; damaged?: StoredDataError } {
+  try {
+    return { run: toRun(row) };
+  } catch (error) {
+    if (!(error instanceof StoredDataError)) throw error;
+    return { run: toRun({ ...row, job: null }), damaged: error };
+  }
+}
 
 export const toAction = (row: ActionRow): Action => ({
   id: row.id,

@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../errors/cadre-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import type { ModelRequest } from '../../model/types.js';
+import { sql } from 'kysely';
+import type { KyselyStore } from '../../store/kysely-store.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
@@ -48,6 +50,17 @@ async function service(
   const user = await store.auth.ensureUser('ann');
   const other = await store.auth.ensureUser('eve');
   return { service: svc, store, userId: user.id, otherId: other.id };
+}
+
+/** Polls `read` until it gives a value, for at most 5 s. */
+async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
@@ -147,6 +160,38 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     expect((await svc.cancelRun(userId, paused.runId))?.status).toBe('cancelled');
     expect(existsSync(kept)).toBe(false);
     expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('ATTACK: a queued run whose stored job is damaged ends failed naming the field; the next run still runs (scripted model)', async () => {
+    const model = new ScriptedModel(() => ({ parts: [{ text: 'Hello.' }] }));
+    const { service: svc, store, userId } = await service(model);
+    const first = await svc.run({ userId, prompt: 'Hi' });
+    const stored = (await store.runs.get(first.runId, userId))!;
+    const queued = await store.runs.create({
+      threadId: first.threadId,
+      userId,
+      agent: stored.agent,
+      status: 'queued',
+      definitionSnapshot: await store.runs.getDefinition(stored.definitionHash),
+      definitionHash: stored.definitionHash,
+      model: stored.model,
+      job: { kind: 'start', prompt: 'Hi again', messageSeq: 1 },
+    });
+    await sql`update runs set job = ${'{"kind":"start","prompt":7}'} where id = ${queued.id}`.execute(
+      (store as KyselyStore).db,
+    );
+    // Reading it refuses the job, naming the field, until a worker has ended it.
+    await expect(store.runs.get(queued.id, userId)).rejects.toThrow(/stored run job/);
+    // The worker leases it on its next poll (no event to wait on): bounded.
+    const ended = await until(async () => {
+      const run = await store.runs.get(queued.id, userId).catch(() => undefined);
+      return run?.status === 'failed' ? run : undefined;
+    });
+    expect(ended.summary).toMatch(
+      new RegExp(`The stored run job of run ${queued.id} is not valid: prompt: `),
+    );
+    expect(ended.job).toBeUndefined();
+    expect((await svc.run({ userId, prompt: 'Still there?' })).status).toBe('completed');
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {

@@ -42,7 +42,9 @@ export async function stepRun(
   if (start.kind === 'leased' && start.leased.takenOver)
     await reportTakeover(ctx, writer, start.leased);
 
-  // 2. Load and parse: what the run needs next, its stored state read.
+  // 2. Load and parse: what the run needs next, its stored state read. A job that could not be
+  // read ends the run failed, naming the field.
+  if (start.kind === 'leased' && start.leased.damaged) throw start.leased.damaged;
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
   if (step.kind === 'new' && step.historySeqs) setup.coverHistory(step.historySeqs);
 
