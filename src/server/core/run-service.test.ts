@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../errors/cadre-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { sql } from 'kysely';
 import type { KyselyStore } from '../../store/kysely-store.js';
 import { openStore } from '../../store/open-store.js';
@@ -37,7 +41,7 @@ afterEach(async () => {
 });
 
 async function service(
-  model: ScriptedModel,
+  model: ModelClient,
 ): Promise<{ service: RunService; store: Store; userId: string; otherId: string }> {
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: AUDIT_KEY });
   const svc = await createRunService({
@@ -158,6 +162,36 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     const kept = join(await realpath(dir), '.cadre', 'runs', `${paused.runId}.paused.json`);
     expect(existsSync(kept)).toBe(true);
     expect((await svc.cancelRun(userId, paused.runId))?.status).toBe('cancelled');
+    expect(existsSync(kept)).toBe(false);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('a recorded run cancelled from elsewhere just as it pauses ends cancelled and keeps no paused recording (scripted model)', async () => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const inner = mailer();
+    const gated: ModelClient = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
+      provider: inner.provider,
+      async *generate(request, signal) {
+        await gate;
+        yield* inner.generate(request, signal);
+      },
+    };
+    const { service: svc, store, userId } = await service(gated);
+    let started = (_runId: string): void => undefined;
+    const announced = new Promise<string>((resolve) => (started = resolve));
+    const running = svc.run(
+      { userId, prompt: 'Mail Bob', record: true },
+      { onStarted: (ids) => started(ids.runId) },
+    );
+    const runId = await announced;
+    // Asked through the store, as another process's request would: this run is not stopped, it
+    // learns of the cancel when it goes to pause.
+    await store.runs.requestCancel(runId, userId);
+    open();
+    expect(await running).toMatchObject({ status: 'cancelled' });
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${runId}.paused.json`);
     expect(existsSync(kept)).toBe(false);
     expect(smtp.messages).toHaveLength(0);
   });
