@@ -1,8 +1,14 @@
-import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../src/model/types.js';
 
 /** The same scripted model for Cadre and the floor: one turn, a short answer, no network. */
 export function oneTurnModel(): ModelClient {
   return {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: 'scripted',
     async *generate(_request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
       signal.throwIfAborted();

@@ -1,4 +1,9 @@
-import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../src/model/types.js';
 
 /**
  * Wraps a scripted model so a test can stop an answer after its first text
@@ -6,6 +11,7 @@ import type { ModelChunk, ModelClient, ModelRequest } from '../../src/model/type
  * still going, with no timing guesses.
  */
 export class GatedModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'scripted';
   private gate: Promise<void> | undefined;
   private before: Promise<void> | undefined;

@@ -1,4 +1,10 @@
 import * as z from 'zod';
+import {
+  approvalBindingSchema as binding,
+  functionCallSchema as functionCall,
+  functionResponseSchema as functionResponse,
+  messageSchema as message,
+} from './message-schema.js';
 import type { RunState } from './run-state.js';
 
 /*
@@ -9,34 +15,6 @@ import type { RunState } from './run-state.js';
  */
 
 const record = z.record(z.string(), z.unknown());
-const signature = { signature: z.string().optional() };
-
-const inlineImage = z.looseObject({ mimeType: z.string(), data: z.string() });
-
-const functionCall = z.looseObject({
-  kind: z.literal('function_call'),
-  id: z.string(),
-  name: z.string(),
-  args: record,
-  ...signature,
-});
-
-const functionResponse = z.looseObject({
-  kind: z.literal('function_response'),
-  id: z.string(),
-  name: z.string(),
-  response: z.union([z.looseObject({ output: z.unknown() }), z.looseObject({ error: z.string() })]),
-  images: z.array(inlineImage).optional(),
-});
-
-const part = z.discriminatedUnion('kind', [
-  z.looseObject({ kind: z.literal('text'), text: z.string(), ...signature }),
-  z.looseObject({ kind: z.literal('thought'), text: z.string(), ...signature }),
-  functionCall,
-  functionResponse,
-]);
-
-const message = z.looseObject({ role: z.enum(['user', 'model']), parts: z.array(part) });
 
 const usage = z.looseObject({
   inputTokens: z.number(),
@@ -62,13 +40,6 @@ const subagentCost = z.looseObject({
   agent: z.string(),
   execution_id: z.string(),
   cost_usd: z.number(),
-});
-
-const binding = z.looseObject({
-  tool: z.string(),
-  inputHash: z.string(),
-  definitionHash: z.string(),
-  toolClass: z.string(),
 });
 
 const awaitedCall = z.looseObject({

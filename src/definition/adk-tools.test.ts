@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import type { ModelRequest } from '../model/types.js';
@@ -10,6 +12,9 @@ import { defineTool } from '../tools/types.js';
 import type { FileGate } from '../contracts/file-gate.js';
 import { loadDefinition } from './load-definition.js';
 
+const NOTES_SERVER = fileURLToPath(
+  new URL('../mcp/client/testing/notes-mcp-server.mjs', import.meta.url),
+);
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'cadre-adk-tools-'));
@@ -169,14 +174,83 @@ describe("ADK MCPToolset: the agent's own MCP servers", () => {
     expect(lines(warnings).join('\n')).toMatch(/MCP server "toolset" is not started/);
   });
 
-  test('SSE and a toolset with no connection are warnings at their line; nothing is started', async () => {
+  test("sse_connection_params loads as an SSE server, as `.mcp.json`'s `type: sse` does, with its read timeout", async () => {
+    const file = await project('toolset-sse', {
+      'root_agent.yaml': llm('root', [
+        'tools:',
+        '  - name: MCPToolset',
+        '    args:',
+        '      sse_connection_params:',
+        '        url: http://127.0.0.1:9/events', // no `/sse` ending: the transport comes from the key
+        '        headers: { Authorization: "Bearer x" }',
+        '        timeout: 5',
+        '        sse_read_timeout: 120',
+        '      tool_name_prefix: events',
+      ]),
+    });
+    const { definition, warnings } = await loadDefinition(file, { cwd: dir });
+    expect(definition.mcpServers).toEqual({
+      events: {
+        transport: 'sse',
+        url: 'http://127.0.0.1:9/events',
+        headers: { Authorization: 'Bearer x' },
+        timeoutMs: 120_000,
+      },
+    });
+    expect(definition.toolConfig.tools).toEqual(['events__*']);
+    expect(lines(warnings)).toEqual([]);
+  });
+
+  test('an sse_connection_params toolset connects to an HTTP+SSE MCP server on loopback and its tool answers (scripted model)', async () => {
+    const server = spawn(process.execPath, [NOTES_SERVER, '--sse'], {
+      env: { ...process.env, NOTES_TOKEN: 'tok-sse' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      });
+      const file = await project('toolset-sse-live', {
+        'root_agent.yaml': llm('root', [
+          'tools:',
+          '  - name: MCPToolset',
+          '    args:',
+          '      sse_connection_params:',
+          `        url: http://127.0.0.1:${port}/sse`,
+          '        headers: { Authorization: "Bearer tok-sse" }',
+          '      tool_name_prefix: notes',
+          '      tool_filter: [add_note]',
+        ]),
+      });
+      const { definition } = await loadDefinition(file, { cwd: dir });
+      const model = new ScriptedModel((request: ModelRequest): ScriptedTurn => {
+        const answer = request.messages.at(-1)?.parts.find((p) => p.kind === 'function_response');
+        return answer
+          ? { parts: [{ text: JSON.stringify(answer.response) }] }
+          : { parts: [{ functionCall: { name: 'notes__add_note', args: { text: 'over SSE' } } }] };
+      });
+      const result = await run(definition, {
+        model,
+        workspace: dir,
+        inputs: { prompt: 'Note it.' },
+        confirm: () => Promise.resolve({ kind: 'approve' }),
+      });
+      expect(result.terminate_reason).toBe('GOAL');
+      expect(result.final_message).toContain('added note 1');
+    } finally {
+      server.kill();
+    }
+  }, 30_000);
+
+  test('an SSE toolset without a url, and one with no connection, are warnings at their line; nothing is started', async () => {
     const file = await project('toolset-bad', {
       'root_agent.yaml': llm('root', [
         'tools:', // 5
         '  - name: MCPToolset',
         '    args:',
         '      sse_connection_params:', // 8
-        '        url: http://127.0.0.1:9/sse',
+        '        headers: { Authorization: "Bearer x" }',
         '  - name: MCPToolset', // 10
       ]),
     });
@@ -184,8 +258,8 @@ describe("ADK MCPToolset: the agent's own MCP servers", () => {
     expect(definition.mcpServers).toBeUndefined();
     expect(definition.toolConfig.tools).toEqual([]);
     expect(lines(warnings)).toEqual([
-      '9 tools.0.args.sse_connection_params: Cadre speaks streamable HTTP to MCP servers, not SSE: use streamable_http_connection_params; left out',
-      '10 tools.1.name: MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
+      '9 tools.0.args.sse_connection_params: sse_connection_params needs a url, got a mapping; left out',
+      '10 tools.1.name: MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, sse_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
     ]);
   });
 });

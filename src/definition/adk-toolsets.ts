@@ -18,11 +18,21 @@ function stdioServer(params: unknown): Record<string, unknown> | undefined {
   };
 }
 
-function httpServer(params: unknown): Record<string, unknown> | undefined {
+/**
+ * A remote server's params → Cadre's entry: `url`, `headers`, and ADK's
+ * `sse_read_timeout` (seconds: how long a reply may take) as the per-request
+ * limit. ADK's `timeout` bounds only the connecting, which Cadre has no field for.
+ */
+function remoteServer(params: unknown, type: 'http' | 'sse'): Record<string, unknown> | undefined {
   if (!isRecord(params) || typeof params.url !== 'string') return undefined;
+  const readTimeout = params.sse_read_timeout;
   return {
+    type,
     url: params.url,
     ...(isRecord(params.headers) ? { headers: params.headers } : {}),
+    ...(typeof readTimeout === 'number' && readTimeout > 0
+      ? { timeout: Math.round(readTimeout * 1000) }
+      : {}),
   };
 }
 
@@ -44,35 +54,29 @@ function connectionOf(args: Record<string, unknown>): Connection {
       ok: false,
       key,
       message:
-        'MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
+        'MCPToolset needs exactly one of stdio_server_params, stdio_connection_params, sse_connection_params, streamable_http_connection_params (ADK refuses it too); left out',
     };
   const value = args[key as string];
-  if (key === 'sse_connection_params')
-    return {
-      ok: false,
-      key,
-      message:
-        'Cadre speaks streamable HTTP to MCP servers, not SSE: use streamable_http_connection_params; left out',
-    };
   const server =
     key === 'stdio_server_params'
       ? stdioServer(value)
       : key === 'stdio_connection_params'
         ? stdioServer(isRecord(value) ? value.server_params : undefined)
-        : httpServer(value);
+        : remoteServer(value, key === 'sse_connection_params' ? 'sse' : 'http');
   return server
     ? { ok: true, server, key: key as string }
     : {
         ok: false,
         key,
-        message: `${key as string} needs ${key === 'streamable_http_connection_params' ? 'a url' : 'a command'}, got ${describeValue(value)}; left out`,
+        message: `${key as string} needs ${key?.startsWith('stdio') ? 'a command' : 'a url'}, got ${describeValue(value)}; left out`,
       };
 }
 
 /**
  * ADK `MCPToolset` entries of `tools` as the agent's MCP servers: stdio
- * (`stdio_server_params`, `stdio_connection_params.server_params`) or
- * streamable HTTP (`streamable_http_connection_params`). The server is
+ * (`stdio_server_params`, `stdio_connection_params.server_params`),
+ * streamable HTTP (`streamable_http_connection_params`) or HTTP+SSE
+ * (`sse_connection_params`, as `.mcp.json`'s `type: sse`). The server is
  * named by `tool_name_prefix` (as ADK prefixes its tools), else `toolset`,
  * `toolset_2`…; `tool_filter` grants those tools only, else every tool. Stdio
  * servers then wait for workspace trust like any agent file's.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors/model-error.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import type { ModelChunk, ModelClient } from '../model/types.js';
+import { MODEL_SPECIFICATION_VERSION, type ModelChunk, type ModelClient } from '../model/types.js';
 import { runEval } from './run-eval.js';
 import { containsScorer } from './scorers/contains.js';
 import { toolCalledScorer } from './scorers/tool-called.js';
@@ -113,6 +113,7 @@ describe('runEval over a small dataset (scripted model behaviour)', () => {
     let running = 0;
     let peak = 0;
     const slow = (): ModelClient => ({
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
       provider: 'counting',
       async *generate(request, signal): AsyncIterable<ModelChunk> {
         running++;
@@ -167,6 +168,7 @@ describe('runEval over a small dataset (scripted model behaviour)', () => {
 
 function failing(): ModelClient {
   return {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: 'failing',
     async *generate(): AsyncIterable<ModelChunk> {
       throw new ModelError('provider down');

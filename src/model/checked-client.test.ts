@@ -39,13 +39,15 @@ describe('a model client names the contract it implements', () => {
     );
   });
 
-  it('a client written before the field is taken as version 1', () => {
+  it('a client without the field is refused, not guessed to speak version 1', () => {
     const scripted = new ScriptedModel([]);
-    const older: ModelClient = {
-      provider: 'older',
+    const unnamed = {
+      provider: 'unnamed',
       generate: (request, signal) => scripted.generate(request, signal),
-    };
-    expect(checkedClient(older)).toBe(older);
+    } as Omit<ModelClient, 'specificationVersion'>;
+    expect(() => checkedClient(unnamed as ModelClient)).toThrow(
+      `The model client "unnamed" does not say which contract it implements; set specificationVersion: 'cadre-model/1'.`,
+    );
   });
 
   it('a run given such a client, directly or by a resolver, stops before asking it anything', async () => {

@@ -1,4 +1,9 @@
-import type { ModelChunk, ModelClient, ModelRequest } from './types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from './types.js';
 
 /**
  * A client whose code loads with its first turn: resolving a model (and
@@ -13,9 +18,11 @@ export function lazyClient(provider: string, load: () => Promise<ModelClient>): 
       throw error;
     }));
   return {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider,
     async *generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
       yield* (await client()).generate(request, signal);
     },
+    contextWindow: async (signal) => (await client()).contextWindow?.(signal),
   };
 }

@@ -91,10 +91,10 @@ describe('local: provider on a generated random-weight GGUF model', () => {
   it('loads the pulled generated model by its hub URI and reads the window from the GGUF metadata', async () => {
     const client = localClient(`  ${MODEL_URI}`, env, dir);
     try {
-      expect(await client.contextWindow()).toEqual({
-        contextWindow: WINDOW,
-        trainedWindow: WINDOW,
-      });
+      expect(await client.contextWindow()).toBe(WINDOW);
+      // Resolved as a run resolves it (text only, loaded lazily), it still tells its window.
+      const resolved = resolveModelClient('local:./tiny.gguf', env, { cwd: dir }).client;
+      expect(await resolved.contextWindow?.()).toBe(WINDOW);
     } finally {
       await client.close();
     }

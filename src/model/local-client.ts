@@ -40,10 +40,9 @@ export class LocalClient implements ModelClient {
     this.#label = options.label;
   }
 
-  /** The tokens one run's request and answer must fit, from the GGUF metadata (loads the model). */
-  async contextWindow(): Promise<{ contextWindow: number; trainedWindow: number }> {
-    const { contextWindow, trainedWindow } = await this.#host.ready();
-    return { contextWindow, trainedWindow };
+  /** The tokens one request and its answer must fit: the loaded context, at most the GGUF's window (loads the model). */
+  async contextWindow(): Promise<number> {
+    return (await this.#host.ready()).contextWindow;
   }
 
   /** Unloads the model now instead of when idle. */

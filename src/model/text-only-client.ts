@@ -44,5 +44,6 @@ export function textOnlyClient(client: ModelClient): ModelClient {
     specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: client.provider,
     generate: (request, signal) => client.generate(withoutImages(request), signal),
+    ...(client.contextWindow ? { contextWindow: client.contextWindow.bind(client) } : {}),
   };
 }

@@ -160,9 +160,9 @@ export const MODEL_SPECIFICATION_VERSION = 'cadre-model/1';
 export interface ModelClient {
   /**
    * The contract this client implements (`MODEL_SPECIFICATION_VERSION`), checked
-   * when a run is given the client. Absent: a client written before the field, read as version 1.
+   * when a run is given the client.
    */
-  readonly specificationVersion?: typeof MODEL_SPECIFICATION_VERSION;
+  readonly specificationVersion: typeof MODEL_SPECIFICATION_VERSION;
   /** Provider name for logs and trajectories: `gemini`, `openai`, `scripted`, `replay`. */
   readonly provider: string;
   /**
@@ -170,6 +170,13 @@ export interface ModelClient {
    * an abort error when `signal` fires.
    */
   generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
+  /**
+   * The tokens a request and its answer must fit, when the client knows its
+   * model's (a local model reads it from its file, loading the model). A run
+   * reads it once, before its first request; absent or undefined, the window
+   * comes from the context-window table or is learned from a refusal.
+   */
+  contextWindow?(signal?: AbortSignal): Promise<number | undefined>;
 }
 
 /** Picks the client for a model string; the CLI and server pass the env-aware resolver. */

@@ -13,3 +13,5 @@ export {
 export { canonicalHash, canonicalJson } from '../util/canonical-json.js';
 export { sha256Hex } from '../util/sha256.js';
 export { normaliseRecipient } from './recipient.js';
+/** For a store of one's own: a run's state column, read (checked, upgraded) when asked. */
+export { storedRunState } from './stored-run-state.js';

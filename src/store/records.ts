@@ -89,8 +89,8 @@ export interface Run {
   status: RunStatus;
   /** The definition the run started with (its snapshot: `store.runs.getDefinition`); editing the file never changes it. */
   definitionHash: string;
-  /** The loop state to resume from; null before the loop has started. */
-  state: RunState | null;
+  /** The loop state to resume from, read when asked; null before the loop has started. */
+  state: StoredRunState | null;
   summary: string;
   model: string;
   usage: Usage;
@@ -106,6 +106,16 @@ export interface Run {
   /** What a worker does when it leases the run; absent once the run is finished or paused. */
   job?: RunJob;
   cancelRequested: boolean;
+}
+
+/** A run's stored loop state, parsed and checked only when read (it can be large). */
+export interface StoredRunState {
+  /**
+   * The state, upgraded from an older version. Rejects with a StoredDataError
+   * naming the field when the stored state is damaged, a ConfigError when a
+   * newer Cadre wrote it.
+   */
+  read(): Promise<RunState>;
 }
 
 /** A run's next step, stored with it so any process can take it. */

@@ -1,3 +1,4 @@
+import { StoredDataError } from '../errors/stored-data-error.js';
 import type {
   Action,
   ActionStatus,
@@ -10,7 +11,6 @@ import type {
   ListedToken,
   MessageRole,
   Run,
-  RunJob,
   RunStatus,
   Thread,
   ThreadMessage,
@@ -27,7 +27,8 @@ import type {
   ThreadRow,
   UserRow,
 } from './schema/database.js';
-import { parseStoredArgs, parseStoredUsage } from './stored-json.js';
+import { parseStoredArgs, parseStoredJob, parseStoredUsage } from './stored-json.js';
+import { storedRunState } from './stored-run-state.js';
 import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
@@ -86,7 +87,7 @@ export const toRun = (row: RunRow): Run => ({
   agent: row.agent,
   status: row.status as RunStatus,
   definitionHash: row.definition_hash,
-  state: row.state === null ? null : (JSON.parse(row.state) as Run['state']),
+  state: row.state === null ? null : storedRunState(row.id, row.state),
   summary: row.summary,
   model: row.model,
   usage: parseStoredUsage(row.usage),
@@ -97,9 +98,19 @@ export const toRun = (row: RunRow): Run => ({
   eventSeq: Number(row.event_seq),
   owner: opt(row.owner),
   leaseUntil: opt(row.lease_until),
-  job: row.job === null ? undefined : (JSON.parse(row.job) as RunJob),
+  job: row.job === null ? undefined : parseStoredJob(row.id, row.job),
   cancelRequested: Number(row.cancel_requested) === 1,
 });
+
+/** A row being leased: a job that cannot be read is reported beside the run, not thrown. */
+export function toLeasedRun(row: RunRow): { run: Run; damaged?: StoredDataError } {
+  try {
+    return { run: toRun(row) };
+  } catch (error) {
+    if (!(error instanceof StoredDataError)) throw error;
+    return { run: toRun({ ...row, job: null }), damaged: error };
+  }
+}
 
 export const toAction = (row: ActionRow): Action => ({
   id: row.id,

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { approvalBindingSchema, messageSchema } from '../contracts/message-schema.js';
 import { StoredDataError } from '../errors/stored-data-error.js';
 import type { Usage } from '../model/types.js';
+import type { RunJob } from './records.js';
 
 /*
  * Schemas for the JSON columns the store reads back: what a row holds is
@@ -43,6 +45,27 @@ const usageSchema = z.looseObject({
   costUsd: z.number().optional(),
 });
 
+/** An approval's decision in a resume job (`ResumeDecision`). */
+const decisionSchema = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('approve'), binding: approvalBindingSchema.optional() }),
+  z.looseObject({ kind: z.literal('reject'), feedback: z.string().optional() }),
+  z.looseObject({ kind: z.literal('ask_again'), reason: z.string() }),
+]);
+
+/** A run's next step (`RunJob`): start with a prompt, or resume with the people's decisions. */
+const runJobSchema = z.discriminatedUnion('kind', [
+  z.looseObject({
+    kind: z.literal('start'),
+    prompt: z.string(),
+    messageSeq: z.number().int(),
+    record: z.boolean().optional(),
+    inputs: record.optional(),
+    conversation: z.array(messageSchema).optional(),
+    trace: z.looseObject({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
+  }),
+  z.looseObject({ kind: z.literal('resume'), decisions: z.record(z.string(), decisionSchema) }),
+]);
+
 /** A JSON column's text parsed and checked: the value, or a StoredDataError naming `what` and the field. */
 export function parseStored<T extends z.ZodType>(
   what: string,
@@ -73,3 +96,8 @@ export const parseStoredUsage = (text: string): Usage =>
 /** A call's arguments (actions.args_json): always an object. */
 export const parseStoredArgs = (text: string): Record<string, unknown> =>
   parseStored('call arguments', record, text);
+
+/** A run's job column (runs.job), checked when the row is read: a worker acts on it. */
+export const parseStoredJob = (runId: string, text: string): RunJob =>
+  // Checked above; the loose objects' extra fields are what a newer writer added.
+  parseStored(`run job of run ${runId}`, runJobSchema, text) as RunJob;

@@ -15,6 +15,8 @@ import type { ModelStep } from './types.js';
  * Decorates any ModelClient: every call becomes a model step (normalised
  * request and its hash, each chunk with its arrival time, retries, usage,
  * duration, the final error) while the chunks pass through unchanged.
+ * The inner client's `contextWindow` is not passed on: a replay cannot tell
+ * it, so a recorded run learns its window as its replay will.
  */
 export class RecordingModel implements ModelClient {
   readonly specificationVersion = MODEL_SPECIFICATION_VERSION;

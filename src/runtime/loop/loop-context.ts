@@ -67,7 +67,10 @@ export interface LoopContext {
   compaction?: CompactionSettings;
   /** The last call's estimated and reported input: the next request is measured from it. */
   measured?: MeasuredRequest;
-  /** A smaller window than the model table's, learned from a provider's "too long" answer. */
+  /**
+   * A smaller window than the model table's: the one the client told at the
+   * start (a local model's), or learned from a provider's "too long" answer.
+   */
   learnedWindow?: number;
   /** Each message's estimated tokens, kept so a turn's measure costs only its new messages. */
   messageTokens?: WeakMap<Message, number>;

@@ -107,6 +107,11 @@ export async function openLoop(
     default:
       start satisfies never;
   }
+  // A client that knows its model's window (a local model) tells it before the first request,
+  // which is then fitted to it instead of refused. Unknown when it cannot say: its first call
+  // reports the same failure.
+  const told = await client.contextWindow?.(options.signal).catch(() => undefined);
+  if (told !== undefined && told > 0) ctx.learnedWindow = told;
   return ctx;
 }
 

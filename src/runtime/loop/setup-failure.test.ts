@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../errors/cadre-error.js';
-import type { ModelClient } from '../../model/types.js';
+import { MODEL_SPECIFICATION_VERSION, type ModelClient } from '../../model/types.js';
 import { run } from '../run-verbs.js';
 
 /** A provider whose SDK is not installed: its first call throws the install hint. */
 const missingSdk: ModelClient = {
+  specificationVersion: MODEL_SPECIFICATION_VERSION,
   provider: 'gemini',
   async *generate() {
     throw new ConfigError('Gemini models need @google/genai: npm install @google/genai');

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { SpawnRequest } from '../../contracts/agent.js';
 import type { RunResult } from '../../contracts/run-result.js';
 import type { AgentDefinition } from '../../definition/types.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { codeReplay } from './code-replay.js';
 
 const request: ModelRequest = { model: 'm', messages: [], tools: [], config: {} };
@@ -10,7 +15,8 @@ const input = { prompt: 'go', inputs: {} };
 
 /** Answers each call with its number, or fails the calls named in `failing`. */
 function counting(failing: number[] = []): ModelClient & { calls: number } {
-  const client = {
+  const client: ModelClient & { calls: number } = {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: 'scripted',
     calls: 0,
     async *generate(): AsyncIterable<ModelChunk> {

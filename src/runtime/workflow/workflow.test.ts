@@ -4,7 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelClient, ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { loadDefinition } from '../../definition/load-definition.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { run as runDefinition } from '../run-verbs.js';
@@ -120,6 +124,7 @@ describe('ADK multi-agent configs (multi-file projects, scripted model responses
       parts: [{ text: `${agentOf(r)} says hi` }],
     }));
     const barrier: ModelClient = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
       provider: 'scripted',
       async *generate(request, signal) {
         started += 1;

@@ -39,6 +39,7 @@ import type { RunWorkerOptions } from '../worker/worker-types.js';
 import type { ServerContext } from './server-context.js';
 import type { WorkspacePlan } from './run-workspace.js';
 import { openProjectTrust } from '../../trust/project-trust.js';
+import { dropPausedRecording } from './paused-recording.js';
 import { refusalLines, untrustedHint } from '../../trust/trust-report.js';
 
 export interface RunServiceOptions {
@@ -261,6 +262,8 @@ export async function createRunService(options: RunServiceOptions): Promise<RunS
       if (!run) return undefined;
       // Driven here: stop it now rather than at the next heartbeat.
       worker?.cancel(runId);
+      // Cancelled while it waited: it will not resume, so its recording so far goes too.
+      if (run.status === 'cancelled') await dropPausedRecording(ctx, run.id);
       changes.publish({ kind: 'run', runId });
       return runResponse(ctx, userId, run);
     },

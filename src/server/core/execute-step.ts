@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../../definition/types.js';
 import { drive, NEW_RUN, type RunOutcome } from '../../runtime/loop/executor.js';
 import type { ExecutionOptions } from '../../runtime/loop/run-options.js';
-import { startRecording, type RecordingSnapshot } from '../../trajectory/recorder.js';
+import { startRecording, type RecordingResume } from '../../trajectory/recorder.js';
 import { HISTORY_MESSAGES } from './server-context.js';
 import type { Step } from './next-step.js';
 
@@ -16,8 +16,8 @@ export async function executeStep(
   definition: AgentDefinition,
   step: Step,
   options: ExecutionOptions,
-  /** A recorded run that paused: its recording so far, to go on with. */
-  recorded?: RecordingSnapshot,
+  /** A recorded run that paused: its recording so far and its decisions, to go on with. */
+  recorded?: RecordingResume,
 ): Promise<{ outcome: RunOutcome; recording?: Recording }> {
   switch (step.kind) {
     case 'new': {
@@ -33,18 +33,13 @@ export async function executeStep(
       const outcome = await drive(definition, NEW_RUN, recording?.options ?? started);
       return recording ? { outcome, recording } : { outcome };
     }
-    case 'resume': {
-      const recording = recorded
-        ? await startRecording(definition, options, {
-            previous: recorded,
-            decisions: step.decisions,
-          })
-        : undefined;
+    case 'resume':
+    case 'recover': {
+      // A run taken over after it resumed goes on with the recording its pause kept.
+      const recording = recorded ? await startRecording(definition, options, recorded) : undefined;
       const outcome = await drive(definition, step, recording?.options ?? options);
       return recording ? { outcome, recording } : { outcome };
     }
-    case 'recover':
-      return { outcome: await drive(definition, step, options) };
     default:
       return step satisfies never;
   }

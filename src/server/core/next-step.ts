@@ -1,4 +1,3 @@
-import { readRunState } from '../../contracts/run-state-version.js';
 import type { Message } from '../../model/types.js';
 import type { RunStart } from '../../runtime/loop/run-start.js';
 import type { Run, RunJob, StartExtras } from '../../store/types.js';
@@ -36,10 +35,11 @@ export function firstStep(start: Extract<DriveStart, { kind: 'new' }>): Step {
  * from an older version, refused from a newer one) before anything runs.
  */
 export async function nextStep(ctx: ServerContext, run: Run): Promise<Step> {
-  const { state, job } = run;
+  const state = run.state && (await run.state.read());
+  const { job } = run;
   if (state?.status === 'paused' && job?.kind === 'resume')
-    return { kind: 'resume', state: await readRunState(state), decisions: job.decisions };
-  if (state?.status === 'running') return { kind: 'recover', state: await readRunState(state) };
+    return { kind: 'resume', state, decisions: job.decisions };
+  if (state?.status === 'running') return { kind: 'recover', state };
   if (!state && job?.kind === 'start') {
     const thread = await threadHistory(ctx.store, run.threadId, job.messageSeq);
     return {

@@ -19,6 +19,14 @@ export async function readPausedRecording(
   return text === undefined ? undefined : (JSON.parse(text) as RecordingSnapshot);
 }
 
+/** A paused run that will not go on (cancelled while it waited) leaves no recording behind. */
+export async function dropPausedRecording(
+  ctx: Pick<ServerContext, 'trajectories'>,
+  runId: string,
+): Promise<void> {
+  await rm(pausedFile(ctx, runId), { force: true });
+}
+
 /**
  * A finished run's trajectory is saved; a run that paused keeps what was
  * recorded so far, for the step that resumes it (in this process or another
@@ -30,12 +38,12 @@ export async function keepRecording(
   recording: Recording,
   outcome: RunOutcome,
 ): Promise<void> {
-  const paused = pausedFile(ctx, runId);
   if (outcome.status === 'finished') {
     await saveTrajectory(trajectoryFile(ctx, runId), recording.finish(outcome.result));
-    await rm(paused, { force: true });
+    await dropPausedRecording(ctx, runId);
     return;
   }
+  const paused = pausedFile(ctx, runId);
   await mkdir(dirname(paused), { recursive: true });
   await writeFile(paused, JSON.stringify(recording.snapshot()), { encoding: 'utf8', mode: 0o600 });
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { runCliCaptured } from '../../testing/run-cli-captured.js';
 import { loadTrajectory } from '../../trajectory/load-trajectory.js';
@@ -7,7 +8,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../errors/cadre-error.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
+import { sql } from 'kysely';
+import type { KyselyStore } from '../../store/kysely-store.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
@@ -34,7 +41,7 @@ afterEach(async () => {
 });
 
 async function service(
-  model: ScriptedModel,
+  model: ModelClient,
 ): Promise<{ service: RunService; store: Store; userId: string; otherId: string }> {
   const store = await openStore({ url: join(dir, 'cadre.db'), auditKey: AUDIT_KEY });
   const svc = await createRunService({
@@ -47,6 +54,17 @@ async function service(
   const user = await store.auth.ensureUser('ann');
   const other = await store.auth.ensureUser('eve');
   return { service: svc, store, userId: user.id, otherId: other.id };
+}
+
+/** Polls `read` until it gives a value, for at most 5 s. */
+async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const lastParts = (r: ModelRequest) => r.messages.at(-1)?.parts ?? [];
@@ -135,6 +153,79 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     });
     expect(replay.code, replay.stderr).toBe(0);
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('cancelling a recorded run that waits for approval removes the recording its pause kept (scripted model)', async () => {
+    const { service: svc, userId } = await service(mailer());
+    const paused = await svc.run({ userId, prompt: 'Mail Bob', record: true });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${paused.runId}.paused.json`);
+    expect(existsSync(kept)).toBe(true);
+    expect((await svc.cancelRun(userId, paused.runId))?.status).toBe('cancelled');
+    expect(existsSync(kept)).toBe(false);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('a recorded run cancelled from elsewhere just as it pauses ends cancelled and keeps no paused recording (scripted model)', async () => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const inner = mailer();
+    const gated: ModelClient = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
+      provider: inner.provider,
+      async *generate(request, signal) {
+        await gate;
+        yield* inner.generate(request, signal);
+      },
+    };
+    const { service: svc, store, userId } = await service(gated);
+    let started = (_runId: string): void => undefined;
+    const announced = new Promise<string>((resolve) => (started = resolve));
+    const running = svc.run(
+      { userId, prompt: 'Mail Bob', record: true },
+      { onStarted: (ids) => started(ids.runId) },
+    );
+    const runId = await announced;
+    // Asked through the store, as another process's request would: this run is not stopped, it
+    // learns of the cancel when it goes to pause.
+    await store.runs.requestCancel(runId, userId);
+    open();
+    expect(await running).toMatchObject({ status: 'cancelled' });
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${runId}.paused.json`);
+    expect(existsSync(kept)).toBe(false);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('ATTACK: a queued run whose stored job is damaged ends failed naming the field; the next run still runs (scripted model)', async () => {
+    const model = new ScriptedModel(() => ({ parts: [{ text: 'Hello.' }] }));
+    const { service: svc, store, userId } = await service(model);
+    const first = await svc.run({ userId, prompt: 'Hi' });
+    const stored = (await store.runs.get(first.runId, userId))!;
+    const queued = await store.runs.create({
+      threadId: first.threadId,
+      userId,
+      agent: stored.agent,
+      status: 'queued',
+      definitionSnapshot: await store.runs.getDefinition(stored.definitionHash),
+      definitionHash: stored.definitionHash,
+      model: stored.model,
+      job: { kind: 'start', prompt: 'Hi again', messageSeq: 1 },
+    });
+    await sql`update runs set job = ${'{"kind":"start","prompt":7}'} where id = ${queued.id}`.execute(
+      (store as KyselyStore).db,
+    );
+    // Reading it refuses the job, naming the field, until a worker has ended it.
+    await expect(store.runs.get(queued.id, userId)).rejects.toThrow(/stored run job/);
+    // The worker leases it on its next poll (no event to wait on): bounded.
+    const ended = await until(async () => {
+      const run = await store.runs.get(queued.id, userId).catch(() => undefined);
+      return run?.status === 'failed' ? run : undefined;
+    });
+    expect(ended.summary).toMatch(
+      new RegExp(`The stored run job of run ${queued.id} is not valid: prompt: `),
+    );
+    expect(ended.job).toBeUndefined();
+    expect((await svc.run({ userId, prompt: 'Still there?' })).status).toBe('completed');
   });
 
   it('pauses for approval, sends nothing until approved, then sends exactly once and finishes', async () => {
@@ -370,5 +461,64 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     );
     expect(await third.service.pendingApprovals(third.userId)).toHaveLength(0);
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('a recorded run taken over after it resumed keeps its recording: the takeover goes on with it to the end (scripted model)', async () => {
+    const model = mailer();
+    const first = await service(model);
+    const paused = await first.service.run({
+      userId: first.userId,
+      prompt: 'Mail Bob',
+      record: true,
+    });
+    const kept = join(await realpath(dir), '.cadre', 'runs', `${paused.runId}.paused.json`);
+    expect(existsSync(kept)).toBe(true);
+    const { service: s1service, store: s1 } = opened.pop()!;
+    await s1service.close();
+
+    // A process resolves the approval, leases the run and resumes it: the mail goes, and the
+    // next turn is checkpointed (running, so the next owner recovers it rather than resumes it)
+    // before its effects. Then the process dies.
+    await s1.approvals.resolve(paused.approvals[0]!.approvalId, {
+      userId: first.userId,
+      decision: 'approve_once',
+    });
+    const leased = await s1.queue.leaseNext('a-process-that-dies', 1);
+    expect(leased?.run.id).toBe(paused.runId);
+    const { pendingTurn, ...state } = await leased!.run.state!.read();
+    const call = pendingTurn!.calls[0]!;
+    await s1.queue.checkpoint(paused.runId, {
+      owner: 'a-process-that-dies',
+      state: {
+        ...state,
+        status: 'running',
+        messages: [
+          ...state.messages,
+          {
+            role: 'user',
+            parts: [
+              {
+                kind: 'function_response',
+                id: call.id,
+                name: call.name,
+                response: { output: 'sent' },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    await s1.close();
+
+    const second = await service(model);
+    const followed = await second.service.followRun(second.userId, paused.runId, 0, {});
+    expect(followed?.status).toBe('completed');
+    expect(
+      (await second.service.getRun(second.userId, paused.runId))?.events.map((e) => e.type),
+    ).toContain('run_taken_over');
+    const file = await second.service.trajectoryFile(second.userId, paused.runId);
+    expect(file?.metadata.terminate_reason).toBe('GOAL');
+    expect(file?.approvals.map((a) => a.decision.kind)).toEqual(['approve']);
+    expect(existsSync(kept)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import type { RunWriter } from './run-writer.js';
 import type { ServerContext } from './server-context.js';
 import { stepOptions } from './step-options.js';
 import { reportTakeover } from './report-takeover.js';
-import { keepRecording, readPausedRecording } from './paused-recording.js';
+import { dropPausedRecording, keepRecording, readPausedRecording } from './paused-recording.js';
 import { runWorkspace } from './run-workspace.js';
 
 /**
@@ -42,15 +42,22 @@ export async function stepRun(
   if (start.kind === 'leased' && start.leased.takenOver)
     await reportTakeover(ctx, writer, start.leased);
 
-  // 2. Load and parse: what the run needs next, its stored state read.
+  // 2. Load and parse: what the run needs next, its stored state read. A job that could not be
+  // read ends the run failed, naming the field.
+  if (start.kind === 'leased' && start.leased.damaged) throw start.leased.damaged;
   const step = start.kind === 'new' ? firstStep(start) : await nextStep(ctx, run);
   if (step.kind === 'new' && step.historySeqs) setup.coverHistory(step.historySeqs);
 
   // 3. Apply the decision, 4. continue: the loop runs the decided calls (each claimed in the
   // journal, so none runs twice), then takes turns until the run finishes or pauses.
-  // A recorded run that paused kept its recording so far beside where the trajectory goes.
-  const paused = step.kind === 'resume' ? await readPausedRecording(ctx, run.id) : undefined;
-  const { outcome, recording } = await executeStep(definition, step, setup.options, paused);
+  // A recorded run that paused kept its recording so far beside where the trajectory goes; one
+  // taken over after it resumed goes on with it too, with the decisions it resumed with.
+  const paused = step.kind === 'new' ? undefined : await readPausedRecording(ctx, run.id);
+  const resumed = paused && {
+    previous: paused,
+    decisions: run.job?.kind === 'resume' ? run.job.decisions : {},
+  };
+  const { outcome, recording } = await executeStep(definition, step, setup.options, resumed);
   if (hooks.abandoned()) return { kind: 'elsewhere' };
   if (recording) await keepRecording(ctx, run.id, recording, outcome);
 
@@ -68,5 +75,8 @@ export async function stepRun(
       ? await journal.pause(outcome.state, outcome.pending)
       : await journal.finish(outcome.result);
   if (!settled) return { kind: 'elsewhere' };
+  // Cancelled as it paused: the run ends here, and the recording its pause kept goes.
+  if (recording && outcome.status === 'paused' && settled.status === 'cancelled')
+    await dropPausedRecording(ctx, run.id);
   return { kind: 'settled', run: settled, actionsCreated: setup.actionsCreated() };
 }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CadreEvent } from '../../events/types.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { RunEvent, Store, ThreadMessage } from '../../store/types.js';
 import { startSmtpServer, type TestSmtpServer } from '../../tools/mail/testing/test-support.js';
@@ -19,6 +24,7 @@ let service: RunService;
 
 /** Answers after the tool's result wait until the test opens the gate. */
 class GatedModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'scripted';
   private open = () => {};
   private readonly gate = new Promise<void>((resolve) => (this.open = resolve));

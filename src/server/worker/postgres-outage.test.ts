@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../errors/store-error.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { openKyselyStore, openStore } from '../../store/open-store.js';
 import { TestPostgres } from '../../store/testing/embedded-postgres.js';
 import type { Store } from '../../store/types.js';
@@ -38,6 +43,7 @@ function gatedModel(gates: Record<string, { opened: Promise<void> }>) {
   const calls: Record<string, number> = {};
   const asked = new Map<string, () => void>();
   const client: ModelClient = {
+    specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: 'scripted',
     async *generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
       const text = JSON.stringify(request.messages);

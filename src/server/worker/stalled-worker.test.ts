@@ -3,7 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { afterWrites, heardWrites } from '../../testing/heard-writes.js';
@@ -17,6 +22,7 @@ import type { RunService } from '../run-service-types.js';
  * once the call is waiting, `done` once it has answered.
  */
 class StalledModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'stalled';
   calls = 0;
   /** The call woke with its answer (it was not stopped while it stood still). */
@@ -139,7 +145,7 @@ describe('a worker that stalls past its lease (two workers on one real SQLite st
       // One log, numbered without gaps or repeats: A's events before the stall, then B's.
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(events.length).toBeGreaterThan(owned.eventSeq);
-      expect(JSON.stringify(after?.state ?? null)).not.toContain('stale answer');
+      expect(JSON.stringify((await after?.state?.read()) ?? null)).not.toContain('stale answer');
     } finally {
       stalled.go();
       takeover.go();

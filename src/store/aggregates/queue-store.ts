@@ -1,4 +1,5 @@
 import type { RunState } from '../../contracts/run-state.js';
+import type { StoredDataError } from '../../errors/stored-data-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { Usage } from '../../model/types.js';
 import type {
@@ -72,6 +73,12 @@ export interface LeasedRun {
   run: Run;
   takenOver: boolean;
   interrupted: Action[];
+  /**
+   * The row's job could not be read (it names the field; `run.job` is then
+   * absent). The run is leased all the same, so its step ends it failed
+   * instead of it heading the queue on every poll.
+   */
+  damaged?: StoredDataError;
 }
 
 export interface PauseRun {

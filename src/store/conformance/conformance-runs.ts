@@ -55,7 +55,7 @@ export function runCases(fixture: CurrentFixture): void {
         summary: 'Done.',
         usage: state.usage,
       });
-      expect(updated.ok && updated.value.state).toEqual(state);
+      expect(updated.ok && (await updated.value.state?.read())).toEqual(state);
       const done = await store.runs.update(
         run.id,
         { status: 'completed' },
@@ -67,8 +67,8 @@ export function runCases(fixture: CurrentFixture): void {
         status: 'completed',
         summary: 'Done.',
         usage: state.usage,
-        state,
       });
+      expect(await read?.state?.read()).toEqual(state);
     });
 
     it('expectedStatus guards the update: a mismatch reports the status found and writes nothing', async () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { emptyUsage } from '../../model/types.js';
 import type { Action, Run } from '../records.js';
-import { toAction, toMessage, toRun, toThread } from '../rows.js';
+import { toAction, toLeasedRun, toMessage, toRun, toThread } from '../rows.js';
 import type { Database, RunRow } from '../schema/database.js';
 import { later, now, writeTransaction, type StoreContext } from '../store-context.js';
 import { openThread, startJob } from './run-start.js';
@@ -175,7 +175,7 @@ export function leaseNextRun(
           .execute();
         interrupted = rows.map(toAction);
       }
-      return { run: toRun(row), takenOver, interrupted };
+      return { ...toLeasedRun(row), takenOver, interrupted };
     },
     signal,
   );

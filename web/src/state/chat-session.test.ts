@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel, type ScriptedTurn } from '../../../src/model/scripted-model.js';
-import type { ModelChunk, ModelClient, ModelRequest } from '../../../src/model/types.js';
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type ModelChunk,
+  type ModelClient,
+  type ModelRequest,
+} from '../../../src/model/types.js';
 import {
   startRealTestServer,
   type RealTestServer,
@@ -48,6 +53,7 @@ function turn(request: ModelRequest): ScriptedTurn {
  * pieces that come together into one delta line.
  */
 class SteppedModel implements ModelClient {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = 'scripted';
   /** Resolves when text piece `index` may go. */
   beforeText: ((index: number) => Promise<unknown>) | undefined;

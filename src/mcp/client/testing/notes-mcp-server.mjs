@@ -1,5 +1,5 @@
-// A small MCP server for tests, speaking real MCP over stdio (or streamable
-// HTTP when started through `startNotesHttpServer`). It keeps notes in memory
+// A small MCP server for tests, speaking real MCP over stdio (or, started with
+// `--http` or `--sse`, streamable HTTP or the older HTTP+SSE transport). It keeps notes in memory
 // and appends one line per start to the file named by NOTES_STARTS, so tests
 // can count how many processes were started.
 import { appendFileSync } from 'node:fs';
@@ -165,6 +165,39 @@ if (process.argv[2] === '--http') {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  });
+  http.listen(0, '127.0.0.1', () => process.stdout.write(`${http.address().port}\n`));
+}
+
+// `--sse`: the older HTTP+SSE transport on 127.0.0.1 (GET /sse opens a session's
+// stream, POST /messages?sessionId= carries its requests); prints the port on
+// stdout. Requests must carry `Bearer $NOTES_TOKEN`.
+if (process.argv[2] === '--sse') {
+  const { createServer } = await import('node:http');
+  const { SSEServerTransport } = await import('@modelcontextprotocol/sdk/server/sse.js');
+  const sessions = new Map();
+  const http = createServer(async (req, res) => {
+    if (req.headers.authorization !== `Bearer ${process.env.NOTES_TOKEN}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      sessions.set(transport.sessionId, transport);
+      res.on('close', () => sessions.delete(transport.sessionId));
+      await notesServer().connect(transport);
+      return;
+    }
+    const transport =
+      req.method === 'POST' && url.pathname === '/messages'
+        ? sessions.get(url.searchParams.get('sessionId'))
+        : undefined;
+    if (!transport) {
+      res.writeHead(404).end();
+      return;
+    }
+    await transport.handlePostMessage(req, res);
   });
   http.listen(0, '127.0.0.1', () => process.stdout.write(`${http.address().port}\n`));
 }
