@@ -110,8 +110,10 @@ export async function openLoop(
   // A client that knows its model's window (a local model) tells it before the first request,
   // which is then fitted to it instead of refused. Unknown when it cannot say: its first call
   // reports the same failure.
-  const told = await client.contextWindow?.(options.signal).catch(() => undefined);
-  if (told !== undefined && told > 0) ctx.learnedWindow = told;
+  if (client.contextWindow) {
+    const told = await client.contextWindow(options.signal).catch(() => undefined);
+    if (told !== undefined && told > 0) ctx.learnedWindow = told;
+  }
   return ctx;
 }
 
