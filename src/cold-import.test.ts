@@ -146,3 +146,32 @@ test('the package entry loads routing, the built-in agents, compaction, provider
   expect(files).toEqual(expect.arrayContaining(['runtime/compaction/plan-compaction.ts']));
   expect(files.filter((file) => firstUse.includes(file))).toEqual([]);
 });
+
+test('the package entry loads no built-in tool module until the tool is first called', () => {
+  const { files } = eagerImportsOf(path.join(HERE, 'index.ts'), []);
+  // Their specs (builtin-tools.ts, builtin-tool-specs.ts) load; the tools' own modules wait for a call.
+  const firstCall = [
+    'tools/builtin/ls.ts',
+    'tools/builtin/read-file.ts',
+    'tools/builtin/glob.ts',
+    'tools/builtin/grep.ts',
+    'tools/builtin/write-file.ts',
+    'tools/builtin/edit-file.ts',
+    'tools/shell/shell-tool.ts',
+    'tools/web/web-fetch-tool.ts',
+    'tools/todo/todo-tool.ts',
+  ];
+  expect(files).toEqual(expect.arrayContaining(['tools/builtin/builtin-tools.ts']));
+  expect(files.filter((file) => firstCall.includes(file))).toEqual([]);
+  expect(
+    files.filter((file) => /^tools\/(builtin|shell|web|todo)\/.*-run\.ts$/.test(file)),
+  ).toEqual([]);
+});
+
+test('the package entry imports neither node:fs (its ESM form costs ~3 ms) nor node:fs/promises', () => {
+  const { offenders } = eagerImportsOf(path.join(HERE, 'index.ts'), [
+    'node:fs',
+    'node:fs/promises',
+  ]);
+  expect(offenders).toEqual([]);
+});

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../types.js';
+import { builtinTools, fileTools } from './builtin-tools.js';
+import { editFileTool } from './edit-file.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { lsTool } from './ls.js';
+import { readFileTool } from './read-file.js';
+import { writeFileTool } from './write-file.js';
+import { shellTool } from '../shell/shell-tool.js';
+import { webFetchTool } from '../web/web-fetch-tool.js';
+import { todoWriteTool } from '../todo/todo-tool.js';
+import { makeWorkspace, type TestWorkspace } from './testing/test-support.js';
+
+/** The modules the package entry's built-ins load on their first call. */
+const REAL: readonly Tool[] = [
+  lsTool,
+  readFileTool,
+  globTool,
+  grepTool,
+  writeFileTool,
+  editFileTool,
+  shellTool,
+  webFetchTool,
+  todoWriteTool,
+];
+
+/** Arguments each preview is asked about. */
+const ARGS: Record<string, Record<string, unknown>> = {
+  ls: { path: 'src' },
+  read_file: { path: 'a.ts', start_line: 2, end_line: 9 },
+  glob: { pattern: '**/*.ts', path: 'src' },
+  grep: { pattern: 'TODO', case_insensitive: true },
+  write_file: { path: 'a.txt', content: 'héllo' },
+  edit_file: { path: 'a.ts', old_string: 'a\n  b', new_string: 'c', replace_all: true },
+  shell: { command: 'git status\nrm -rf /' },
+  web_fetch: { url: 'https://example.com/' },
+  todo_write: { todos: [{ content: 'Run the tests' }] },
+};
+
+const what = (tool: Tool) => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  aliases: tool.aliases,
+  sideEffect: tool.sideEffect,
+  defaultApproval: tool.defaultApproval,
+  delivery: tool.delivery,
+  methods: (['preview', 'outsidePatterns', 'approvalFloor', 'execute'] as const).filter(
+    (method) => typeof tool[method] === 'function',
+  ),
+});
+
+describe('the deferred built-in tools', () => {
+  it.each(REAL.map((real, index) => [real.name, real, builtinTools[index]] as const))(
+    '%s says what its module says, with the same methods',
+    (_name, real, deferred) => {
+      expect(deferred).not.toBe(real);
+      expect(what(deferred as Tool)).toEqual(what(real));
+      expect(deferred?.preview?.(ARGS[real.name] ?? {})).toBe(
+        real.preview?.(ARGS[real.name] ?? {}),
+      );
+    },
+  );
+
+  it('checks shell and web_fetch patterns before their modules load, and refuses what is outside', () => {
+    const [shell, fetch] = ['shell', 'web_fetch'].map((name) =>
+      builtinTools.find((tool) => tool.name === name),
+    );
+    expect(shell?.outsidePatterns?.({ command: 'git status' }, ['git status:*'])).toBeUndefined();
+    expect(shell?.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*'])).toEqual(
+      shellTool.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*']),
+    );
+    expect(
+      shell?.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*']),
+    ).toBeTypeOf('string');
+    expect(fetch?.outsidePatterns?.({ url: 'https://evil.test/' }, ['example.com'])).toBeTypeOf(
+      'string',
+    );
+    expect(
+      fetch?.outsidePatterns?.({ url: 'https://example.com/a' }, ['example.com']),
+    ).toBeUndefined();
+  });
+
+  describe('on their first call', () => {
+    let ws: TestWorkspace;
+    beforeAll(async () => {
+      ws = await makeWorkspace();
+      await ws.write({ 'notes.txt': 'one\ntwo\n' });
+    });
+    afterAll(() => ws.cleanup());
+
+    it('run the real tool, confined to the workspace as it is', async () => {
+      const [ls, read] = fileTools;
+      expect(await ls?.execute({}, ws.ctx)).toBe(await lsTool.execute({}, ws.ctx));
+      expect(await read?.execute({ path: 'notes.txt' }, ws.ctx)).toContain('two');
+      expect(await read?.execute({ path: 'notes.txt' }, ws.ctx)).toBe(
+        await readFileTool.execute({ path: 'notes.txt' }, ws.ctx),
+      );
+      await expect(read?.execute({ path: '../outside/x' }, ws.ctx)).rejects.toThrow();
+    });
+  });
+});
