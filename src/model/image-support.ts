@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readTextSync } from '../util/read-text-sync.js';
+import { readTextSync } from '../util/builtins-on-demand.js';
 
 /** Model id (or id prefix) → whether it takes images; a model in no entry is taken to. */
 export type ImageSupportTable = Readonly<Record<string, boolean>>;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readTextSync } from '../util/read-text-sync.js';
+import { readTextSync } from '../util/builtins-on-demand.js';
 import { ConfigError } from '../errors/cadre-error.js';
 import { checkScriptTurns } from './scripted-file-check.js';
 import { ScriptedModel, type ScriptedModelOptions } from './scripted-model.js';

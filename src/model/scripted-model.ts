@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../util/node-crypto.js';
+import { nodeCrypto } from '../util/builtins-on-demand.js';
 import { ModelError } from '../errors/model-error.js';
 import { realClock } from '../util/clock.js';
 import { holds, toolResultText, type ScriptCondition } from './script-conditions.js';

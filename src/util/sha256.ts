@@ -1,4 +1,4 @@
-import { nodeCrypto } from './node-crypto.js';
+import { nodeCrypto } from './builtins-on-demand.js';
 
 /** Lower-case hex SHA-256 of the UTF-8 text. */
 export function sha256Hex(text: string): string {
