@@ -160,6 +160,9 @@ test('the package entry loads no built-in tool module until the tool is first ca
     'tools/shell/shell-tool.ts',
     'tools/web/web-fetch-tool.ts',
     'tools/todo/todo-tool.ts',
+    // Pattern checks load when the gate first checks a narrowed call.
+    'tools/shell/command-patterns.ts',
+    'tools/web/domain-patterns.ts',
   ];
   expect(files).toEqual(expect.arrayContaining(['tools/builtin/builtin-tools.ts']));
   expect(files.filter((file) => firstCall.includes(file))).toEqual([]);

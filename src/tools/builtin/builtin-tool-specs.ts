@@ -1,7 +1,5 @@
 import type { Tool } from '../types.js';
 import { clipLine, formatCount } from './output-cap.js';
-import { checkCommand, parseCommandPattern } from '../shell/command-patterns.js';
-import { outsideDomains } from '../web/domain-patterns.js';
 import { PAGE_TEXT_LIMITS } from '../web/web-limits.js';
 import { TODO_STATUSES } from '../../contracts/todo-item.js';
 import type { EditFileArgs } from './edit-file-run.js';
@@ -19,8 +17,15 @@ import type { WrittenTodo } from '../todo/todo-list.js';
  * the same spec, so the two cannot drift apart.
  */
 
-/** A tool without the code that runs it: everything a registry, the gate and a display read. */
-export type ToolSpec<Args> = Omit<Tool<Args>, 'execute' | 'approvalFloor'>;
+/**
+ * A tool without the code that runs it: what a registry and a display read.
+ * Pattern checks (shell, web_fetch) stay with the tool's code, which the gate
+ * loads (`Tool.load`) before it checks a narrowed call.
+ */
+export type ToolSpec<Args> = Omit<
+  Tool<Args>,
+  'execute' | 'approvalFloor' | 'outsidePatterns' | 'load'
+>;
 
 const PREVIEW_SNIPPET_CHARS = 40;
 
@@ -295,14 +300,6 @@ export function shellSpec(limits: ShellLimits = SHELL_DEFAULTS): ToolSpec<ShellA
     defaultApproval: 'require',
     // Raw: the display escapes newlines and controls (`previewOf`), so nothing is hidden or merged.
     preview: (args) => clipLine(`Run: ${args.command}`, SHELL_PREVIEW_CHARS),
-    // Here, not with the tool's code: the gate asks it synchronously, before the first call.
-    outsidePatterns(args, patterns) {
-      const check = checkCommand(
-        args.command,
-        patterns.map((pattern) => parseCommandPattern(pattern, 'cadre')),
-      );
-      return check.ok ? undefined : check.reason;
-    },
   };
 }
 
@@ -350,7 +347,6 @@ export const webFetchSpec: ToolSpec<WebFetchArgs> = {
   },
   sideEffect: false,
   preview: (args) => `Fetch ${args.url}`,
-  outsidePatterns: (args, patterns) => outsideDomains(args.url, patterns),
 };
 
 export const TODO_WRITE_TOOL = 'todo_write';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../types.js';
-import { builtinTools, fileTools } from './builtin-tools.js';
+import { builtinTools, deferredTool, fileTools } from './builtin-tools.js';
+import { shellSpec, webFetchSpec } from './builtin-tool-specs.js';
 import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
@@ -46,6 +47,7 @@ const what = (tool: Tool) => ({
   sideEffect: tool.sideEffect,
   defaultApproval: tool.defaultApproval,
   delivery: tool.delivery,
+  // `load` is the deferred tool's own: the gate awaits it before a pattern check.
   methods: (['preview', 'outsidePatterns', 'approvalFloor', 'execute'] as const).filter(
     (method) => typeof tool[method] === 'function',
   ),
@@ -63,24 +65,42 @@ describe('the deferred built-in tools', () => {
     },
   );
 
-  it('checks shell and web_fetch patterns before their modules load, and refuses what is outside', () => {
-    const [shell, fetch] = ['shell', 'web_fetch'].map((name) =>
-      builtinTools.find((tool) => tool.name === name),
-    );
-    expect(shell?.outsidePatterns?.({ command: 'git status' }, ['git status:*'])).toBeUndefined();
-    expect(shell?.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*'])).toEqual(
-      shellTool.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*']),
-    );
-    expect(
-      shell?.outsidePatterns?.({ command: 'git status; rm -rf /' }, ['git status:*']),
-    ).toBeTypeOf('string');
-    expect(fetch?.outsidePatterns?.({ url: 'https://evil.test/' }, ['example.com'])).toBeTypeOf(
-      'string',
-    );
-    expect(
-      fetch?.outsidePatterns?.({ url: 'https://example.com/a' }, ['example.com']),
-    ).toBeUndefined();
+  it('offer load only where the gate needs it: for the pattern checks of shell and web_fetch', () => {
+    expect(builtinTools.filter((tool) => tool.load).map((tool) => tool.name)).toEqual([
+      'shell',
+      'web_fetch',
+    ]);
   });
+
+  it.each([
+    [
+      'shell',
+      () => deferredTool(shellSpec(), () => Promise.resolve(shellTool), { patterns: true }),
+    ],
+    [
+      'web_fetch',
+      () => deferredTool(webFetchSpec, () => Promise.resolve(webFetchTool), { patterns: true }),
+    ],
+  ] as const)(
+    '%s refuses every narrowed call until its check is loaded, then checks as its module does',
+    async (name, make) => {
+      const tool = make();
+      const [inside, outside, patterns] =
+        name === 'shell'
+          ? [{ command: 'git status' }, { command: 'git status; rm -rf /' }, ['git status:*']]
+          : [{ url: 'https://example.com/a' }, { url: 'https://evil.test/' }, ['example.com']];
+      // Asked before the gate loaded it, it fails closed: even an allowed call is refused.
+      expect(tool.outsidePatterns?.(inside, patterns)).toBeTypeOf('string');
+      expect(tool.outsidePatterns?.(outside, patterns)).toBeTypeOf('string');
+      await tool.load?.();
+      const real = name === 'shell' ? shellTool : webFetchTool;
+      expect(tool.outsidePatterns?.(inside, patterns)).toBeUndefined();
+      expect(tool.outsidePatterns?.(outside, patterns)).toBe(
+        real.outsidePatterns?.(outside, patterns),
+      );
+      expect(tool.outsidePatterns?.(outside, patterns)).toBeTypeOf('string');
+    },
+  );
 
   describe('on their first call', () => {
     let ws: TestWorkspace;

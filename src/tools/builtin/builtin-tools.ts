@@ -13,22 +13,34 @@ import {
 } from './builtin-tool-specs.js';
 
 /**
- * A built-in tool whose spec (name, schema, side effect, preview, pattern
- * check) is here now and whose module loads with its first call: importing
- * the package entry then loads none of the tools' modules. The loaded tool is
- * kept, so later calls do not import again.
+ * A built-in tool whose spec (name, schema, side effect, preview) is here now
+ * and whose module loads with its first call: importing the package entry
+ * then loads none of the tools' modules. The loaded tool is kept, so later
+ * calls do not import again. A tool that checks patterns (shell, web_fetch)
+ * offers `load`, which the gate awaits before it checks a narrowed call;
+ * asked before that, it refuses every call (it fails closed).
  */
-function deferred<Args>(
+export function deferredTool<Args>(
   spec: ToolSpec<Args>,
   load: () => Promise<Tool>,
-  options: { approvalFloor?: true } = {},
+  options: { approvalFloor?: true; patterns?: true } = {},
 ): Tool {
-  let loaded: Promise<Tool> | undefined;
-  const tool = (): Promise<Tool> => (loaded ??= load());
+  let loading: Promise<Tool> | undefined;
+  let loaded: Tool | undefined;
+  const tool = (): Promise<Tool> => (loading ??= load().then((real) => (loaded = real)));
   return defineTool<Args>({
     ...spec,
     ...(options.approvalFloor
       ? { approvalFloor: async (signal) => (await tool()).approvalFloor?.(signal) }
+      : {}),
+    ...(options.patterns
+      ? {
+          load: async () => void (await tool()),
+          outsidePatterns: (args, patterns) =>
+            loaded?.outsidePatterns
+              ? loaded.outsidePatterns(args as Record<string, unknown>, patterns)
+              : `${spec.name} could not check its patterns yet`,
+        }
       : {}),
     // The real tool takes the arguments as the registry validated them.
     execute: (args, ctx) =>
@@ -38,12 +50,12 @@ function deferred<Args>(
 
 /** The workspace-confined file tools. */
 export const fileTools: readonly Tool[] = Object.freeze([
-  deferred(lsSpec, async () => (await import('./ls.js')).lsTool),
-  deferred(readFileSpec, async () => (await import('./read-file.js')).readFileTool),
-  deferred(globSpec, async () => (await import('./glob.js')).globTool),
-  deferred(grepSpec, async () => (await import('./grep.js')).grepTool),
-  deferred(writeFileSpec, async () => (await import('./write-file.js')).writeFileTool),
-  deferred(editFileSpec, async () => (await import('./edit-file.js')).editFileTool),
+  deferredTool(lsSpec, async () => (await import('./ls.js')).lsTool),
+  deferredTool(readFileSpec, async () => (await import('./read-file.js')).readFileTool),
+  deferredTool(globSpec, async () => (await import('./glob.js')).globTool),
+  deferredTool(grepSpec, async () => (await import('./grep.js')).grepTool),
+  deferredTool(writeFileSpec, async () => (await import('./write-file.js')).writeFileTool),
+  deferredTool(editFileSpec, async () => (await import('./edit-file.js')).editFileTool),
 ]);
 
 /**
@@ -54,11 +66,14 @@ export const fileTools: readonly Tool[] = Object.freeze([
 export const builtinTools: readonly Tool[] = Object.freeze([
   ...fileTools,
   // The shell's floor (no sandbox: every command needs a person) comes from its module.
-  deferred(shellSpec(), async () => (await import('../shell/shell-tool.js')).shellTool, {
+  deferredTool(shellSpec(), async () => (await import('../shell/shell-tool.js')).shellTool, {
     approvalFloor: true,
+    patterns: true,
   }),
-  deferred(webFetchSpec, async () => (await import('../web/web-fetch-tool.js')).webFetchTool),
-  deferred(todoWriteSpec, async () => (await import('../todo/todo-tool.js')).todoWriteTool),
+  deferredTool(webFetchSpec, async () => (await import('../web/web-fetch-tool.js')).webFetchTool, {
+    patterns: true,
+  }),
+  deferredTool(todoWriteSpec, async () => (await import('../todo/todo-tool.js')).todoWriteTool),
 ]);
 
 export function builtinToolNames(): string[] {

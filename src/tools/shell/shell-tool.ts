@@ -5,6 +5,7 @@ import {
   type ShellArgs,
 } from '../builtin/builtin-tool-specs.js';
 import { defineTool, type Tool } from '../types.js';
+import { checkCommand, parseCommandPattern } from './command-patterns.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
 export type { ShellArgs };
@@ -61,6 +62,13 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
 
   return defineTool<ShellArgs>({
     ...shellSpec({ defaultTimeoutMs, maxTimeoutMs, maxOutputChars }),
+    outsidePatterns(args, patterns) {
+      const check = checkCommand(
+        args.command,
+        patterns.map((pattern) => parseCommandPattern(pattern, 'cadre')),
+      );
+      return check.ok ? undefined : check.reason;
+    },
     async approvalFloor(signal) {
       const status = await (await confinement()).status(signal);
       return status.kind === 'none'

@@ -2,6 +2,7 @@ import { traceHeaders } from '../../contracts/trace-carrier.js';
 import { ToolExecutionError } from '../../errors/index.js';
 import { webFetchSpec, type WebFetchArgs } from '../builtin/builtin-tool-specs.js';
 import { defineTool, type Tool } from '../types.js';
+import { outsideDomains } from './domain-patterns.js';
 import type { Resolver } from './guarded-lookup.js';
 import { FETCH_DEFAULTS, PAGE_TEXT_LIMITS } from './web-limits.js';
 
@@ -38,6 +39,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool {
   };
   return defineTool<WebFetchArgs>({
     ...webFetchSpec,
+    outsidePatterns: (args, patterns) => outsideDomains(args.url, patterns),
     async execute(args, ctx): Promise<WebFetchResult> {
       // Loaded on first use: address parsing and HTML conversion cost start-up time.
       const [{ throwIfAborted }, { parseFetchAllow }, { fetchPage }, { pageToText, readableType }] =
