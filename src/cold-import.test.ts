@@ -142,6 +142,8 @@ test('the package entry loads routing, the built-in agents, compaction, provider
     'policy/normalize-call.ts',
     'tools/mail/mail-args.ts',
     'tools/calendar/calendar-args.ts',
+    // The MCP hub, with the first grant of an MCP tool.
+    'mcp/client/mcp-hub.ts',
   ];
   expect(files).toEqual(expect.arrayContaining(['runtime/compaction/plan-compaction.ts']));
   expect(files.filter((file) => firstUse.includes(file))).toEqual([]);
