@@ -142,7 +142,42 @@ test('the package entry loads routing, the built-in agents, compaction, provider
     'policy/normalize-call.ts',
     'tools/mail/mail-args.ts',
     'tools/calendar/calendar-args.ts',
+    // The MCP hub, with the first grant of an MCP tool.
+    'mcp/client/mcp-hub.ts',
   ];
   expect(files).toEqual(expect.arrayContaining(['runtime/compaction/plan-compaction.ts']));
   expect(files.filter((file) => firstUse.includes(file))).toEqual([]);
+});
+
+test('the package entry loads no built-in tool module until the tool is first called', () => {
+  const { files } = eagerImportsOf(path.join(HERE, 'index.ts'), []);
+  // Their specs (builtin-tools.ts, builtin-tool-specs.ts) load; the tools' own modules wait for a call.
+  const firstCall = [
+    'tools/builtin/ls.ts',
+    'tools/builtin/read-file.ts',
+    'tools/builtin/glob.ts',
+    'tools/builtin/grep.ts',
+    'tools/builtin/write-file.ts',
+    'tools/builtin/edit-file.ts',
+    'tools/shell/shell-tool.ts',
+    'tools/web/web-fetch-tool.ts',
+    'tools/todo/todo-tool.ts',
+    // Pattern checks load when the gate first checks a narrowed call.
+    'tools/shell/command-patterns.ts',
+    'tools/web/domain-patterns.ts',
+  ];
+  expect(files).toEqual(expect.arrayContaining(['tools/builtin/builtin-tools.ts']));
+  expect(files.filter((file) => firstCall.includes(file))).toEqual([]);
+  expect(
+    files.filter((file) => /^tools\/(builtin|shell|web|todo)\/.*-run\.ts$/.test(file)),
+  ).toEqual([]);
+});
+
+test.each([
+  ['node:fs', 'its ESM form reads every lazy export, ~3 ms'],
+  ['node:fs/promises', '~1.5 ms, for discovery and project model files only'],
+  ['node:crypto', '~4 ms, for ids and hashes a run makes'],
+])('the package entry imports %s only on first use (%s)', (builtin) => {
+  const { offenders } = eagerImportsOf(path.join(HERE, 'index.ts'), [builtin]);
+  expect(offenders).toEqual([]);
 });

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { formatIssue, type ValidationIssue } from '../errors/validation-error.js';
@@ -93,6 +92,8 @@ export async function discoverAgents(options: DiscoverOptions): Promise<Discover
     })),
   ];
   const existing: Folder[] = [];
+  // Loaded here, not with the package entry, which exports this function.
+  const { stat } = await import('node:fs/promises');
   for (const folder of folders) {
     // A folder named twice is read once; it runs code if any naming of it is a declared folder.
     const earlier = existing.find((known) => known.dir === folder.dir);

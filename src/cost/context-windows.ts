@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { FileGate } from '../contracts/file-gate.js';
 import path from 'node:path';
 import { ConfigError } from '../errors/cadre-error.js';
@@ -66,6 +65,8 @@ export async function loadContextWindows(
     return DEFAULT_CONTEXT_WINDOWS;
   let text: string;
   try {
+    // Imported on first use, not with the package entry.
+    const { readFile } = await import('node:fs/promises');
     text = await readFile(path.resolve(cwd, PROJECT_MODELS_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONTEXT_WINDOWS;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/sha256.js';
 
 /** A grant of one MCP tool, or of every tool of a server (`tool: '*'`). */
 export interface McpReference {
@@ -47,7 +47,7 @@ export const referenceName = (reference: McpReference): string =>
 export function mcpToolName(server: string, tool: string): string {
   const name = `${server}${SEPARATOR}${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
   if (name.length <= MAX_NAME) return name;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  const hash = sha256Hex(name).slice(0, 8);
   return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
 }
 

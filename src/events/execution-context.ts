@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/builtins-on-demand.js';
 import type { ExecutionContext } from './types.js';
 
 /** The root of an execution tree (depth 0). */

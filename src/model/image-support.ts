@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readTextSync } from '../util/builtins-on-demand.js';
 
 /** Model id (or id prefix) → whether it takes images; a model in no entry is taken to. */
 export type ImageSupportTable = Readonly<Record<string, boolean>>;
@@ -43,7 +43,7 @@ export function projectImageSupport(cwd: string | undefined): ImageSupportTable 
   if (!cwd) return TEXT_ONLY_MODELS;
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path.resolve(cwd, MODELS_FILE), 'utf8'));
+    data = JSON.parse(readTextSync(path.resolve(cwd, MODELS_FILE)));
   } catch {
     return TEXT_ONLY_MODELS;
   }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readTextSync } from '../util/builtins-on-demand.js';
 import { ConfigError } from '../errors/cadre-error.js';
 import { checkScriptTurns } from './scripted-file-check.js';
 import { ScriptedModel, type ScriptedModelOptions } from './scripted-model.js';
@@ -19,7 +19,7 @@ export function loadScriptedModel(
   const path = resolve(cwd, file);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(readTextSync(path));
   } catch (error) {
     throw new ConfigError(
       `Cannot read scripted model turns from ${file}: ${error instanceof Error ? error.message : String(error)}`,

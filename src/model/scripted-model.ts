@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../util/builtins-on-demand.js';
 import { ModelError } from '../errors/model-error.js';
 import { realClock } from '../util/clock.js';
 import { holds, toolResultText, type ScriptCondition } from './script-conditions.js';
@@ -75,7 +75,9 @@ export class ScriptedModel implements ModelClient {
   constructor(script: Script, options: ScriptedModelOptions = {}) {
     this.script = script;
     this.options = options;
-    this.idPrefix = options.uniqueCallIds ? `call_${randomBytes(4).toString('hex')}_` : 'call_';
+    this.idPrefix = options.uniqueCallIds
+      ? `call_${nodeCrypto().randomBytes(4).toString('hex')}_`
+      : 'call_';
   }
 
   async *generate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {

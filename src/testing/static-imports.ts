@@ -8,8 +8,8 @@ const packageName = (specifier: string): string =>
 
 /**
  * Walks the value (not `import type`, not `await import()`) imports from
- * `entry` through local files and lists every import of a `lazy` package:
- * each one would load at start-up. Returns the files visited too (relative
+ * `entry` through local files and lists every import of a `lazy` package
+ * (or `node:` module, named in full): each one would load at start-up. Returns the files visited too (relative
  * to the entry's folder).
  */
 export function eagerImportsOf(
@@ -30,7 +30,11 @@ export function eagerImportsOf(
     for (const specifier of specifiers) {
       if (specifier.startsWith('.'))
         visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else if (!specifier.startsWith('node:') && lazy.includes(packageName(specifier))) {
+      else if (
+        specifier.startsWith('node:')
+          ? lazy.includes(specifier)
+          : lazy.includes(packageName(specifier))
+      ) {
         offenders.push(`${path.relative(base, file)} imports ${specifier}`);
       }
     }

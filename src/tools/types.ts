@@ -96,6 +96,12 @@ export interface Tool<Args = Record<string, unknown>> {
    * grants or trust say (a shell with no sandbox to run in). Only a deny beats it.
    */
   approvalFloor?(signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Loads what `outsidePatterns` needs, for a tool whose code loads on first
+   * use (the package entry's built-ins): the gate awaits it before it checks
+   * a narrowed call's patterns.
+   */
+  load?(): Promise<void>;
   /** Returns JSON-serialisable output; throws `ToolExecutionError` with a safe message on failure. */
   execute(args: Args, ctx: ToolContext): Promise<unknown>;
 }

@@ -16,17 +16,25 @@
 const HIDDEN_CLASS =
   '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000' +
   '\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u2800\\u3164\\ufe00-\\ufe0f\\uffa0\\u{e0100}-\\u{e01ef}';
-const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
-// A backslash is doubled only where it would otherwise read as the start of an escape.
-const HIDDEN_OR_AMBIGUOUS = new RegExp(
-  `[${HIDDEN_CLASS}]|\\\\(?=[\\\\rntxu]|[${HIDDEN_CLASS}])`,
-  'gu',
-);
-const HIDDEN_KEEPING_NEWLINES = new RegExp(`(?!\\n)[${HIDDEN_CLASS}]`, 'gu');
-const HIDDEN_OR_AMBIGUOUS_KEEPING_NEWLINES = new RegExp(
-  `(?!\\n)[${HIDDEN_CLASS}]|\\\\(?=[\\\\rntxu]|(?!\\n)[${HIDDEN_CLASS}])`,
-  'gu',
-);
+/**
+ * The patterns, built on first use: parsing their Unicode classes takes about
+ * 2 ms, which every import of the runtime would pay before any text is shown.
+ */
+const patterns = once(() => ({
+  hidden: new RegExp(`[${HIDDEN_CLASS}]`, 'gu'),
+  // A backslash is doubled only where it would otherwise read as the start of an escape.
+  hiddenOrAmbiguous: new RegExp(`[${HIDDEN_CLASS}]|\\\\(?=[\\\\rntxu]|[${HIDDEN_CLASS}])`, 'gu'),
+  hiddenKeepingNewlines: new RegExp(`(?!\\n)[${HIDDEN_CLASS}]`, 'gu'),
+  hiddenOrAmbiguousKeepingNewlines: new RegExp(
+    `(?!\\n)[${HIDDEN_CLASS}]|\\\\(?=[\\\\rntxu]|(?!\\n)[${HIDDEN_CLASS}])`,
+    'gu',
+  ),
+}));
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
 
 export interface VisibleTextOptions {
   /**
@@ -44,8 +52,9 @@ export interface VisibleTextOptions {
  * `printf 'a\\nb'`; `grep 'a\|b'` is left alone). Apply it once, to raw text.
  */
 export function visibleText(text: string, options: VisibleTextOptions = {}): string {
+  const { hiddenOrAmbiguous, hiddenOrAmbiguousKeepingNewlines } = patterns();
   const pattern =
-    options.newlines === 'keep' ? HIDDEN_OR_AMBIGUOUS_KEEPING_NEWLINES : HIDDEN_OR_AMBIGUOUS;
+    options.newlines === 'keep' ? hiddenOrAmbiguousKeepingNewlines : hiddenOrAmbiguous;
   return text.replace(pattern, escapeOne);
 }
 
@@ -56,7 +65,8 @@ export function visibleText(text: string, options: VisibleTextOptions = {}): str
  * unchanged. Not injective: use `visibleText` on raw arguments.
  */
 export function escapeInvisible(text: string, options: VisibleTextOptions = {}): string {
-  const pattern = options.newlines === 'keep' ? HIDDEN_KEEPING_NEWLINES : HIDDEN;
+  const { hidden, hiddenKeepingNewlines } = patterns();
+  const pattern = options.newlines === 'keep' ? hiddenKeepingNewlines : hidden;
   return text.replace(pattern, escapeOne);
 }
 

@@ -1,11 +1,6 @@
 import type { JsonSchema } from '../../model/types.js';
 import type { Tool } from '../../tools/types.js';
-import type {
-  SourcedTools,
-  ToolSource,
-  ToolSourceFactory,
-  ToolSourceOptions,
-} from '../../tools/tool-source.js';
+import type { SourcedTools, ToolSource, ToolSourceOptions } from '../../tools/tool-source.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import type { McpServerConfig } from '../../definition/mcp-server-config.js';
 import { grantCovers, type McpReference } from '../../definition/mcp-tool-names.js';
@@ -182,6 +177,3 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
-
-/** The MCP client as a run's tool source: what the layers above pass to the runtime. */
-export const mcpToolSource: ToolSourceFactory = (options) => new McpHub(options);

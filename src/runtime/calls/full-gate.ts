@@ -17,6 +17,7 @@ export async function gated(
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
+  if (tool.load && env.patterns?.[tool.name]?.length) await tool.load();
   // Most tools have no floor: not awaiting one saves a tick per call.
   const floor = tool.approvalFloor ? await tool.approvalFloor(env.toolContext.signal) : undefined;
   const decision = await passGate(

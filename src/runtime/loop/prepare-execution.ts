@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../util/builtins-on-demand.js';
 import { resolve } from 'node:path';
 import { DEFAULT_PRICES } from '../../cost/prices.js';
 import { rootExecution } from '../../events/execution-context.js';

@@ -1,13 +1,14 @@
-import { clipLine, formatCount } from '../builtin/output-cap.js';
+import {
+  formatSeconds,
+  SHELL_DEFAULTS,
+  shellSpec,
+  type ShellArgs,
+} from '../builtin/builtin-tool-specs.js';
 import { defineTool, type Tool } from '../types.js';
 import { checkCommand, parseCommandPattern } from './command-patterns.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
-export interface ShellArgs {
-  command: string;
-  timeout_seconds?: number;
-  description?: string;
-}
+export type { ShellArgs };
 
 export interface ShellResult {
   /** Null when a signal ended the command. */
@@ -36,20 +37,17 @@ export interface ShellToolOptions {
   sandbox?: Sandbox;
 }
 
-const PREVIEW_CHARS = 200;
-
 /**
  * The `shell` tool: runs one command with /bin/sh in the workspace, with a
  * clean environment, a timeout, and capped output. Definitions narrow it with
  * patterns (`git status:*`); a call outside them is refused before approval.
  */
 export function createShellTool(options: ShellToolOptions = {}): Tool {
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
-  const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
-  const maxOutputChars = options.maxOutputChars ?? 30_000;
-  const maxSeconds = maxTimeoutMs / 1000;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? SHELL_DEFAULTS.defaultTimeoutMs;
+  const maxTimeoutMs = options.maxTimeoutMs ?? SHELL_DEFAULTS.maxTimeoutMs;
+  const maxOutputChars = options.maxOutputChars ?? SHELL_DEFAULTS.maxOutputChars;
   // Made on first use, so importing the default tool reads no environment, starts nothing,
-  // and loads neither the sandbox nor the process code (the package entry imports this file).
+  // and loads neither the sandbox nor the process code.
   let sandbox = options.sandbox;
   const confinement = async (): Promise<Sandbox> => {
     if (sandbox) return sandbox;
@@ -63,41 +61,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
   };
 
   return defineTool<ShellArgs>({
-    name: 'shell',
-    description:
-      'Run a shell command with /bin/sh in the workspace directory and return its exit code, ' +
-      'stdout and stderr. A non-zero exit code is reported, not raised. The command gets a ' +
-      'minimal environment (no credentials), no stdin, and no terminal. It is stopped, with ' +
-      `everything it started, after ${formatSeconds(defaultTimeoutMs)} unless timeout_seconds ` +
-      `says otherwise (at most ${formatSeconds(maxTimeoutMs)}); background processes do not ` +
-      `outlive it. Where a sandbox is available only the workspace is writable ` +
-      `and there is no network unless the project opened it. Long output keeps its start and end (${formatCount(maxOutputChars)} ` +
-      'characters in all).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: {
-          type: 'string',
-          minLength: 1,
-          description: 'The command line to run, e.g. `git status --short` or `npm test 2>&1`.',
-        },
-        timeout_seconds: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          description: `Seconds before the command is stopped; values above ${maxSeconds} are capped.`,
-        },
-        description: {
-          type: 'string',
-          description: 'A few words on what the command does, shown to the person approving it.',
-        },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
-    sideEffect: true,
-    defaultApproval: 'require',
-    // Raw: the display escapes newlines and controls (`previewOf`), so nothing is hidden or merged.
-    preview: (args) => clipLine(`Run: ${args.command}`, PREVIEW_CHARS),
+    ...shellSpec({ defaultTimeoutMs, maxTimeoutMs, maxOutputChars }),
     outsidePatterns(args, patterns) {
       const check = checkCommand(
         args.command,
@@ -186,7 +150,3 @@ function setAsideNote(folders: readonly string[]): string {
 
 /** The default shell tool; it reads `process.env` at each call, not at import. */
 export const shellTool = createShellTool();
-
-function formatSeconds(ms: number): string {
-  return `${formatCount(Math.round(ms / 100) / 10)} s`;
-}

@@ -1,16 +1,12 @@
 import { traceHeaders } from '../../contracts/trace-carrier.js';
 import { ToolExecutionError } from '../../errors/index.js';
-import { formatCount } from '../builtin/output-cap.js';
+import { webFetchSpec, type WebFetchArgs } from '../builtin/builtin-tool-specs.js';
 import { defineTool, type Tool } from '../types.js';
 import { outsideDomains } from './domain-patterns.js';
 import type { Resolver } from './guarded-lookup.js';
 import { FETCH_DEFAULTS, PAGE_TEXT_LIMITS } from './web-limits.js';
 
-export interface WebFetchArgs {
-  url: string;
-  max_chars?: number;
-  prompt?: string;
-}
+export type { WebFetchArgs };
 
 export interface WebFetchResult {
   url: string;
@@ -42,39 +38,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool {
     maxRedirects: options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects,
   };
   return defineTool<WebFetchArgs>({
-    name: 'web_fetch',
-    description:
-      'Fetch a web page (http or https) and return its text: HTML as Markdown with the page ' +
-      'title, plain text, JSON, XML and Markdown as they are. Images, PDFs and other binary ' +
-      `files are refused. The text is cut at max_chars (default ${formatCount(PAGE_TEXT_LIMITS.defaultChars)}). ` +
-      'A status other than 2xx is returned with the body, not raised. Private, loopback and ' +
-      'link-local addresses are refused unless the operator allowed them.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        url: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 8_192,
-          description: 'Absolute http:// or https:// URL to fetch.',
-        },
-        max_chars: {
-          type: 'integer',
-          minimum: 1_000,
-          maximum: PAGE_TEXT_LIMITS.maxChars,
-          description: `Most characters of page text to return (default ${formatCount(PAGE_TEXT_LIMITS.defaultChars)}).`,
-        },
-        prompt: {
-          type: 'string',
-          description:
-            'What you want from the page; echoed back as `question` with the result to keep the intent.',
-        },
-      },
-      required: ['url'],
-      additionalProperties: false,
-    },
-    sideEffect: false,
-    preview: (args) => `Fetch ${args.url}`,
+    ...webFetchSpec,
     outsidePatterns: (args, patterns) => outsideDomains(args.url, patterns),
     async execute(args, ctx): Promise<WebFetchResult> {
       // Loaded on first use: address parsing and HTML conversion cost start-up time.
