@@ -47,8 +47,13 @@ async function startTarget(config: TargetConfig): Promise<Target> {
   );
   const next = (): Promise<TargetReply> =>
     new Promise((resolve, reject) => {
-      child.once('message', (reply: TargetReply) => resolve(reply));
-      child.once('exit', (code) => reject(new Error(`bench target exited (${code})`)));
+      const exited = (code: number | null): void =>
+        reject(new Error(`bench target exited (${code})`));
+      child.once('message', (reply: TargetReply) => {
+        child.off('exit', exited);
+        resolve(reply);
+      });
+      child.once('exit', exited);
     });
   const ready = await next();
   if (ready.type !== 'ready') throw new Error('bench target did not start');
@@ -200,22 +205,29 @@ async function sqlite(dir: string, geminiBaseUrl?: string): Promise<void> {
   await within({ kind: 'floor', url: join(dir, 'floor.db'), ...model }, 1, (floorTargets) =>
     within({ kind: 'cadre', url: join(dir, 'cadre.db'), ...model }, 1, async (cadreTargets) => {
       const ratios: number[] = [];
+      const cpuRatios: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const cadreFirst = round % 2 === 0;
         const first = await measure(cadreFirst ? cadreTargets : floorTargets);
         const second = await measure(cadreFirst ? floorTargets : cadreTargets);
         const [floor, cadre] = cadreFirst ? [second, first] : [first, second];
         ratios.push(cadre.runsPerSecond / floor.runsPerSecond);
+        cpuRatios.push(floor.cpuMs / cadre.cpuMs);
         const tag = ROUNDS > 1 ? ` (round ${round})` : '';
         console.log(line(`SQLite floor${tag}`, floor));
         console.log(line(`SQLite Cadre${tag}`, cadre, floor));
       }
       if (ROUNDS > 1) {
         const percent = (r: number): string => `${(100 * r).toFixed(0)}%`;
+        const summary = (values: number[]): string =>
+          `median ${percent(median(values))} (range ${percent(Math.min(...values))}–${percent(Math.max(...values))}; ` +
+          `rounds ${values.map(percent).join(', ')})`;
+        // On a machine others load, runs/s of both sinks toward what the scheduler gives each
+        // process; CPU per run (floor's over Cadre's) is what the throughput would be were the
+        // server alone on its core.
         console.log(
-          `\nCadre / floor over ${ROUNDS} rounds: median ${percent(median(ratios))} ` +
-            `(range ${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))}; ` +
-            `rounds ${ratios.map(percent).join(', ')})`,
+          `\nCadre / floor over ${ROUNDS} rounds, runs/s: ${summary(ratios)}\n` +
+            `Floor's CPU per run / Cadre's:          ${summary(cpuRatios)}`,
         );
       }
     }),
