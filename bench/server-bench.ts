@@ -55,6 +55,7 @@ async function startTarget(config: TargetConfig): Promise<Target> {
       });
       child.once('exit', exited);
     });
+  child.on('error', (error) => console.error('bench target:', error));
   const ready = await next();
   if (ready.type !== 'ready') throw new Error('bench target did not start');
   return {
@@ -94,7 +95,12 @@ async function load(targets: Target[], seconds: number, maxRuns?: number): Promi
     seconds,
     ...(maxRuns ? { maxRuns } : {}),
   };
-  const result = new Promise<LoadResult>((resolve) => child.once('message', resolve));
+  // A child that fails (or cannot start) ends the bench with its error, not hanging on or crashing.
+  const result = new Promise<LoadResult>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bench load exited (${code})`)));
+  });
   child.send(job);
   return result;
 }
