@@ -11,7 +11,8 @@ import type { TargetConfig, TargetReply } from './server/target-process.js';
  * `--gemini`: the real `@google/genai` client in the server (and the floor)
  * calling a fake Gemini endpoint on loopback, 32 plain clients, SQLite only: the
  * setup `cadre serve` is measured with from outside. `--postgres`: only the
- * PostgreSQL lines. `--large`: what one 10 MB answer adds to the SQLite
+ * PostgreSQL lines. `--rounds=N`: how many floor/Cadre rounds (default 5 with
+ * `--gemini`, else 1). `--large`: what one 10 MB answer adds to the SQLite
  * database before and after a checkpoint. `--profile`: the Cadre server process writes a CPU profile
  * (node --cpu-prof) to the current folder.
  */
@@ -46,9 +47,15 @@ async function startTarget(config: TargetConfig): Promise<Target> {
   );
   const next = (): Promise<TargetReply> =>
     new Promise((resolve, reject) => {
-      child.once('message', (reply: TargetReply) => resolve(reply));
-      child.once('exit', (code) => reject(new Error(`bench target exited (${code})`)));
+      const exited = (code: number | null): void =>
+        reject(new Error(`bench target exited (${code})`));
+      child.once('message', (reply: TargetReply) => {
+        child.off('exit', exited);
+        resolve(reply);
+      });
+      child.once('exit', exited);
     });
+  child.on('error', (error) => console.error('bench target:', error));
   const ready = await next();
   if (ready.type !== 'ready') throw new Error('bench target did not start');
   return {
@@ -88,7 +95,12 @@ async function load(targets: Target[], seconds: number, maxRuns?: number): Promi
     seconds,
     ...(maxRuns ? { maxRuns } : {}),
   };
-  const result = new Promise<LoadResult>((resolve) => child.once('message', resolve));
+  // A child that fails (or cannot start) ends the bench with its error, not hanging on or crashing.
+  const result = new Promise<LoadResult>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bench load exited (${code})`)));
+  });
   child.send(job);
   return result;
 }
@@ -173,16 +185,59 @@ async function within<T>(
   }
 }
 
+/** Rounds of floor and Cadre measured in turn (`--rounds=N`, CADRE_BENCH_ROUNDS): one figure to quote. */
+const ROUNDS = Number(
+  process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ??
+    process.env.CADRE_BENCH_ROUNDS ??
+    (GEMINI ? 5 : 1),
+);
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/**
+ * Both servers stay up; each round loads one then the other (which goes first
+ * alternates), so a neighbour's burst on a shared machine hits both about
+ * equally. The ratio is taken within each round, and its median and range are
+ * what the bench reports.
+ */
 async function sqlite(dir: string, geminiBaseUrl?: string): Promise<void> {
   const model = geminiBaseUrl ? { geminiBaseUrl } : {};
-  const floor = await within({ kind: 'floor', url: join(dir, 'floor.db'), ...model }, 1, (t) =>
-    measure(t),
+  await within({ kind: 'floor', url: join(dir, 'floor.db'), ...model }, 1, (floorTargets) =>
+    within({ kind: 'cadre', url: join(dir, 'cadre.db'), ...model }, 1, async (cadreTargets) => {
+      const ratios: number[] = [];
+      const cpuRatios: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const cadreFirst = round % 2 === 0;
+        const first = await measure(cadreFirst ? cadreTargets : floorTargets);
+        const second = await measure(cadreFirst ? floorTargets : cadreTargets);
+        const [floor, cadre] = cadreFirst ? [second, first] : [first, second];
+        ratios.push(cadre.runsPerSecond / floor.runsPerSecond);
+        cpuRatios.push(floor.cpuMs / cadre.cpuMs);
+        const tag = ROUNDS > 1 ? ` (round ${round})` : '';
+        console.log(line(`SQLite floor${tag}`, floor));
+        console.log(line(`SQLite Cadre${tag}`, cadre, floor));
+      }
+      if (ROUNDS > 1) {
+        const percent = (r: number): string => `${(100 * r).toFixed(0)}%`;
+        const summary = (values: number[]): string =>
+          `median ${percent(median(values))} (range ${percent(Math.min(...values))}–${percent(Math.max(...values))}; ` +
+          `rounds ${values.map(percent).join(', ')})`;
+        // On a machine others load, runs/s of both sinks toward what the scheduler gives each
+        // process; CPU per run (floor's over Cadre's) is what the throughput would be were the
+        // server alone on its core.
+        console.log(
+          `\nCadre / floor over ${ROUNDS} rounds, runs/s: ${summary(ratios)}\n` +
+            `Floor's CPU per run / Cadre's:          ${summary(cpuRatios)}`,
+        );
+      }
+    }),
   );
-  console.log(line('SQLite floor', floor));
-  const cadre = await within({ kind: 'cadre', url: join(dir, 'cadre.db'), ...model }, 1, (t) =>
-    measure(t),
-  );
-  console.log(line('SQLite Cadre', cadre, floor));
 }
 
 const ANSWER_CHARS = 10_000_000;

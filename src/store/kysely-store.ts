@@ -20,7 +20,6 @@ import * as users from './operations/users.js';
 import type { Database } from './schema/database.js';
 import { listenWithReconnect } from './postgres-listener.js';
 import { groupCommits, type StoreContext, type StoreDialect } from './store-context.js';
-import { checkpointRun } from './operations/checkpoint-run.js';
 import type {
   ActionStore,
   ApprovalStore,
@@ -111,7 +110,7 @@ export class KyselyStore implements Store {
       leaseNext: (owner, leaseMs, o) => queue.leaseNextRun(context, owner, leaseMs, o?.signal),
       renewLeases: (leases, leaseMs, o) => queue.renewLeases(context, leases, leaseMs, o?.signal),
       expireLeases: (leases, o) => queue.expireLeases(context, leases, o?.signal),
-      checkpoint: (runId, input, o) => checkpointRun(context, runId, input, o?.signal),
+      checkpoint: (runId, input, o) => ownedEvents.checkpointRun(context, runId, input, o?.signal),
       pause: (runId, pause, o) => outcome.pauseRun(context, runId, pause, o?.signal),
       finish: (runId, ending, o) => outcome.finishRun(context, runId, ending, o?.signal),
     };

@@ -80,17 +80,25 @@ export const toMessage = (row: MessageRow): ThreadMessage => ({
   createdAt: row.created_at,
 });
 
-export const toRun = (row: RunRow): Run => ({
+export const toRun = (row: RunRow): Run =>
+  runOfRow(row, {
+    state: row.state === null ? null : storedRunState(row.id, row.state),
+    usage: parseStoredUsage(row.usage),
+    job: row.job === null ? undefined : parseStoredJob(row.id, row.job),
+  });
+
+/** A run from its row and its JSON columns already as values (a run just written need not parse them back). */
+export const runOfRow = (row: RunRow, json: Pick<Run, 'state' | 'usage' | 'job'>): Run => ({
   id: row.id,
   threadId: row.thread_id,
   userId: row.user_id,
   agent: row.agent,
   status: row.status as RunStatus,
   definitionHash: row.definition_hash,
-  state: row.state === null ? null : storedRunState(row.id, row.state),
+  state: json.state,
   summary: row.summary,
   model: row.model,
-  usage: parseStoredUsage(row.usage),
+  usage: json.usage,
   errorCode: opt(row.error_code),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -98,7 +106,7 @@ export const toRun = (row: RunRow): Run => ({
   eventSeq: Number(row.event_seq),
   owner: opt(row.owner),
   leaseUntil: opt(row.lease_until),
-  job: row.job === null ? undefined : parseStoredJob(row.id, row.job),
+  job: json.job,
   cancelRequested: Number(row.cancel_requested) === 1,
 });
 

@@ -66,4 +66,28 @@ describe('deltaCoalescer', () => {
     clock.advance(60_000);
     expect(out.map((e) => e.message)).toEqual(['hmm', 'now']);
   });
+
+  it('an unwatched delta sets no timer and waits for the next release; once watched, they wait again', () => {
+    const out: CadreEvent[] = [];
+    const clock = new ManualClock();
+    let watched = false;
+    const deltas = deltaCoalescer({
+      maxChars: 100,
+      waitMs: 10,
+      clock,
+      watched: () => watched,
+      emit: (e) => out.push(e),
+    });
+    deltas.offer(event('text_delta', 'a'));
+    deltas.offer(event('text_delta', 'b'));
+    expect(clock.pending).toBe(0);
+    clock.advance(60_000);
+    expect(out).toEqual([]);
+    // The write that follows takes it, merged.
+    deltas.release();
+    expect(out.map((e) => e.message)).toEqual(['ab']);
+    watched = true;
+    deltas.offer(event('text_delta', 'c'));
+    expect(clock.pending).toBe(1);
+  });
 });

@@ -13,6 +13,11 @@ export interface CoalescerOptions {
   emit: (event: CadreEvent) => void;
   /** What the wait for the next piece runs on (default the real clock). */
   clock?: Clock;
+  /**
+   * Whether anyone sees an event before the next write releases it (default
+   * yes). When nobody does, a held delta sets no timer: the write takes it.
+   */
+  watched?: () => boolean;
 }
 
 export interface DeltaCoalescer {
@@ -42,6 +47,17 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
     waiting = undefined;
   };
 
+  /** Releases the delta just held once `waitMs` passes, unless it went out before. */
+  const waitForNext = (): void => {
+    const wait = (waiting = new AbortController());
+    // In the background, as a piece never keeps the process alive; a wait that ended
+    // just as another began leaves the new one alone.
+    void clock.sleep(options.waitMs, wait.signal, { background: true }).then(
+      () => waiting === wait && release(),
+      () => undefined,
+    );
+  };
+
   const release = (): void => {
     stopWaiting();
     if (!held) return;
@@ -64,13 +80,8 @@ export function deltaCoalescer(options: CoalescerOptions): DeltaCoalescer {
       if (held && !(sameStream(held, event) && length + text.length <= options.maxChars)) release();
       if (!held) {
         held = event;
-        const wait = (waiting = new AbortController());
-        // In the background, as a piece never keeps the process alive; a wait that ended
-        // just as another began leaves the new one alone.
-        void clock.sleep(options.waitMs, wait.signal, { background: true }).then(
-          () => waiting === wait && release(),
-          () => undefined,
-        );
+        // Unwatched, it waits for the next write instead: no timer, signal and promise per delta.
+        if (options.watched?.() !== false) waitForNext();
       }
       pieces.push(text);
       length += text.length;

@@ -1,8 +1,18 @@
 import { CancelledError, NotFoundError } from '../../errors/cadre-error.js';
 import type { CadreEvent } from '../../events/types.js';
 import type { RunState } from '../../contracts/run-state.js';
-import type { Approval, PauseRun, SaveRun, Run, RunEnding, Store } from '../../store/types.js';
+import type {
+  Approval,
+  OwnedEvents,
+  PauseRun,
+  SaveRun,
+  Run,
+  RunEnding,
+  Store,
+} from '../../store/types.js';
 import { deltaCoalescer } from './delta-coalescer.js';
+import { pendingEvents } from './pending-events.js';
+import { serialWrites } from './serial-writes.js';
 
 /** Most characters of answer one numbered delta carries. */
 const DELTA_MAX_CHARS = 16_384;
@@ -68,72 +78,26 @@ type PausedRun = { run: Run; approvals: Approval[] };
 export function runWriter(options: RunWriterOptions): RunWriter {
   const { store, runId, owner } = options;
   let unstored = options.unstored;
-  let nextSeq = options.eventSeq + 1;
-  let pending: CadreEvent[] = [];
-  let pendingFrom = nextSeq;
-  let chain: Promise<unknown> = Promise.resolve();
-  let failure: unknown;
-  let timer: NodeJS.Timeout | undefined;
-
   let closed = false;
   // The last seq the store holds: where a follower picks the log up should this process let go.
   let storedSeq = options.eventSeq;
-
-  /** Writes run one at a time, in the order they were asked for. */
-  const serial = <T>(write: () => Promise<T>): Promise<T> => {
-    const result = chain.then(() => {
-      if (failure) throw failure;
-      return write();
-    });
-    chain = result.catch((error: unknown) => (failure ??= error));
-    return result;
-  };
-  const take = (): { firstSeq: number; events: CadreEvent[] } => {
-    const batch = { firstSeq: pendingFrom, events: pending };
-    pending = [];
-    pendingFrom = nextSeq;
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    return batch;
-  };
-  const lose = (): never => {
-    options.lost();
-    throw new CancelledError('This process no longer owns the run.');
-  };
-  const written = (batch: { firstSeq: number; events: readonly CadreEvent[] }): void => {
-    storedSeq = batch.firstSeq + batch.events.length - 1;
-    options.changed();
-  };
-  const writeEvents = async (): Promise<void> => {
-    const batch = take();
-    if (!(await store.events.writeOwned(runId, owner, batch))) lose();
-    written(batch);
-  };
-  const storeNow = async (state: RunState | null): Promise<void> => {
-    if (!unstored) return;
-    const input = unstored;
-    const batch = take();
-    const stored = await store.queue.save({
-      ...input,
-      events: batch.events,
-      outcome: { kind: 'owned', owner, leaseMs: options.leaseMs, state },
-    });
-    if (!stored) throw new NotFoundError('No such thread.');
-    unstored = undefined;
-    written(batch);
-    // Events that came while it was being stored go out with the next flush.
-    if (pending.length > 0) scheduleFlush();
-  };
+  const serial = serialWrites();
+  const pending = pendingEvents({
+    runId,
+    eventSeq: options.eventSeq,
+    flushMs: options.flushMs,
+    flush: () => void flush().catch(() => undefined),
+  });
   // Deltas are merged before they are numbered, so live followers and the store see the same events.
   const deltas = deltaCoalescer({
     maxChars: DELTA_MAX_CHARS,
     waitMs: DELTA_WAIT_MS,
+    // Followers here get events at once; elsewhere, once the run is stored and they are flushed.
+    watched: () => options.onEvent !== undefined || !unstored,
     emit(event) {
-      const seq = nextSeq++;
-      const numbered = { ...event, runId, seq };
-      pending.push(numbered);
+      const numbered = pending.add(event);
       options.onEvent?.(numbered);
-      if (!unstored) scheduleFlush();
+      if (!unstored) pending.schedule();
     },
   });
   /** Runs a write with every event so far queued for it, a held delta included. */
@@ -141,16 +105,37 @@ export function runWriter(options: RunWriterOptions): RunWriter {
     deltas.release();
     return serial(write);
   };
+
+  const written = (batch: OwnedEvents): void => {
+    storedSeq = lastSeqOf(batch);
+    options.changed();
+  };
+  const lose = (): never => {
+    options.lost();
+    throw new CancelledError('This process no longer owns the run.');
+  };
+  /** Stores the run not stored yet, whole, with the events so far: still owned, or finished. */
+  const saveWhole = async (input: UnstoredRun, outcome: SaveRun['outcome']): Promise<Run> => {
+    const batch = pending.take();
+    const stored = await store.queue.save({ ...input, events: batch.events, outcome });
+    if (!stored) throw new NotFoundError('No such thread.');
+    unstored = undefined;
+    written(batch);
+    return stored.run;
+  };
+  const storeNow = async (state: RunState | null): Promise<void> => {
+    if (!unstored) return;
+    await saveWhole(unstored, { kind: 'owned', owner, leaseMs: options.leaseMs, state });
+    // Events that came while it was being stored go out with the next flush.
+    if (pending.size > 0) pending.schedule();
+  };
   const flush = (): Promise<void> =>
     queued(async () => {
-      if (unstored || pending.length === 0) return;
-      await writeEvents();
+      if (unstored || pending.size === 0) return;
+      const batch = pending.take();
+      if (!(await store.events.writeOwned(runId, owner, batch))) lose();
+      written(batch);
     });
-  function scheduleFlush(): void {
-    if (timer || closed) return;
-    timer = setTimeout(() => void flush().catch(() => undefined), options.flushMs);
-    timer.unref();
-  }
 
   return {
     owner,
@@ -164,12 +149,12 @@ export function runWriter(options: RunWriterOptions): RunWriter {
     close() {
       closed = true;
       deltas.discard();
-      take();
+      pending.stop();
     },
     checkpoint: (state) =>
       queued(async () => {
         if (unstored) return storeNow(state);
-        const batch = take();
+        const batch = pending.take();
         // State and events in one transaction, as a pause and an ending are.
         if (!(await store.queue.checkpoint(runId, { owner, state, events: batch }))) lose();
         if (batch.events.length > 0) written(batch);
@@ -177,28 +162,20 @@ export function runWriter(options: RunWriterOptions): RunWriter {
     pause: (input) =>
       queued(async () => {
         await storeNow(input.state);
-        const batch = take();
+        const batch = pending.take();
         const paused = await store.queue.pause(runId, { ...input, owner, events: batch });
         if (paused) written(batch);
         return paused;
       }),
     finish: (ending) =>
       queued(async () => {
-        const batch = take();
-        if (unstored) {
-          const stored = await store.queue.save({
-            ...unstored,
-            events: batch.events,
-            outcome: { kind: 'finished', ...ending },
-          });
-          if (!stored) throw new NotFoundError('No such thread.');
-          unstored = undefined;
-          written(batch);
-          return stored.run;
-        }
+        if (unstored) return saveWhole(unstored, { kind: 'finished', ...ending });
+        const batch = pending.take();
         const run = await store.queue.finish(runId, { ...ending, owner, events: batch });
         if (run) written(batch);
         return run;
       }),
   };
 }
+
+const lastSeqOf = (batch: OwnedEvents): number => batch.firstSeq + batch.events.length - 1;

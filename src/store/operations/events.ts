@@ -28,7 +28,7 @@ export function appendEvents(
       const first = Number(run.event_seq) - events.length + 1;
       const time = now();
       const stored = events.map((event, index) => ({ ...event, runId, seq: first + index }));
-      await insertOwnedEvents(db, runId, { firstSeq: first, events }, time);
+      await insertOwnedEvents(db, context.dialect, runId, { firstSeq: first, events }, time);
       await notify(db, context, RUN_CHANNEL, runId);
       return stored.map((event) => ({ runId, seq: event.seq, type: event.type, event }));
     },

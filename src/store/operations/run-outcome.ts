@@ -41,7 +41,7 @@ export function pauseRun(
         .returningAll()
         .executeTakeFirst();
       if (cancelled !== undefined) {
-        if (input.events) await insertOwnedEvents(db, runId, input.events, time);
+        if (input.events) await insertOwnedEvents(db, context.dialect, runId, input.events, time);
         await closeWaiting(db, runId, time);
         await notify(db, context, RUN_CHANNEL, runId);
         return { run: toRun(cancelled), approvals: [] };
@@ -61,7 +61,7 @@ export function pauseRun(
         .returningAll()
         .executeTakeFirst();
       if (run === undefined) return undefined;
-      if (input.events) await insertOwnedEvents(db, runId, input.events, time);
+      if (input.events) await insertOwnedEvents(db, context.dialect, runId, input.events, time);
       const rows = approvalRows(
         context,
         input.approvals.map((item) => ({ ...item, runId })),
@@ -135,7 +135,8 @@ export async function finishRun(
       .returningAll()
       .executeTakeFirst();
     if (run === undefined) return undefined;
-    if (input.events) await insertOwnedEvents(db, runId, input.events, time, input.message);
+    if (input.events)
+      await insertOwnedEvents(db, context.dialect, runId, input.events, time, input.message);
     if (input.message !== undefined)
       await insertMessage(
         context,

@@ -53,6 +53,7 @@ export function enqueueRun(
           agent: input.agent,
         },
         time,
+        context.dialect,
       );
       if (threadRow === undefined) return undefined;
       const runId = context.newId();

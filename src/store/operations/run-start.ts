@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { RunJob, StartExtras } from '../records.js';
 import type { Database, ThreadRow } from '../schema/database.js';
+import type { StoreDialect } from '../store-context.js';
+import { insertRows } from './insert-rows.js';
 
 /**
  * The thread a run starts in, inside the caller's transaction: the user's
@@ -20,6 +22,7 @@ export async function openThread(
     agent: string;
   },
   time: string,
+  dialect: StoreDialect,
 ): Promise<ThreadRow | undefined> {
   if (input.existing)
     return db
@@ -42,7 +45,7 @@ export async function openThread(
     created_at: time,
     updated_at: time,
   };
-  await db.insertInto('threads').values(thread).execute();
+  await insertRows(db, dialect, 'threads', [thread]);
   return thread;
 }
 

@@ -1,8 +1,10 @@
 import { emptyUsage } from '../../model/types.js';
-import { toMessage, toRun, toThread } from '../rows.js';
+import { runOfRow, toMessage, toThread } from '../rows.js';
+import { storedRunState } from '../stored-run-state.js';
 import type { MessageRow, RunRow } from '../schema/database.js';
 import { later, now, type StoreContext } from '../store-context.js';
 import { openThread, startJob } from './run-start.js';
+import { insertRows } from './insert-rows.js';
 import type { Enqueued, SaveRun } from '../types.js';
 import { storeDefinition } from './definitions.js';
 import { afterLargeReply } from './large-write.js';
@@ -30,6 +32,7 @@ export function saveRun(
       db,
       { ...input.thread, userId: input.userId, messages, agent: input.agent },
       time,
+      context.dialect,
     );
     if (thread === undefined) return undefined;
     const remember = await storeDefinition(
@@ -61,7 +64,11 @@ export function saveRun(
         run_id: input.runId,
         created_at: time,
       });
-    await db.insertInto('messages').values(rows).execute();
+    await insertRows(db, context.dialect, 'messages', rows);
+    const job =
+      outcome.kind === 'owned' ? startJob(input.prompt, promptSeq, input.record, input) : undefined;
+    const usage = outcome.kind === 'owned' ? (outcome.state?.usage ?? emptyUsage()) : outcome.usage;
+    const state = outcome.state ?? null;
     const run: RunRow = {
       id: input.runId,
       thread_id: thread.id,
@@ -73,37 +80,49 @@ export function saveRun(
       created_at: time,
       updated_at: time,
       cancel_requested: 0,
+      state: state === null ? null : JSON.stringify(state),
+      usage: JSON.stringify(usage),
+      job: job === undefined ? null : JSON.stringify(job),
       ...(outcome.kind === 'owned'
         ? {
             status: 'planning',
-            state: outcome.state === null ? null : JSON.stringify(outcome.state),
             summary: '',
-            usage: JSON.stringify(outcome.state?.usage ?? emptyUsage()),
             error_code: null,
             finished_at: null,
             owner: outcome.owner,
             lease_until: later(outcome.leaseMs),
-            job: JSON.stringify(startJob(input.prompt, promptSeq, input.record, input)),
           }
         : {
             status: outcome.status,
-            state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
             summary: storedSummary(outcome.status, outcome.summary, reply),
-            usage: JSON.stringify(outcome.usage),
             error_code: outcome.errorCode ?? null,
             finished_at: time,
             owner: null,
             lease_until: null,
-            job: null,
           }),
     };
-    await db.insertInto('runs').values(run).execute();
+    await insertRows(db, context.dialect, 'runs', [run]);
     // No notify: nobody elsewhere can be waiting on a run that was not stored until now.
-    await insertOwnedEvents(db, input.runId, { firstSeq: 1, events: input.events }, time, reply);
+    await insertOwnedEvents(
+      db,
+      context.dialect,
+      input.runId,
+      { firstSeq: 1, events: input.events },
+      time,
+      reply,
+    );
     const enqueued = {
       thread: toThread(thread),
       message: toMessage(rows[0] as MessageRow),
-      run: { ...toRun(run), ...(outcome.kind === 'finished' ? { summary: outcome.summary } : {}) },
+      // Its usage and job as the values just written; its state read lazily from the text, as any row's.
+      run: {
+        ...runOfRow(run, {
+          state: run.state === null ? null : storedRunState(run.id, run.state),
+          usage,
+          job,
+        }),
+        ...(outcome.kind === 'finished' ? { summary: outcome.summary } : {}),
+      },
     };
     return { enqueued, remember };
   }, signal);
