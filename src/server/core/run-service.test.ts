@@ -413,8 +413,10 @@ describe('server core: runs, approvals, resume (scripted model, real SMTP and SQ
     const model = mailer();
     const first = await service(model);
     const paused = await first.service.run({ userId: first.userId, prompt: 'Mail Bob' });
-    const { service: _s, store } = opened.pop()!;
+    const { service: dead, store } = opened.pop()!;
     await store.close();
+    // The "dead" process's worker must not outlive the test, polling a closed store.
+    await dead.close().catch(() => undefined);
 
     const second = await service(model);
     const pending = await second.service.pendingApprovals(second.userId);
