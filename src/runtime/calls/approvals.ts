@@ -7,6 +7,7 @@ import type { ConfirmationDecision } from '../../contracts/confirmation.js';
 import { previewOf } from './preview-of.js';
 import { ParentCallPaused } from '../subagents/child-pause.js';
 import type { ApprovalBinding } from './approval-binding.js';
+import type { RunJournal } from '../../contracts/run-journal.js';
 
 /** Asks the confirmation handler; the time budget is paused while a person decides. */
 export async function askPerson(
@@ -95,47 +96,102 @@ export const unattendedMessage = (tool: string): string =>
   `Not run: no one could approve this call to ${tool}. It needs a person's approval, and this run has no one to ask and was not allowed it in advance. This is not a refusal: do not call ${tool} again in this run; finish without it and say what is left for a person to do.`;
 
 /** Runs a tool and records its trace; a side effect is claimed first so it runs at most once. */
-export async function execute(
+export function execute(
   call: FunctionCallPart,
   tool: Tool,
   env: CallEnvironment,
 ): Promise<CallOutcome> {
+  if (tool.sideEffect && env.journal) return executeClaimed(call, tool, env, env.journal);
+  // A read (most calls): no claim to wait for, and no async frame of its own around the tool.
+  // What throwIfAborted would throw, as the rejection an async function would give.
+  if (env.toolContext.signal.aborted) return Promise.reject(env.toolContext.signal.reason);
+  const started = performance.now();
+  let running: unknown;
+  try {
+    running = tool.execute(call.args, callContext(env.toolContext, call, tool));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return Promise.resolve(running).then(
+    (output) => traced(call, okResponse(call, output), env, started),
+    (error: unknown) => {
+      const failed = failure(call, tool, error, env);
+      if (failed.kind === 'rethrow') throw error;
+      return failed.kind === 'waiting'
+        ? failed.outcome
+        : traced(call, failed.response, env, started);
+    },
+  );
+}
+
+/** A side effect: claimed before it runs, settled once it ended, so it runs at most once. */
+async function executeClaimed(
+  call: FunctionCallPart,
+  tool: Tool,
+  env: CallEnvironment,
+  journal: Pick<RunJournal, 'claim' | 'settle'>,
+): Promise<CallOutcome> {
   // Never start a side effect once the run is being cancelled.
   env.toolContext.signal.throwIfAborted();
-  if (tool.sideEffect && env.journal) {
-    const claim = await env.journal.claim(call, { rerunUnknown: tool.delivery === 'exactly-once' });
-    if (claim.kind === 'known')
-      return answered(
-        claim.outcome.ok
-          ? okResponse(call, claim.outcome.output)
-          : errorResponse(call, claim.outcome.error),
-      );
-  }
+  const claim = await journal.claim(call, { rerunUnknown: tool.delivery === 'exactly-once' });
+  if (claim.kind === 'known')
+    return answered(
+      claim.outcome.ok
+        ? okResponse(call, claim.outcome.output)
+        : errorResponse(call, claim.outcome.error),
+    );
   const started = performance.now();
   let response: FunctionResponsePart;
   try {
     const output = await tool.execute(call.args, callContext(env.toolContext, call, tool));
     response = okResponse(call, output);
   } catch (error) {
-    // A subagent waits for a person: this call pauses with it, unanswered.
-    if (error instanceof ParentCallPaused) return { kind: 'waiting', call, child: error.child };
-    if (isAbortError(error) || env.toolContext.signal.aborted) {
+    const failed = failure(call, tool, error, env);
+    if (failed.kind === 'waiting') return failed.outcome;
+    if (failed.kind === 'rethrow') {
       // The action must not stay `executing`: record that it was cut short.
-      if (tool.sideEffect) await env.journal?.settle(call, { ok: false, error: 'interrupted' });
+      await journal.settle(call, { ok: false, error: 'interrupted' });
       throw error;
     }
-    const message =
-      error instanceof CadreError
-        ? error.message
-        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-    response = errorResponse(call, message);
+    response = failed.response;
   }
   const result = response.response;
-  if (tool.sideEffect)
-    await env.journal?.settle(
-      call,
-      'output' in result ? { ok: true, output: result.output } : { ok: false, error: result.error },
-    );
+  await journal.settle(
+    call,
+    'output' in result ? { ok: true, output: result.output } : { ok: false, error: result.error },
+  );
+  return traced(call, response, env, started);
+}
+
+/** What a tool's failure means: a paused subagent, a cancellation to pass on, or an error answer. */
+function failure(
+  call: FunctionCallPart,
+  tool: Tool,
+  error: unknown,
+  env: CallEnvironment,
+):
+  | { kind: 'waiting'; outcome: CallOutcome }
+  | { kind: 'rethrow' }
+  | { kind: 'answer'; response: FunctionResponsePart } {
+  // A subagent waits for a person: this call pauses with it, unanswered.
+  if (error instanceof ParentCallPaused)
+    return { kind: 'waiting', outcome: { kind: 'waiting', call, child: error.child } };
+  if (isAbortError(error) || env.toolContext.signal.aborted) return { kind: 'rethrow' };
+  const message =
+    error instanceof CadreError
+      ? error.message
+      : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return { kind: 'answer', response: errorResponse(call, message) };
+}
+
+/** The call's answer, with its trace recorded in the run's state. */
+function traced(
+  call: FunctionCallPart,
+  response: FunctionResponsePart,
+  env: CallEnvironment,
+  started: number,
+): CallOutcome {
+  const result = response.response;
   env.state.traces.push({
     tool: call.name,
     args: call.args,

@@ -3,6 +3,7 @@ import { SILENT } from './run-events.js';
 import {
   addUsage,
   type FunctionCallPart,
+  type ModelChunk,
   type ModelClient,
   type ModelRequest,
   type Part,
@@ -27,31 +28,47 @@ export async function runModelTurn(
   signal: AbortSignal,
   emit: EventSink,
 ): Promise<ModelTurn> {
-  const parts: Part[] = [];
-  const calls: FunctionCallPart[] = [];
-  let text = '';
-  let usage: Usage | undefined;
-  let finish: string | undefined;
-  for await (const chunk of client.generate(request, signal)) {
+  const turn = new TurnCollector(emit);
+  for await (const chunk of client.generate(request, signal)) turn.add(chunk);
+  signal.throwIfAborted();
+  return turn.finish(client.provider);
+}
+
+/**
+ * One model call's chunks gathered into a turn. The loop streams a turn's
+ * chunks into it in its own frame (one async frame less per turn than
+ * awaiting runModelTurn); everything else calls runModelTurn.
+ */
+export class TurnCollector {
+  readonly #parts: Part[] = [];
+  readonly #calls: FunctionCallPart[] = [];
+  #text = '';
+  #usage: Usage | undefined;
+  #finish: string | undefined;
+
+  constructor(private readonly emit: EventSink) {}
+
+  add(chunk: ModelChunk): void {
+    const emit = this.emit;
     switch (chunk.type) {
       case 'text': {
-        text += chunk.text;
-        appendText(parts, 'text', chunk.text, chunk.signature);
+        this.#text += chunk.text;
+        appendText(this.#parts, 'text', chunk.text, chunk.signature);
         if (emit !== SILENT)
           emit({ type: 'text_delta', message: chunk.text, data: { text: chunk.text } });
         break;
       }
       case 'thought':
-        appendText(parts, 'thought', chunk.text, chunk.signature);
+        appendText(this.#parts, 'thought', chunk.text, chunk.signature);
         if (emit !== SILENT)
           emit({ type: 'thought_delta', message: chunk.text, data: { text: chunk.text } });
         break;
       case 'function_call':
-        parts.push(chunk.call);
-        calls.push(chunk.call);
+        this.#parts.push(chunk.call);
+        this.#calls.push(chunk.call);
         break;
       case 'usage':
-        usage = usage ? addUsage(usage, chunk.usage) : chunk.usage;
+        this.#usage = this.#usage ? addUsage(this.#usage, chunk.usage) : chunk.usage;
         break;
       case 'retry':
         emit({
@@ -61,14 +78,22 @@ export async function runModelTurn(
         });
         break;
       case 'finish':
-        finish = chunk.reason;
+        this.#finish = chunk.reason;
         break;
       default:
         chunk satisfies never;
     }
   }
-  signal.throwIfAborted();
-  return { parts, calls, text, usage: withFinish(usage, finish, client.provider) };
+
+  /** The whole turn, its usage carrying the finish reason the stream ended with. */
+  finish(provider: string): ModelTurn {
+    return {
+      parts: this.#parts,
+      calls: this.#calls,
+      text: this.#text,
+      usage: withFinish(this.#usage, this.#finish, provider),
+    };
+  }
 }
 
 function appendText(

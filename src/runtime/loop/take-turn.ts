@@ -12,7 +12,7 @@ import {
 import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
 import { callIdsSoFar, callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
-import { runModelTurn } from './model-turn.js';
+import { TurnCollector } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
 import { effectiveWindow, measureRequest, measureSize } from '../compaction/measure-request.js';
@@ -64,7 +64,11 @@ export async function takeTurn(
       });
     }
     try {
-      turn = await runModelTurn(ctx.client, held.request, signal, emit);
+      // Streamed in this frame (TurnCollector), not through runModelTurn's: a frame less a turn.
+      const collector = new TurnCollector(emit);
+      for await (const chunk of ctx.client.generate(held.request, signal)) collector.add(chunk);
+      signal.throwIfAborted();
+      turn = collector.finish(ctx.client.provider);
     } catch (error) {
       held.settle(undefined);
       // "Too long": learn the provider's count and limit, fold to fit, and send once more.
