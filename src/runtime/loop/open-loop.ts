@@ -10,6 +10,7 @@ import { buildLoopContext } from './build-loop-context.js';
 import { completionOf } from './made-once.js';
 import { turnSignal } from './either-signal.js';
 import type { LoopContext } from './loop-context.js';
+import { SILENT } from './run-events.js';
 import { pickModel, type PreparedExecution } from './prepare-execution.js';
 import type { ExecutionOptions } from './run-options.js';
 import type { RunStart } from './run-start.js';
@@ -82,31 +83,8 @@ export async function openLoop(
     options,
     offered,
   });
-  switch (start.kind) {
-    case 'new':
-      emit({
-        type: 'run_started',
-        message: `Running ${definition.displayName ?? definition.name} on ${state.model}`,
-        data: { agent: definition.name, model: state.model, inputs, tools: ctx.registry.names() },
-      });
-      break;
-    case 'resume':
-      emit({
-        type: 'run_resumed',
-        message: `Resuming ${definition.name}`,
-        data: { decisions: Object.keys(start.decisions).length },
-      });
-      break;
-    case 'recover':
-      emit({
-        type: 'run_resumed',
-        message: `Taking over ${definition.name}`,
-        data: { recovered: true },
-      });
-      break;
-    default:
-      start satisfies never;
-  }
+  // Nobody listening: the announcement is not built (its data lists every tool).
+  if (emit !== SILENT) announce(ctx, definition, start, inputs);
   // A client that knows its model's window (a local model) tells it before the first request,
   // which is then fitted to it instead of refused. Unknown when it cannot say: its first call
   // reports the same failure.
@@ -115,6 +93,45 @@ export async function openLoop(
     if (told !== undefined && told > 0) ctx.learnedWindow = told;
   }
   return ctx;
+}
+
+/** `run_started`, or `run_resumed` for a stored run. */
+function announce(
+  ctx: LoopContext,
+  definition: AgentDefinition,
+  start: RunStart,
+  inputs: Record<string, unknown> | undefined,
+): void {
+  switch (start.kind) {
+    case 'new':
+      ctx.emit({
+        type: 'run_started',
+        message: `Running ${definition.displayName ?? definition.name} on ${ctx.state.model}`,
+        data: {
+          agent: definition.name,
+          model: ctx.state.model,
+          inputs,
+          tools: ctx.registry.names(),
+        },
+      });
+      break;
+    case 'resume':
+      ctx.emit({
+        type: 'run_resumed',
+        message: `Resuming ${definition.name}`,
+        data: { decisions: Object.keys(start.decisions).length },
+      });
+      break;
+    case 'recover':
+      ctx.emit({
+        type: 'run_resumed',
+        message: `Taking over ${definition.name}`,
+        data: { recovered: true },
+      });
+      break;
+    default:
+      start satisfies never;
+  }
 }
 
 /** What a start does before the loop's turns: settle the decided calls, or answer a checkpointed turn. */

@@ -41,44 +41,7 @@ export function prepareExecution(
   const runId = options.runId ?? flatString(randomUUID());
   const execution = options.execution ?? rootExecution(runId, agent);
   const workspace = resolve(options.workspace ?? process.cwd());
-  const services =
-    options.services ??
-    createSpawnServices(
-      {
-        pool:
-          options.tools instanceof ToolRegistry
-            ? options.tools
-            : new ToolRegistry(options.tools ?? []),
-        ...(options.agents ? { agents: options.agents } : {}),
-        // A client given by the caller is checked once, here, for the whole run tree.
-        ...(options.model ? { model: checkedClient(options.model) } : {}),
-        ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
-        ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
-        confirm: options.confirm ?? refuseSideEffects,
-        runtime: runtime ?? runtimeMissing(),
-        events:
-          options.events ??
-          new RunEvents(runId, options.onEvent, options.afterEventSeq, options.clock),
-        ...(options.clock ? { clock: options.clock } : {}),
-        workspace,
-        ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
-        prices: options.prices ?? DEFAULT_PRICES,
-        ...(options.traceCarrier ? { traceCarrier: options.traceCarrier } : {}),
-        ...(options.contextWindows ? { contextWindows: options.contextWindows } : {}),
-        mcp: (options.adapters?.toolSource ?? noToolSource)({
-          ...(options.mcpServers ? { servers: options.mcpServers } : {}),
-          env: process.env,
-          cwd: workspace,
-        }),
-        ...(options.adapters?.agentKinds ? { agentKinds: options.adapters.agentKinds } : {}),
-        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-        journal: options.journal ?? memoryJournal(),
-        ...(options.interceptors ? { interceptors: options.interceptors } : {}),
-        ...(options.policy ? { policy: options.policy } : {}),
-        launch,
-      },
-      options.limits,
-    );
+  const services = options.services ?? rootServices(options, runId, workspace, launch, runtime);
   return {
     runId,
     execution,
@@ -86,6 +49,57 @@ export function prepareExecution(
     services,
     root: options.services === undefined,
   };
+}
+
+/**
+ * The services of a new run tree, from its options. Each optional one is set
+ * only when given (assignments, not conditional spreads: a run makes these
+ * once, and each spread made an object more).
+ */
+function rootServices(
+  options: ExecutionOptions,
+  runId: string,
+  workspace: string,
+  launch: LaunchChild,
+  runtime: Runtime | undefined,
+): SpawnServices {
+  const services = createSpawnServices(
+    {
+      pool:
+        options.tools instanceof ToolRegistry
+          ? options.tools
+          : new ToolRegistry(options.tools ?? []),
+      confirm: options.confirm ?? refuseSideEffects,
+      runtime: runtime ?? runtimeMissing(),
+      events:
+        options.events ??
+        new RunEvents(runId, options.onEvent, options.afterEventSeq, options.clock),
+      workspace,
+      prices: options.prices ?? DEFAULT_PRICES,
+      mcp: (options.adapters?.toolSource ?? noToolSource)({
+        ...(options.mcpServers ? { servers: options.mcpServers } : {}),
+        env: process.env,
+        cwd: workspace,
+      }),
+      journal: options.journal ?? memoryJournal(),
+      launch,
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
+    options.limits,
+  );
+  // A client given by the caller is checked once, here, for the whole run tree.
+  if (options.model) services.model = checkedClient(options.model);
+  if (options.agents) services.agents = options.agents;
+  if (options.resolveModel) services.resolveModel = options.resolveModel;
+  if (options.defaultModel) services.defaultModel = options.defaultModel;
+  if (options.protectedPaths) services.protectedPaths = options.protectedPaths;
+  if (options.traceCarrier) services.traceCarrier = options.traceCarrier;
+  if (options.contextWindows) services.contextWindows = options.contextWindows;
+  if (options.adapters?.agentKinds) services.agentKinds = options.adapters.agentKinds;
+  if (options.graceMs !== undefined) services.graceMs = options.graceMs;
+  if (options.interceptors) services.interceptors = options.interceptors;
+  if (options.policy) services.policy = options.policy;
+  return services;
 }
 
 /** The runtime a root run uses: the caller's, else a new one (Ajv loads for it). */
