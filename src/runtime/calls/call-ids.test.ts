@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionCallPart, Message, Part } from '../../model/types.js';
-import { callIdsSoFar, withUniqueCallIds } from './call-ids.js';
+import { callIdsOf, withUniqueCallIds } from './call-ids.js';
 
 const call = (id: string, name = 'send'): FunctionCallPart => ({
   kind: 'function_call',
@@ -19,10 +19,7 @@ describe('call ids are unique within a run', () => {
       call(''),
       call('c0'),
     ];
-    const { parts: renamed, calls } = withUniqueCallIds(
-      callIdsSoFar(undefined, earlier).ids,
-      parts,
-    );
+    const { parts: renamed, calls } = withUniqueCallIds(callIdsOf(earlier), parts);
     expect(calls.map((c) => c.id)).toEqual(['c1', 'c1~2', 'call_send', 'c0~2']);
     expect(renamed[0]).toEqual({ kind: 'text', text: 'Sending both.' });
     expect(renamed.slice(1)).toEqual(calls);
@@ -36,21 +33,17 @@ describe('call ids are unique within a run', () => {
     expect(withUniqueCallIds(new Set(), parts).parts[0]).toBe(parts[0]);
   });
 
-  it('keeps the ids read so far between turns, and starts again for a new conversation', () => {
-    const messages: Message[] = [{ role: 'model', parts: [call('a')] }];
-    const first = callIdsSoFar(undefined, messages);
-    messages.push({ role: 'user', parts: [{ kind: 'text', text: 'next' }] });
-    messages.push({ role: 'model', parts: [call('b')] });
-    const second = callIdsSoFar(first, messages);
-    expect(second).toBe(first);
-    expect([...second.ids]).toEqual(['a', 'b']);
+  it('reads every call id of a conversation, from model messages only', () => {
+    const messages: Message[] = [
+      { role: 'model', parts: [call('a'), { kind: 'text', text: 'and' }, call('b')] },
+      {
+        role: 'user',
+        parts: [{ kind: 'function_response', id: 'x', name: 'send', response: { output: 1 } }],
+      },
+      { role: 'model', parts: [call('c')] },
+    ];
+    expect([...callIdsOf(messages)]).toEqual(['a', 'b', 'c']);
     // A reused id from any earlier turn is renamed.
-    expect(withUniqueCallIds(second.ids, [call('a')]).calls[0]?.id).toBe('a~2');
-    // A folded conversation is a new array: its ids are read anew.
-    const folded: Message[] = [{ role: 'model', parts: [call('c')] }];
-    expect([...callIdsSoFar(second, folded).ids]).toEqual(['c']);
-    // The same array with an earlier message replaced is read anew too.
-    messages[messages.length - 1] = { role: 'model', parts: [call('d')] };
-    expect([...callIdsSoFar(second, messages).ids].sort()).toEqual(['a', 'd']);
+    expect(withUniqueCallIds(callIdsOf(messages), [call('a')]).calls[0]?.id).toBe('a~2');
   });
 });

@@ -1,40 +1,19 @@
 import type { FunctionCallPart, Message, Part } from '../../model/types.js';
 
 /**
- * Every call id of a conversation so far, kept between turns: a conversation
- * only grows, so a turn reads only the messages it added (checking each new
- * id against every earlier message made a run's turns quadratic). A fold or
- * a trim makes a new conversation array, which starts the set again.
+ * Every call id of a run so far: read from its conversation once (a new or
+ * resumed run), then grown by each turn's calls as they are added, so a turn
+ * checks its new ids without reading the conversation again (checking them
+ * against every earlier message made a run's turns quadratic). Ids of turns
+ * folded away by compaction stay taken: a model reusing one gets a new id.
  */
-export interface CallIdsSoFar {
-  messages: readonly Message[];
-  count: number;
-  /** The last message read: the set is kept only while it is still in place. */
-  last: Message | undefined;
-  ids: Set<string>;
-}
-
-/** `kept` brought up to date with `messages` (or made anew for a new conversation). */
-export function callIdsSoFar(
-  kept: CallIdsSoFar | undefined,
-  messages: readonly Message[],
-): CallIdsSoFar {
-  if (
-    !kept ||
-    kept.messages !== messages ||
-    kept.count > messages.length ||
-    (kept.count > 0 && messages[kept.count - 1] !== kept.last)
-  ) {
-    kept = { messages, count: 0, last: undefined, ids: new Set() };
-  }
-  for (let i = kept.count; i < messages.length; i++) {
-    const message = messages[i] as Message;
+export function callIdsOf(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
     if (message.role !== 'model') continue;
-    for (const part of message.parts) if (part.kind === 'function_call') kept.ids.add(part.id);
+    for (const part of message.parts) if (part.kind === 'function_call') ids.add(part.id);
   }
-  kept.count = messages.length;
-  kept.last = messages[messages.length - 1];
-  return kept;
+  return ids;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { CallIdsSoFar } from '../calls/call-ids.js';
 import type { EventSink } from '../../events/types.js';
 import type { GenerationConfig, Message, ModelClient, ToolDeclaration } from '../../model/types.js';
 import type { ModelPrice, PriceTable } from '../../cost/prices.js';
@@ -80,8 +79,8 @@ export interface LoopContext {
   conversationTokens?: MeasuringContext['conversationTokens'];
   /** The model's price, looked up once per model (take-turn.ts). */
   price?: { model: string; price: ModelPrice | undefined };
-  /** Every call id of the conversation so far, grown by each turn's model message (call-ids.ts). */
-  callIds?: CallIdsSoFar;
+  /** Every call id of the run so far, grown by each turn's calls (call-ids.ts). */
+  callIds?: Set<string>;
   /** The latest turn's call environment, reused by the next turn when nothing it holds changed. */
   callEnvironment?: CallEnvironment;
   /** The definition's content hash, once an approval needed it (approvals are bound to it). */

@@ -11,7 +11,7 @@ import {
 } from '../../model/types.js';
 import { missingOutputs } from '../completion/completion.js';
 import type { LoopContext } from './loop-context.js';
-import { callIdsSoFar, callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
+import { callIdsOf, callIdsUnique, withUniqueCallIds } from '../calls/call-ids.js';
 import { TurnCollector } from './model-turn.js';
 import { holdForCall, type HeldCall } from './budgeted-call.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
@@ -98,9 +98,10 @@ export async function takeTurn(
       emit({ type: 'usage', message: `${usage.totalTokens} tokens`, data: { ...usage } });
   }
   if (turn.calls.length > 0) {
-    const taken = (ctx.callIds = callIdsSoFar(ctx.callIds, state.messages)).ids;
+    const taken = (ctx.callIds ??= callIdsOf(state.messages));
     if (!callIdsUnique(taken, turn.parts))
       turn = { ...turn, ...withUniqueCallIds(taken, turn.parts) };
+    for (const call of turn.calls) taken.add(call.id);
   }
   if (turn.parts.length > 0) state.messages.push({ role: 'model', parts: turn.parts });
   if (turn.text) state.finalText = turn.text;
