@@ -154,7 +154,15 @@ export function normalize(raw: Sections, ctx: ValidateContext): Normalized {
   if (raw.examples) definition.examples = raw.examples;
   const router = normalizeRouter(raw, ctx, issues);
   if (router) definition.router = router;
-  if (raw.kind !== undefined && raw.kind !== 'agent' && raw.kind !== 'router') {
+  if (raw.kind === 'workflow' || raw.kind === 'remote') {
+    // Built-in kinds, but ones Cadre makes from other formats: a Cadre file cannot name them.
+    issues.push(
+      errorAt(
+        ['kind'],
+        `"${raw.kind}" agents come from ADK files (SequentialAgent, ParallelAgent, LoopAgent, RemoteA2aAgent) or Gemini CLI's \`kind: remote\` files; a Cadre file uses \`kind: router\` or a kind its run registers`,
+      ),
+    );
+  } else if (raw.kind !== undefined && raw.kind !== 'agent' && raw.kind !== 'router') {
     // Another kind is the run's to register: a file cannot know, so it loads with a note.
     definition.kind = raw.kind;
     issues.push(

@@ -123,4 +123,20 @@ describe('ATTACK: a run row damaged in the database is refused naming the field'
       await store.close();
     }
   });
+
+  it('ATTACK: a queued run whose usage is damaged is leased with the refusal too, not thrown at every lease', async () => {
+    const store = await openKyselyStore({ url: ':memory:' });
+    try {
+      const damaged = await seedRun(store, 'erin', 'queued');
+      await sql`update runs set usage = ${'{"inputTokens":"many"}'} where id = ${damaged.run.id}`.execute(
+        store.db,
+      );
+      const leased = await store.queue.leaseNext('w', 60_000);
+      expect(leased?.run.id).toBe(damaged.run.id);
+      expect(leased?.damaged?.message).toMatch(/run usage/);
+      expect(leased?.run.usage.totalTokens).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
 });

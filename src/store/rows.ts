@@ -30,6 +30,7 @@ import type {
 import { parseStoredArgs, parseStoredJob, parseStoredUsage } from './stored-json.js';
 import { storedRunState } from './stored-run-state.js';
 import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
+import { emptyUsage } from '../model/types.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
 
@@ -110,13 +111,25 @@ export const runOfRow = (row: RunRow, json: Pick<Run, 'state' | 'usage' | 'job'>
   cancelRequested: Number(row.cancel_requested) === 1,
 });
 
-/** A row being leased: a job that cannot be read is reported beside the run, not thrown. */
+/**
+ * A row being leased: a job or usage that cannot be read is reported beside
+ * the run, not thrown (thrown, it would fail every lease and hold the queue;
+ * reported, the worker fails the run naming the field).
+ */
 export function toLeasedRun(row: RunRow): { run: Run; damaged?: StoredDataError } {
   try {
     return { run: toRun(row) };
   } catch (error) {
     if (!(error instanceof StoredDataError)) throw error;
-    return { run: toRun({ ...row, job: null }), damaged: error };
+    const usage = (() => {
+      try {
+        return parseStoredUsage(row.usage);
+      } catch {
+        return emptyUsage();
+      }
+    })();
+    const state = row.state === null ? null : storedRunState(row.id, row.state);
+    return { run: runOfRow(row, { state, usage, job: undefined }), damaged: error };
   }
 }
 

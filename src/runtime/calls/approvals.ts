@@ -112,16 +112,23 @@ export function execute(
   } catch (error) {
     running = Promise.reject(error);
   }
-  return Promise.resolve(running).then(
-    (output) => traced(call, okResponse(call, output), env, started),
-    (error: unknown) => {
-      const failed = failure(call, tool, error, env);
-      if (failed.kind === 'rethrow') throw error;
-      return failed.kind === 'waiting'
-        ? failed.outcome
-        : traced(call, failed.response, env, started);
-    },
-  );
+  const failed = (error: unknown): CallOutcome => {
+    const outcome = failure(call, tool, error, env);
+    if (outcome.kind === 'rethrow') throw error;
+    return outcome.kind === 'waiting'
+      ? outcome.outcome
+      : traced(call, outcome.response, env, started);
+  };
+  return Promise.resolve(running).then((output) => {
+    let response: FunctionResponsePart;
+    try {
+      // An output JSON cannot hold (a BigInt, a cycle) fails the call, not the run.
+      response = okResponse(call, output);
+    } catch (error) {
+      return failed(error);
+    }
+    return traced(call, response, env, started);
+  }, failed);
 }
 
 /** A side effect: claimed before it runs, settled once it ended, so it runs at most once. */

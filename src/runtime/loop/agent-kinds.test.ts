@@ -158,4 +158,15 @@ describe('kind in a definition file', () => {
       /kind.*expected agent, router or the name of a registered agent kind/,
     );
   });
+
+  it.each(['workflow', 'remote'])(
+    'refuses `kind: %s` in a Cadre file, naming the field: those agents come from ADK or Gemini CLI files',
+    async (kind) => {
+      const file = path.join(dir, `${kind}.yaml`);
+      await writeFile(file, ['name: made', 'description: Made.', `kind: ${kind}`, ''].join('\n'));
+      await expect(loadDefinition(file, { cwd: dir })).rejects.toThrow(
+        new RegExp(`kind: "${kind}" agents come from ADK files`),
+      );
+    },
+  );
 });
