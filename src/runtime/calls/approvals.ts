@@ -223,8 +223,8 @@ function outputText(output: unknown): string {
  */
 function callContext(ctx: ToolContext, call: FunctionCallPart, tool: Tool): ToolContext {
   const { spawn } = ctx;
-  if (!tool.sideEffect && !spawn) return ctx;
-  // One copy per call, its two fields set on it (conditional spreads made two objects more).
+  // A copy per call (a tool that changes its context changes no other call's), its two
+  // fields set on it: conditional spreads made two objects more.
   const context: ToolContext = { ...ctx };
   if (tool.sideEffect) context.actionId = call.id;
   if (spawn) context.spawn = (request, signal) => spawn({ callId: call.id, ...request }, signal);
