@@ -1,27 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunState } from '../contracts/run-state.js';
 import { StoredDataError } from '../errors/stored-data-error.js';
-import { seedRun } from './conformance/conformance-store.js';
+import { sampleRunState, seedRun } from './conformance/conformance-store.js';
 import type { KyselyStore } from './kysely-store.js';
 import { openKyselyStore } from './open-store.js';
 
-const state: RunState = {
-  version: 1,
-  runId: 'r',
-  agent: 'assistant',
-  model: 'scripted',
-  messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }],
-  turns: 1,
-  activeMs: 12,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  emittedVars: {},
-  traces: [],
-  usage: { inputTokens: 1, outputTokens: 2, thoughtTokens: 0, totalTokens: 3 },
-  alwaysApproved: [],
-  nudged: false,
-  status: 'paused',
-};
+const state = sampleRunState('paused');
 const job = { kind: 'resume' as const, decisions: { c1: { kind: 'approve' as const } } };
 
 let store: KyselyStore;

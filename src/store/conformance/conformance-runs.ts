@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RunState } from '../../contracts/run-state.js';
 import type { NewAction } from '../types.js';
-import { seedRun, type CurrentFixture } from './conformance-store.js';
+import { sampleRunState, seedRun, type CurrentFixture } from './conformance-store.js';
 
-const state: RunState = {
-  version: 1,
-  runId: 'r',
-  agent: 'assistant',
-  model: 'scripted',
-  messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }],
-  turns: 1,
-  activeMs: 12,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  emittedVars: {},
-  traces: [],
-  usage: { inputTokens: 1, outputTokens: 2, thoughtTokens: 0, totalTokens: 3 },
-  alwaysApproved: [],
-  nudged: false,
-  status: 'running',
-};
+const state = sampleRunState('running');
 
 const action = (runId: string, callId: string): NewAction => ({
   runId,

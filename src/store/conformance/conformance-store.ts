@@ -1,3 +1,4 @@
+import type { RunState } from '../../contracts/run-state.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TestContext } from 'vitest';
@@ -96,6 +97,24 @@ export async function seedApproval(store: Store, userName = 'alice', callId = 'c
  * run_started, a final_result (`message` its answer), or a custom event named
  * `type` for any other.
  */
+/** A run's stored state as a paused or running run keeps it. */
+export const sampleRunState = (status: RunState['status']): RunState => ({
+  version: 1,
+  runId: 'r',
+  agent: 'assistant',
+  model: 'scripted',
+  messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }],
+  turns: 1,
+  activeMs: 12,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  emittedVars: {},
+  traces: [],
+  usage: { inputTokens: 1, outputTokens: 2, thoughtTokens: 0, totalTokens: 3 },
+  alwaysApproved: [],
+  nudged: false,
+  status,
+});
+
 export function sampleEvent(runId: string, type = 'text_delta', message = 'hello'): CadreEvent {
   const envelope = {
     message,

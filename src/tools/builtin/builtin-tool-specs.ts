@@ -22,6 +22,14 @@ import type { WrittenTodo } from '../todo/todo-list.js';
  * Pattern checks (shell, web_fetch) stay with the tool's code, which the gate
  * loads (`Tool.load`) before it checks a narrowed call.
  */
+
+/** The `path` of a tool that takes one file, `verb` saying what it does with it. */
+const filePath = (verb: string) => ({
+  type: 'string',
+  minLength: 1,
+  description: `File to ${verb}, relative to the workspace root (absolute paths inside the workspace also work).`,
+});
+
 export type ToolSpec<Args> = Omit<
   Tool<Args>,
   'execute' | 'approvalFloor' | 'outsidePatterns' | 'load'
@@ -39,12 +47,7 @@ export const editFileSpec: ToolSpec<EditFileArgs> = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'File to edit, relative to the workspace root (absolute paths inside the workspace also work).',
-      },
+      path: filePath('edit'),
       old_string: {
         type: 'string',
         minLength: 1,
@@ -179,12 +182,7 @@ export const readFileSpec: ToolSpec<ReadFileArgs> = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'File to read, relative to the workspace root (absolute paths inside the workspace also work).',
-      },
+      path: filePath('read'),
       start_line: {
         type: 'integer',
         minimum: 1,
@@ -220,12 +218,7 @@ export const writeFileSpec: ToolSpec<WriteFileArgs> = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'File to write, relative to the workspace root (absolute paths inside the workspace also work).',
-      },
+      path: filePath('write'),
       content: {
         type: 'string',
         description: 'The complete new content of the file, written as UTF-8.',
