@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedApproval, seedRun, type CurrentFixture } from './conformance-store.js';
+import { approvalsFor, seedApproval, seedRun, type CurrentFixture } from './conformance-store.js';
 
 export function approvalCases(fixture: CurrentFixture): void {
   describe('approvals', () => {
@@ -20,17 +20,7 @@ export function approvalCases(fixture: CurrentFixture): void {
             requiresApproval: true,
           }),
         );
-      const created = await store.approvals.createBatch(
-        actions.map((a) => ({
-          runId: run.id,
-          actionId: a.id,
-          callId: a.callId,
-          tool: a.tool,
-          inputHash: a.inputHash,
-          definitionHash: run.definitionHash,
-          userId: user.id,
-        })),
-      );
+      const created = await store.approvals.createBatch(approvalsFor(run, user.id, actions));
       expect(new Set(created.map((a) => a.batchId)).size).toBe(1);
       expect(created.every((a) => a.status === 'pending' && a.decision === undefined)).toBe(true);
       const batchId = created[0]?.batchId;
@@ -144,17 +134,7 @@ export function approvalCases(fixture: CurrentFixture): void {
             requiresApproval: true,
           }),
         );
-      const created = await store.approvals.createBatch(
-        actions.map((a) => ({
-          runId: run.id,
-          actionId: a.id,
-          callId: a.callId,
-          tool: a.tool,
-          inputHash: a.inputHash,
-          definitionHash: run.definitionHash,
-          userId: user.id,
-        })),
-      );
+      const created = await store.approvals.createBatch(approvalsFor(run, user.id, actions));
       const theirs = await seedApproval(store, 'bob');
       const decided = created[1];
       if (!decided) throw new Error('no second approval');

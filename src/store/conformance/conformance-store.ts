@@ -6,9 +6,10 @@ import type { RunResult } from '../../contracts/run-result.js';
 import type { CadreEvent } from '../../events/types.js';
 import { emptyUsage } from '../../model/types.js';
 import { KyselyStore } from '../kysely-store.js';
-import type { RunStatus } from '../records.js';
+import type { Action, Run, RunStatus } from '../records.js';
 import type { Database } from '../schema/database.js';
 import type { Store } from '../types.js';
+import type { NewApproval } from '../aggregates/approval-store.js';
 
 /**
  * One open store for one test. `db` is raw access to Cadre's tables (the
@@ -65,6 +66,23 @@ export async function seedRun(store: Store, userName = 'alice', status: RunStatu
   return { user, thread, run };
 }
 
+/** The approval each of `actions` asks of the run's person: what createBatch takes. */
+export function approvalsFor(
+  run: Pick<Run, 'id' | 'definitionHash'>,
+  userId: string,
+  actions: readonly Action[],
+): NewApproval[] {
+  return actions.map((action) => ({
+    runId: run.id,
+    actionId: action.id,
+    callId: action.callId,
+    tool: action.tool,
+    inputHash: action.inputHash,
+    definitionHash: run.definitionHash,
+    userId,
+  }));
+}
+
 /** An action awaiting approval, with its approval (a batch of one). */
 export async function seedApproval(store: Store, userName = 'alice', callId = 'call_1') {
   const seeded = await seedRun(store, userName, 'awaiting_confirmation');
@@ -77,26 +95,13 @@ export async function seedApproval(store: Store, userName = 'alice', callId = 'c
     status: 'awaiting_confirmation',
     requiresApproval: true,
   });
-  const [approval] = await store.approvals.createBatch([
-    {
-      runId: seeded.run.id,
-      actionId: action.id,
-      callId,
-      tool: action.tool,
-      inputHash: action.inputHash,
-      definitionHash: seeded.run.definitionHash,
-      userId: seeded.user.id,
-    },
-  ]);
+  const [approval] = await store.approvals.createBatch(
+    approvalsFor(seeded.run, seeded.user.id, [action]),
+  );
   if (approval === undefined) throw new Error('createApprovals returned nothing');
   return { ...seeded, action, approval };
 }
 
-/**
- * A small event of a run, its data as its type carries it: a text delta, a
- * run_started, a final_result (`message` its answer), or a custom event named
- * `type` for any other.
- */
 /** A run's stored state as a paused or running run keeps it. */
 export const sampleRunState = (status: RunState['status']): RunState => ({
   version: 1,
@@ -115,6 +120,11 @@ export const sampleRunState = (status: RunState['status']): RunState => ({
   status,
 });
 
+/**
+ * A small event of a run, its data as its type carries it: a text delta, a
+ * run_started, a final_result (`message` its answer), or a custom event named
+ * `type` for any other.
+ */
 export function sampleEvent(runId: string, type = 'text_delta', message = 'hello'): CadreEvent {
   const envelope = {
     message,

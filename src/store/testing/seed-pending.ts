@@ -1,6 +1,6 @@
 import type { Approval } from '../records.js';
 import type { Store } from '../types.js';
-import { seedRun } from '../conformance/conformance-store.js';
+import { approvalsFor, seedRun } from '../conformance/conformance-store.js';
 
 /** Rows per approvals.createBatch call: one multi-row INSERT each, well under SQLite's variable limit. */
 const BATCH = 500;
@@ -35,18 +35,7 @@ export async function seedPendingApprovals(
         ),
       );
     approvals.push(
-      ...(await store.approvals.createBatch(
-        actions.map((a) => ({
-          runId: run.id,
-          actionId: a.id,
-          callId: a.callId,
-          tool: a.tool,
-          inputHash: a.inputHash,
-          definitionHash: run.definitionHash,
-          userId: user.id,
-        })),
-        { signal },
-      )),
+      ...(await store.approvals.createBatch(approvalsFor(run, user.id, actions), { signal })),
     );
   }
   approvals.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
