@@ -30,7 +30,7 @@ import type {
 import { parseStoredArgs, parseStoredJob, parseStoredUsage } from './stored-json.js';
 import { storedRunState } from './stored-run-state.js';
 import { TOKEN_HASH_PREFIX_LENGTH } from './token-prefix.js';
-import { emptyUsage } from '../model/types.js';
+import { emptyUsage, type Usage } from '../model/types.js';
 
 /** Row → record mapping: JSON text parsed, 0/1 to booleans, SQL nulls to absent fields. */
 
@@ -121,15 +121,20 @@ export function toLeasedRun(row: RunRow): { run: Run; damaged?: StoredDataError 
     return { run: toRun(row) };
   } catch (error) {
     if (!(error instanceof StoredDataError)) throw error;
-    const usage = (() => {
-      try {
-        return parseStoredUsage(row.usage);
-      } catch {
-        return emptyUsage();
-      }
-    })();
     const state = row.state === null ? null : storedRunState(row.id, row.state);
-    return { run: runOfRow(row, { state, usage, job: undefined }), damaged: error };
+    return {
+      run: runOfRow(row, { state, usage: usageOrEmpty(row), job: undefined }),
+      damaged: error,
+    };
+  }
+}
+
+/** The run's usage, or none counted when the column itself is damaged (a lease reports that). */
+function usageOrEmpty(row: RunRow): Usage {
+  try {
+    return parseStoredUsage(row.usage);
+  } catch {
+    return emptyUsage();
   }
 }
 

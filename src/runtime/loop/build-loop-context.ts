@@ -46,10 +46,9 @@ export function buildLoopContext({
   const { protocol } = completion;
   const { runId, execution, emit, services } = prepared;
   const allowNested = options.allowNested ?? true;
-  const { tools, withheld } = grantedTools(offered.local, services, allowNested, [
-    ...offered.own,
-    ...offered.mcp.tools,
-  ]);
+  const ready =
+    offered.mcp.tools.length === 0 ? offered.own : [...offered.own, ...offered.mcp.tools];
+  const { tools, withheld } = grantedTools(offered.local, services, allowNested, ready);
   for (const warning of offered.mcp.warnings) emit({ type: 'warning', message: warning, data: {} });
   if (withheld.length > 0) {
     emit({
